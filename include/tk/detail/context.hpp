@@ -1,0 +1,94 @@
+/// @file context.hpp
+/// The thread-local state of the kernel being traced or interpreted, and the base of every block
+/// handle. Assigning to a handle that was created outside the loop or branch being traced is
+/// recorded here: that is how `acc = tk::dot(a, b, acc)` inside a loop body becomes a loop-carried
+/// value.
+#pragma once
+
+#include <tk/detail/graph.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace tk::detail {
+
+struct handle_base;
+
+enum class mode { trace, interpret };
+
+/// One region being traced. `assigned` lists the handles from enclosing scopes that were assigned
+/// while it was open, each with the value it had before.
+struct frame {
+  region *body = nullptr;
+  std::vector<std::pair<handle_base *, value_ref>> assigned;
+};
+
+struct context {
+  mode kind = mode::trace;
+  std::vector<frame> frames;                   ///< trace: innermost last
+  std::array<std::int64_t, 3> program_id{};    ///< interpret: this program instance
+  std::array<std::int64_t, 3> num_programs{1, 1, 1};
+
+  region &body() { return *frames.back().body; }
+  bool tracing() const { return kind == mode::trace; }
+};
+
+inline context *&current_context() {
+  thread_local context *ctx = nullptr;
+  return ctx;
+}
+
+/// Installs a context for the duration of a trace or a program instance.
+class context_scope {
+public:
+  explicit context_scope(context &ctx) : saved_(current_context()) { current_context() = &ctx; }
+  ~context_scope() { current_context() = saved_; }
+  context_scope(const context_scope &) = delete;
+  context_scope &operator=(const context_scope &) = delete;
+
+private:
+  context *saved_;
+};
+
+inline int current_depth() {
+  context *ctx = current_context();
+  return ctx && ctx->tracing() ? int(ctx->frames.size()) : 0;
+}
+
+/// The untyped part of a block handle.
+struct handle_base {
+  value_ref v_;
+  int depth_ = current_depth(); ///< number of regions open when the handle was made
+
+  handle_base() = default;
+  explicit handle_base(value_ref v) : v_(std::move(v)) {}
+  handle_base(const handle_base &o) : v_(o.v_) {}
+  handle_base(handle_base &&o) noexcept : v_(std::move(o.v_)) {}
+  handle_base &operator=(const handle_base &o) {
+    assign(o.v_);
+    return *this;
+  }
+  handle_base &operator=(handle_base &&o) noexcept {
+    assign(std::move(o.v_));
+    return *this;
+  }
+  ~handle_base() = default;
+
+  /// Rebinds the handle, recording the assignment in every region opened since it was made.
+  void assign(value_ref v) noexcept {
+    if (context *ctx = current_context(); ctx && ctx->tracing()) {
+      for (std::size_t f = std::size_t(depth_); f < ctx->frames.size(); ++f) {
+        auto &assigned = ctx->frames[f].assigned;
+        if (std::none_of(assigned.begin(), assigned.end(),
+                         [&](auto &entry) { return entry.first == this; }))
+          assigned.emplace_back(this, v_);
+      }
+    }
+    v_ = std::move(v);
+  }
+};
+
+} // namespace tk::detail

@@ -1,0 +1,802 @@
+/// @file prim.hpp
+/// Primitives: the operations the `tk` IR is made of, on operands whose types and shapes already
+/// agree. Each one checks what it needs, then either records an op in the region being traced or
+/// computes its elements for the program instance being interpreted. Everything the user calls
+/// (promotion, broadcasting, `tk::softmax`-style compositions) is built from these, so the
+/// interpreter and the compiled kernel share one definition of each operation.
+#pragma once
+
+#include <tk/detail/context.hpp>
+#include <tk/detail/eval.hpp>
+#include <tk/error.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <source_location>
+#include <string>
+#include <vector>
+
+namespace tk::detail {
+
+using loc_t = std::source_location;
+
+inline context &active(loc_t loc) {
+  context *ctx = current_context();
+  if (!ctx)
+    fail(loc, "TileKit operations run only inside a kernel: call this code through "
+              "tk::jit(...).launch(...) or .ir(...)");
+  return *ctx;
+}
+
+inline value_ref make_value(elem_type t, shape_t shape) {
+  auto v = std::make_shared<value>(t, std::move(shape));
+  return v;
+}
+
+/// A new value with storage for its elements (interpreter).
+inline value_ref make_concrete(elem_type t, shape_t shape) {
+  auto v = make_value(t, std::move(shape));
+  if (t.is_float())
+    v->f.assign(std::size_t(v->size()), 0.0);
+  else
+    v->i.assign(std::size_t(v->size()), 0);
+  return v;
+}
+
+inline op &record(std::string name, syntax form, std::vector<value_ref> operands,
+                  std::vector<value_ref> results, std::string attrs, loc_t loc) {
+  auto o = std::make_unique<op>();
+  o->name = std::move(name);
+  o->form = form;
+  o->operands = std::move(operands);
+  o->results = std::move(results);
+  o->attrs = std::move(attrs);
+  o->loc = loc;
+  auto &body = current_context()->body();
+  body.ops.push_back(std::move(o));
+  return *body.ops.back();
+}
+
+inline value_ref record1(std::string name, syntax form, std::vector<value_ref> operands,
+                         elem_type t, shape_t shape, std::string attrs, loc_t loc) {
+  auto r = make_value(t, std::move(shape));
+  record(std::move(name), form, std::move(operands), {r}, std::move(attrs), loc);
+  return r;
+}
+
+inline std::string i32_attr(std::int64_t v) { return std::to_string(v) + " : i32"; }
+
+inline std::string array_attr(const std::vector<std::int64_t> &xs) {
+  std::string s = "array<i32";
+  for (std::size_t k = 0; k < xs.size(); ++k)
+    s += (k ? ", " : ": ") + std::to_string(xs[k]);
+  return s + ">";
+}
+
+/// Strides of a row-major shape.
+inline shape_t strides_of(const shape_t &shape) {
+  shape_t s(shape.size(), 1);
+  for (int d = int(shape.size()) - 2; d >= 0; --d)
+    s[std::size_t(d)] = s[std::size_t(d) + 1] * shape[std::size_t(d) + 1];
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constants, program ids, ranges
+
+/// A constant of type `t` and shape `shape` (a scalar when the shape is empty).
+inline value_ref const_value(elem_type t, shape_t shape, double fv, std::int64_t iv, loc_t loc) {
+  context &ctx = active(loc);
+  if (t.is_float())
+    fv = round_float(fv, t.code);
+  else
+    iv = wrap_int(iv, t.code);
+  if (ctx.tracing()) {
+    auto r = record1("arith.constant", syntax::constant, {}, t, std::move(shape), "", loc);
+    op &o = *ctx.body().ops.back();
+    o.number = fv;
+    o.integer = iv;
+    return r;
+  }
+  auto v = make_concrete(t, std::move(shape));
+  if (t.is_float())
+    std::fill(v->f.begin(), v->f.end(), fv);
+  else
+    std::fill(v->i.begin(), v->i.end(), iv);
+  return v;
+}
+
+inline value_ref program_id(int axis, bool count, loc_t loc) {
+  context &ctx = active(loc);
+  if (axis < 0 || axis > 2)
+    fail(loc, count ? "tk::num_programs" : "tk::program_id", ": axis must be 0, 1 or 2, got ",
+         axis);
+  if (ctx.tracing())
+    return record1(count ? "tk.get_num_programs" : "tk.get_program_id", syntax::generic, {},
+                   {dtype::i32}, {}, "axis = " + i32_attr(axis), loc);
+  auto v = make_concrete({dtype::i32}, {});
+  v->i[0] = count ? ctx.num_programs[std::size_t(axis)] : ctx.program_id[std::size_t(axis)];
+  return v;
+}
+
+inline constexpr std::int64_t max_block_elements = std::int64_t(1) << 20;
+
+inline void check_block_shape(const shape_t &shape, const char *what, loc_t loc) {
+  for (auto d : shape)
+    if (d <= 0 || (d & (d - 1)) != 0)
+      fail(loc, what, ": every dimension of a block must be a power of two, got shape ",
+           to_string(shape));
+  if (numel(shape) > max_block_elements)
+    fail(loc, what, ": a block may hold at most ", max_block_elements, " elements, shape ",
+         to_string(shape), " has ", numel(shape));
+}
+
+inline value_ref arange(std::int64_t start, std::int64_t end, loc_t loc) {
+  context &ctx = active(loc);
+  if (end <= start)
+    fail(loc, "tk::arange(", start, ", ", end, "): end must be greater than start");
+  if (start < INT32_MIN || end > INT32_MAX)
+    fail(loc, "tk::arange(", start, ", ", end, "): bounds must fit in 32 bits");
+  const std::int64_t n = end - start;
+  if ((n & (n - 1)) != 0)
+    fail(loc, "tk::arange(", start, ", ", end, "): the range holds ", n,
+         " values, which is not a power of two; round the block size up with tk::next_pow2 "
+         "and mask the extra lanes");
+  check_block_shape({n}, "tk::arange", loc);
+  if (ctx.tracing())
+    return record1("tk.make_range", syntax::generic, {}, {dtype::i32}, {n},
+                   "end = " + i32_attr(end) + ", start = " + i32_attr(start), loc);
+  auto v = make_concrete({dtype::i32}, {n});
+  for (std::int64_t k = 0; k < n; ++k)
+    v->i[std::size_t(k)] = start + k;
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+
+inline value_ref splat(const value_ref &s, shape_t shape, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("tk.splat", syntax::generic, {s}, s->type, std::move(shape), "", loc);
+  auto v = make_value(s->type, std::move(shape));
+  if (s->type.is_float())
+    v->f.assign(std::size_t(v->size()), s->f[0]);
+  else
+    v->i.assign(std::size_t(v->size()), s->i[0]);
+  return v;
+}
+
+/// Copies elements from `src` to a value of shape `shape` where `src_index(out_index)` names the
+/// source element of each destination element (interpreter helper for the shape primitives).
+template <class Index>
+value_ref gather(const value_ref &src, shape_t shape, Index src_index) {
+  auto v = make_concrete(src->type, std::move(shape));
+  const auto n = v->size();
+  const auto rank = v->shape.size();
+  std::vector<std::int64_t> idx(rank, 0);
+  for (std::int64_t k = 0; k < n; ++k) {
+    const auto s = std::size_t(src_index(idx));
+    if (v->type.is_float())
+      v->f[std::size_t(k)] = src->f[s];
+    else
+      v->i[std::size_t(k)] = src->i[s];
+    for (int d = int(rank) - 1; d >= 0; --d) {
+      if (++idx[std::size_t(d)] < v->shape[std::size_t(d)])
+        break;
+      idx[std::size_t(d)] = 0;
+    }
+  }
+  return v;
+}
+
+/// Expands dimensions of size 1 to `shape` (same rank).
+inline value_ref broadcast(const value_ref &x, shape_t shape, loc_t loc) {
+  context &ctx = active(loc);
+  if (x->shape == shape)
+    return x;
+  if (ctx.tracing())
+    return record1("tk.broadcast", syntax::generic, {x}, x->type, std::move(shape), "", loc);
+  const auto strides = strides_of(x->shape);
+  const auto src_shape = x->shape;
+  return gather(x, std::move(shape), [&](const std::vector<std::int64_t> &idx) {
+    std::int64_t s = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d)
+      s += src_shape[d] == 1 ? 0 : idx[d] * strides[d];
+    return s;
+  });
+}
+
+inline value_ref expand_dims(const value_ref &x, int axis, loc_t loc) {
+  context &ctx = active(loc);
+  shape_t shape = x->shape;
+  shape.insert(shape.begin() + axis, 1);
+  if (ctx.tracing())
+    return record1("tk.expand_dims", syntax::generic, {x}, x->type, std::move(shape),
+                   "axis = " + i32_attr(axis), loc);
+  auto v = make_value(x->type, std::move(shape));
+  v->f = x->f;
+  v->i = x->i;
+  return v;
+}
+
+inline value_ref reshape(const value_ref &x, shape_t shape, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("tk.reshape", syntax::generic, {x}, x->type, std::move(shape), "", loc);
+  auto v = make_value(x->type, std::move(shape));
+  v->f = x->f;
+  v->i = x->i;
+  return v;
+}
+
+/// Permutes dimensions: result dimension d is source dimension `order[d]`.
+inline value_ref trans(const value_ref &x, const std::vector<std::int64_t> &order, loc_t loc) {
+  context &ctx = active(loc);
+  shape_t shape(order.size());
+  for (std::size_t d = 0; d < order.size(); ++d)
+    shape[d] = x->shape[std::size_t(order[d])];
+  if (ctx.tracing())
+    return record1("tk.trans", syntax::generic, {x}, x->type, std::move(shape),
+                   "order = " + array_attr(order), loc);
+  const auto strides = strides_of(x->shape);
+  return gather(x, std::move(shape), [&](const std::vector<std::int64_t> &idx) {
+    std::int64_t s = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d)
+      s += idx[d] * strides[std::size_t(order[d])];
+    return s;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elementwise
+
+enum class binop { add, sub, mul, div, rem, floordiv, bit_and, bit_or, bit_xor, shl, shr, max, min };
+enum class unop { exp, exp2, log, log2, sqrt, rsqrt, abs, sin, cos, erf, floor, ceil };
+enum class cmpop { lt, le, gt, ge, eq, ne };
+
+inline std::string binop_name(binop o, elem_type t) {
+  const bool f = t.is_float(), u = is_unsigned(t.code);
+  switch (o) {
+  case binop::add: return f ? "arith.addf" : "arith.addi";
+  case binop::sub: return f ? "arith.subf" : "arith.subi";
+  case binop::mul: return f ? "arith.mulf" : "arith.muli";
+  case binop::div: return f ? "arith.divf" : u ? "arith.divui" : "arith.divsi";
+  case binop::rem: return f ? "arith.remf" : u ? "arith.remui" : "arith.remsi";
+  case binop::floordiv: return u ? "arith.divui" : "arith.floordivsi";
+  case binop::bit_and: return "arith.andi";
+  case binop::bit_or: return "arith.ori";
+  case binop::bit_xor: return "arith.xori";
+  case binop::shl: return "arith.shli";
+  case binop::shr: return u ? "arith.shrui" : "arith.shrsi";
+  case binop::max: return f ? "arith.maxnumf" : u ? "arith.maxui" : "arith.maxsi";
+  case binop::min: return f ? "arith.minnumf" : u ? "arith.minui" : "arith.minsi";
+  }
+  return "";
+}
+
+inline double apply_float(binop o, double a, double b) {
+  switch (o) {
+  case binop::add: return a + b;
+  case binop::sub: return a - b;
+  case binop::mul: return a * b;
+  case binop::div: return a / b;
+  case binop::rem: return std::fmod(a, b);
+  case binop::max: return std::fmax(a, b);
+  case binop::min: return std::fmin(a, b);
+  default: return 0;
+  }
+}
+
+inline std::int64_t apply_int(binop o, std::int64_t a, std::int64_t b, dtype d) {
+  const bool u = is_unsigned(d);
+  const auto ua = std::uint64_t(a), ub = std::uint64_t(b);
+  const int width = bit_width(d);
+  switch (o) {
+  case binop::add: return std::int64_t(ua + ub);
+  case binop::sub: return std::int64_t(ua - ub);
+  case binop::mul: return std::int64_t(ua * ub);
+  case binop::div:
+    if (b == 0) return 0;
+    if (u) return std::int64_t(ua / ub);
+    if (b == -1) return std::int64_t(0 - ua); // INT_MIN / -1 wraps
+    return a / b;
+  case binop::rem:
+    if (b == 0) return 0;
+    if (u) return std::int64_t(ua % ub);
+    if (b == -1) return 0;
+    return a % b;
+  case binop::floordiv: {
+    if (b == 0) return 0;
+    if (u) return std::int64_t(ua / ub);
+    if (b == -1) return std::int64_t(0 - ua);
+    std::int64_t q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+  }
+  case binop::bit_and: return a & b;
+  case binop::bit_or: return a | b;
+  case binop::bit_xor: return a ^ b;
+  case binop::shl: return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua << ub);
+  case binop::shr:
+    if (u) return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua >> ub);
+    return a >> (ub >= std::uint64_t(width) ? width - 1 : int(ub));
+  case binop::max: return u ? (ua > ub ? a : b) : (a > b ? a : b);
+  case binop::min: return u ? (ua < ub ? a : b) : (a < b ? a : b);
+  }
+  return 0;
+}
+
+/// `a op b` on operands of one type and shape.
+inline value_ref binary(binop o, const value_ref &a, const value_ref &b, loc_t loc) {
+  context &ctx = active(loc);
+  const elem_type t = a->type;
+  if (ctx.tracing())
+    return record1(binop_name(o, t), syntax::arith, {a, b}, t, a->shape, "", loc);
+  auto v = make_concrete(t, a->shape);
+  const auto n = std::size_t(v->size());
+  if (t.is_float())
+    for (std::size_t k = 0; k < n; ++k)
+      v->f[k] = round_float(apply_float(o, a->f[k], b->f[k]), t.code);
+  else
+    for (std::size_t k = 0; k < n; ++k)
+      v->i[k] = wrap_int(apply_int(o, a->i[k], b->i[k], t.code), t.code);
+  return v;
+}
+
+inline double apply_unary(unop o, double x) {
+  switch (o) {
+  case unop::exp: return std::exp(x);
+  case unop::exp2: return std::exp2(x);
+  case unop::log: return std::log(x);
+  case unop::log2: return std::log2(x);
+  case unop::sqrt: return std::sqrt(x);
+  case unop::rsqrt: return 1.0 / std::sqrt(x);
+  case unop::abs: return std::fabs(x);
+  case unop::sin: return std::sin(x);
+  case unop::cos: return std::cos(x);
+  case unop::erf: return std::erf(x);
+  case unop::floor: return std::floor(x);
+  case unop::ceil: return std::ceil(x);
+  }
+  return 0;
+}
+
+inline value_ref unary(unop o, const value_ref &a, loc_t loc) {
+  static constexpr const char *names[] = {"math.exp",  "math.exp2", "math.log",  "math.log2",
+                                          "math.sqrt", "math.rsqrt", "math.absf", "math.sin",
+                                          "math.cos",  "math.erf",  "math.floor", "math.ceil"};
+  context &ctx = active(loc);
+  const elem_type t = a->type;
+  if (ctx.tracing()) {
+    std::string name = names[int(o)];
+    if (o == unop::abs && t.is_int())
+      name = "math.absi";
+    return record1(name, syntax::arith, {a}, t, a->shape, "", loc);
+  }
+  auto v = make_concrete(t, a->shape);
+  const auto n = std::size_t(v->size());
+  if (t.is_float())
+    for (std::size_t k = 0; k < n; ++k)
+      v->f[k] = round_float(apply_unary(o, a->f[k]), t.code);
+  else // only abs reaches here for integers
+    for (std::size_t k = 0; k < n; ++k)
+      v->i[k] = wrap_int(is_unsigned(t.code) || a->i[k] >= 0 ? a->i[k]
+                                                             : std::int64_t(0 - std::uint64_t(a->i[k])),
+                         t.code);
+  return v;
+}
+
+inline value_ref fma(const value_ref &a, const value_ref &b, const value_ref &c, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("math.fma", syntax::arith, {a, b, c}, a->type, a->shape, "", loc);
+  auto v = make_concrete(a->type, a->shape);
+  for (std::size_t k = 0; k < v->f.size(); ++k)
+    v->f[k] = round_float(std::fma(a->f[k], b->f[k], c->f[k]), a->type.code);
+  return v;
+}
+
+inline value_ref compare(cmpop o, const value_ref &a, const value_ref &b, loc_t loc) {
+  context &ctx = active(loc);
+  const elem_type t = a->type;
+  if (ctx.tracing()) {
+    static constexpr const char *fpred[] = {"olt", "ole", "ogt", "oge", "oeq", "une"};
+    static constexpr const char *spred[] = {"slt", "sle", "sgt", "sge", "eq", "ne"};
+    static constexpr const char *upred[] = {"ult", "ule", "ugt", "uge", "eq", "ne"};
+    const bool u = is_unsigned(t.code) || t.is_pointer();
+    const char *pred = t.is_float() ? fpred[int(o)] : u ? upred[int(o)] : spred[int(o)];
+    return record1(t.is_float() ? "arith.cmpf" : "arith.cmpi", syntax::compare, {a, b},
+                   {dtype::i1}, a->shape, pred, loc);
+  }
+  auto v = make_concrete({dtype::i1}, a->shape);
+  auto test = [o](auto x, auto y) {
+    switch (o) {
+    case cmpop::lt: return x < y;
+    case cmpop::le: return x <= y;
+    case cmpop::gt: return x > y;
+    case cmpop::ge: return x >= y;
+    case cmpop::eq: return x == y;
+    case cmpop::ne: return x != y;
+    }
+    return false;
+  };
+  const auto n = std::size_t(v->size());
+  for (std::size_t k = 0; k < n; ++k) {
+    if (t.is_float())
+      v->i[k] = o == cmpop::ne ? !(a->f[k] == b->f[k]) : test(a->f[k], b->f[k]);
+    else if (is_unsigned(t.code) || t.is_pointer())
+      v->i[k] = test(std::uint64_t(a->i[k]), std::uint64_t(b->i[k]));
+    else
+      v->i[k] = test(a->i[k], b->i[k]);
+  }
+  return v;
+}
+
+/// `c ? a : b` elementwise; `c` has the shape of `a` and `b` or is a scalar.
+inline value_ref select(const value_ref &c, const value_ref &a, const value_ref &b, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("arith.select", syntax::select, {c, a, b}, a->type, a->shape, "", loc);
+  auto v = make_concrete(a->type, a->shape);
+  const auto n = std::size_t(v->size());
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool take_a = c->i[c->shape.empty() ? 0 : k] != 0;
+    if (v->type.is_float())
+      v->f[k] = take_a ? a->f[k] : b->f[k];
+    else
+      v->i[k] = take_a ? a->i[k] : b->i[k];
+  }
+  return v;
+}
+
+/// Converts between element types with Triton's `tl.cast` semantics (not a bit cast).
+inline value_ref convert(const value_ref &x, elem_type to, loc_t loc) {
+  context &ctx = active(loc);
+  const elem_type from = x->type;
+  if (from == to)
+    return x;
+  if (ctx.tracing()) {
+    auto emit = [&](const char *name, const value_ref &src, elem_type t) {
+      return record1(name, syntax::convert, {src}, t, x->shape, "", loc);
+    };
+    if (from.is_pointer() && to.is_pointer())
+      return record1("tk.bitcast", syntax::generic, {x}, to, x->shape, "", loc);
+    if (from.is_pointer())
+      return record1("tk.ptr_to_int", syntax::generic, {x}, to, x->shape, "", loc);
+    if (to.is_pointer())
+      return record1("tk.int_to_ptr", syntax::generic, {x}, to, x->shape, "", loc);
+    if (to.code == dtype::i1) {
+      const bool f = from.is_float();
+      auto zero = const_value(from, x->shape, 0.0, 0, loc);
+      return record1(f ? "arith.cmpf" : "arith.cmpi", syntax::compare, {x, zero}, to, x->shape,
+                     f ? "une" : "ne", loc);
+    }
+    if (from.is_float() && to.is_float()) {
+      const int wf = bit_width(from.code), wt = bit_width(to.code);
+      if (wf == wt) // f16 <-> bf16 goes through f32
+        return emit("arith.truncf", emit("arith.extf", x, {dtype::f32}), to);
+      return emit(wf < wt ? "arith.extf" : "arith.truncf", x, to);
+    }
+    if (from.is_float())
+      return emit(is_unsigned(to.code) ? "arith.fptoui" : "arith.fptosi", x, to);
+    if (to.is_float())
+      return emit(is_unsigned(from.code) ? "arith.uitofp" : "arith.sitofp", x, to);
+    const int wf = bit_width(from.code), wt = bit_width(to.code);
+    if (wf == wt) // signless in IR: only the C++ type changes
+      return emit("arith.bitcast", x, to);
+    if (wf > wt)
+      return emit("arith.trunci", x, to);
+    return emit(is_unsigned(from.code) ? "arith.extui" : "arith.extsi", x, to);
+  }
+  auto v = make_concrete(to, x->shape);
+  const auto n = std::size_t(v->size());
+  for (std::size_t k = 0; k < n; ++k) {
+    if (from.is_float() && to.is_float())
+      v->f[k] = round_float(x->f[k], to.code);
+    else if (from.is_float())
+      v->i[k] = to.code == dtype::i1 ? (x->f[k] != 0) : float_to_int(x->f[k], to.code);
+    else if (to.is_float())
+      v->f[k] = round_float(int_as_real(x->i[k], from.code), to.code);
+    else
+      v->i[k] = to.code == dtype::i1 ? (x->i[k] != 0) : wrap_int(x->i[k], to.code);
+  }
+  return v;
+}
+
+/// Reinterprets the bits of each element as another type of the same width.
+inline value_ref bitcast(const value_ref &x, elem_type to, loc_t loc) {
+  context &ctx = active(loc);
+  if (x->type == to)
+    return x;
+  if (ctx.tracing())
+    return record1(x->type.is_pointer() || to.is_pointer() ? "tk.bitcast" : "arith.bitcast",
+                   x->type.is_pointer() || to.is_pointer() ? syntax::generic : syntax::convert,
+                   {x}, to, x->shape, "", loc);
+  auto v = make_concrete(to, x->shape);
+  const auto n = std::size_t(v->size());
+  for (std::size_t k = 0; k < n; ++k) {
+    unsigned char bytes[8] = {};
+    store_element(bytes, x->type.code, x->type.is_float() ? x->f[k] : 0,
+                  x->type.is_float() ? 0 : x->i[k]);
+    double f = 0;
+    std::int64_t i = 0;
+    load_element(bytes, to.code, f, i);
+    if (to.is_float())
+      v->f[k] = f;
+    else
+      v->i[k] = wrap_int(i, to.code);
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+/// `p + off` elementwise, in elements of the pointee type; `off` has the shape of `p`.
+inline value_ref addptr(const value_ref &p, const value_ref &off, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("tk.addptr", syntax::generic, {p, off}, p->type, p->shape, "", loc);
+  auto v = make_concrete(p->type, p->shape);
+  const auto size = std::int64_t(elem_type{p->type.pointee}.bytes());
+  for (std::size_t k = 0; k < v->i.size(); ++k)
+    v->i[k] = std::int64_t(std::uint64_t(p->i[k]) + std::uint64_t(off->i[k] * size));
+  return v;
+}
+
+inline std::string segment_sizes(bool mask, bool other) {
+  return std::string("operandSegmentSizes = array<i32: 1, ") + (mask ? "1" : "0") + ", " +
+         (other ? "1" : "0") + ">";
+}
+
+/// Loads `*p` where `mask` (null: everywhere) holds; `other` (null: zero) elsewhere.
+inline value_ref load(const value_ref &p, const value_ref &mask, const value_ref &other,
+                      loc_t loc) {
+  context &ctx = active(loc);
+  const elem_type t{p->type.pointee};
+  if (ctx.tracing()) {
+    std::vector<value_ref> operands{p};
+    if (mask)
+      operands.push_back(mask);
+    if (other)
+      operands.push_back(other);
+    return record1("tk.load", syntax::generic, std::move(operands), t, p->shape,
+                   segment_sizes(bool(mask), bool(other)), loc);
+  }
+  auto v = make_concrete(t, p->shape);
+  const auto n = std::size_t(v->size());
+  for (std::size_t k = 0; k < n; ++k) {
+    double f = 0;
+    std::int64_t i = 0;
+    if (!mask || mask->i[k]) {
+      if (p->i[k] == 0)
+        fail(loc, "tk::load: null pointer dereferenced at element ", k,
+             " of the block (mask the lane off or pass a valid pointer)");
+      load_element(reinterpret_cast<const void *>(p->i[k]), t.code, f, i);
+    } else if (other) {
+      f = t.is_float() ? other->f[k] : 0;
+      i = t.is_float() ? 0 : other->i[k];
+    }
+    if (t.is_float())
+      v->f[k] = f;
+    else
+      v->i[k] = i;
+  }
+  return v;
+}
+
+inline void store(const value_ref &p, const value_ref &x, const value_ref &mask, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing()) {
+    std::vector<value_ref> operands{p, x};
+    if (mask)
+      operands.push_back(mask);
+    record("tk.store", syntax::generic, std::move(operands), {}, "", loc);
+    return;
+  }
+  const auto n = std::size_t(p->size());
+  for (std::size_t k = 0; k < n; ++k) {
+    if (mask && !mask->i[k])
+      continue;
+    if (p->i[k] == 0)
+      fail(loc, "tk::store: null pointer at element ", k,
+           " of the block (mask the lane off or pass a valid pointer)");
+    store_element(reinterpret_cast<void *>(p->i[k]), x->type.code,
+                  x->type.is_float() ? x->f[k] : 0, x->type.is_float() ? 0 : x->i[k]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regions: reductions, scans
+
+/// Opens `r` as the innermost region being traced for the scope's lifetime.
+class region_scope {
+public:
+  region_scope(context &ctx, region &r) : ctx_(ctx) { ctx_.frames.push_back({&r, {}}); }
+  ~region_scope() { ctx_.frames.pop_back(); }
+  region_scope(const region_scope &) = delete;
+  region_scope &operator=(const region_scope &) = delete;
+  frame &current() { return ctx_.frames.back(); }
+
+private:
+  context &ctx_;
+};
+
+/// Appends a fully built op to the innermost region.
+inline op &append(context &ctx, std::unique_ptr<op> o) {
+  ctx.body().ops.push_back(std::move(o));
+  return *ctx.body().ops.back();
+}
+
+/// The combine function of a reduction or scan: `lhs` and `rhs` hold one scalar per operand.
+using combine_fn = std::function<std::vector<value_ref>(const std::vector<value_ref> &lhs,
+                                                        const std::vector<value_ref> &rhs)>;
+
+inline value_ref scalar_at(const value_ref &x, std::int64_t k) {
+  auto s = make_concrete(x->type, {});
+  if (x->type.is_float())
+    s->f[0] = x->f[std::size_t(k)];
+  else
+    s->i[0] = x->i[std::size_t(k)];
+  return s;
+}
+
+inline void put(const value_ref &dst, std::int64_t k, const value_ref &scalar) {
+  if (dst->type.is_float())
+    dst->f[std::size_t(k)] = scalar->f[0];
+  else
+    dst->i[std::size_t(k)] = scalar->i[0];
+}
+
+/// Traces `combine` into `r` over fresh scalar arguments of the operands' types and terminates the
+/// region with `terminator`.
+inline void trace_combine(context &ctx, region &r, const std::vector<value_ref> &xs,
+                          const combine_fn &combine, const char *terminator, loc_t loc) {
+  region_scope scope(ctx, r);
+  std::vector<value_ref> lhs, rhs;
+  for (auto &x : xs)
+    lhs.push_back(make_value(x->type, {}));
+  for (auto &x : xs)
+    rhs.push_back(make_value(x->type, {}));
+  r.args = lhs;
+  r.args.insert(r.args.end(), rhs.begin(), rhs.end());
+  auto out = combine(lhs, rhs);
+  if (out.size() != xs.size())
+    fail(loc, "the combine function returns ", out.size(), " values for ", xs.size(),
+         " operands");
+  for (std::size_t k = 0; k < out.size(); ++k)
+    if (out[k]->type != xs[k]->type || !out[k]->shape.empty())
+      fail(loc, "the combine function must return scalars of the operands' types (",
+           to_string(xs[k]->type), "), got ", to_string(out[k]->type), " of shape ",
+           to_string(out[k]->shape));
+  record(terminator, syntax::generic, out, {}, "", loc);
+}
+
+/// Reduces each of `xs` (one shape) along `axis` with `combine`.
+inline std::vector<value_ref> reduce(const std::vector<value_ref> &xs, int axis,
+                                     const combine_fn &combine, loc_t loc) {
+  context &ctx = active(loc);
+  const shape_t &in = xs.front()->shape;
+  shape_t out_shape = in;
+  out_shape.erase(out_shape.begin() + axis);
+  std::vector<value_ref> results;
+  for (auto &x : xs)
+    results.push_back(ctx.tracing() ? make_value(x->type, out_shape)
+                                    : make_concrete(x->type, out_shape));
+  if (ctx.tracing()) {
+    auto o = std::make_unique<op>();
+    o->name = "tk.reduce";
+    o->operands = xs;
+    o->results = results;
+    o->attrs = "axis = " + i32_attr(axis);
+    o->loc = loc;
+    o->regions.resize(1);
+    trace_combine(ctx, o->regions[0], xs, combine, "tk.reduce.return", loc);
+    append(ctx, std::move(o));
+    return results;
+  }
+  const auto n = in[std::size_t(axis)];
+  const auto inner = strides_of(in)[std::size_t(axis)];
+  const auto outer = numel(in) / (n * inner);
+  std::vector<std::vector<value_ref>> lanes(static_cast<std::size_t>(n));
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t i = 0; i < inner; ++i) {
+      for (std::int64_t k = 0; k < n; ++k) {
+        lanes[std::size_t(k)].clear();
+        for (auto &x : xs)
+          lanes[std::size_t(k)].push_back(scalar_at(x, (o * n + k) * inner + i));
+      }
+      // Pairwise tree, as the GPU combines lanes: deterministic and close to its rounding.
+      for (std::int64_t stride = n / 2; stride >= 1; stride /= 2)
+        for (std::int64_t k = 0; k < stride; ++k)
+          lanes[std::size_t(k)] = combine(lanes[std::size_t(k)], lanes[std::size_t(k + stride)]);
+      for (std::size_t r = 0; r < xs.size(); ++r)
+        put(results[r], o * inner + i, lanes[0][r]);
+    }
+  return results;
+}
+
+/// Inclusive scan of each of `xs` along `axis` with `combine`, last to first when `reverse`.
+inline std::vector<value_ref> scan(const std::vector<value_ref> &xs, int axis, bool reverse,
+                                   const combine_fn &combine, loc_t loc) {
+  context &ctx = active(loc);
+  const shape_t &in = xs.front()->shape;
+  std::vector<value_ref> results;
+  for (auto &x : xs)
+    results.push_back(ctx.tracing() ? make_value(x->type, in) : make_concrete(x->type, in));
+  if (ctx.tracing()) {
+    auto o = std::make_unique<op>();
+    o->name = "tk.scan";
+    o->operands = xs;
+    o->results = results;
+    o->attrs = "axis = " + i32_attr(axis) + ", reverse = " + (reverse ? "true" : "false");
+    o->loc = loc;
+    o->regions.resize(1);
+    trace_combine(ctx, o->regions[0], xs, combine, "tk.scan.return", loc);
+    append(ctx, std::move(o));
+    return results;
+  }
+  const auto n = in[std::size_t(axis)];
+  const auto inner = strides_of(in)[std::size_t(axis)];
+  const auto outer = numel(in) / (n * inner);
+  for (std::int64_t o = 0; o < outer; ++o)
+    for (std::int64_t i = 0; i < inner; ++i) {
+      std::vector<value_ref> acc;
+      for (std::int64_t step = 0; step < n; ++step) {
+        const auto k = reverse ? n - 1 - step : step;
+        const auto at = (o * n + k) * inner + i;
+        std::vector<value_ref> cur;
+        for (auto &x : xs)
+          cur.push_back(scalar_at(x, at));
+        acc = step == 0 ? cur : (reverse ? combine(cur, acc) : combine(acc, cur));
+        for (std::size_t r = 0; r < xs.size(); ++r)
+          put(results[r], at, acc[r]);
+      }
+    }
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matrix product
+
+/// `a @ b + acc` for a [M, K], b [K, N], acc [M, N]. With `tf32`, f32 inputs are rounded to
+/// TF32 (10 fraction bits) first, as tensor cores do.
+inline value_ref dot(const value_ref &a, const value_ref &b, const value_ref &acc, bool tf32,
+                     loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing()) {
+    std::string attrs = "input_precision = \"";
+    attrs += tf32 ? "tf32" : "ieee";
+    attrs += "\", max_num_imprecise_acc = " + i32_attr(0);
+    return record1("tk.dot", syntax::generic, {a, b, acc}, acc->type, acc->shape, attrs, loc);
+  }
+  const auto m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  auto v = make_concrete(acc->type, acc->shape);
+  if (acc->type.is_float()) {
+    auto in = [&](const value_ref &x, std::int64_t idx) {
+      const double e = x->f[std::size_t(idx)];
+      return tf32 ? round_to_format(e, 10, 8) : e;
+    };
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double s = 0;
+        for (std::int64_t p = 0; p < k; ++p)
+          s += in(a, i * k + p) * in(b, p * n + j);
+        v->f[std::size_t(i * n + j)] = round_float(acc->f[std::size_t(i * n + j)] + s,
+                                                   acc->type.code);
+      }
+  } else {
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        std::int64_t s = acc->i[std::size_t(i * n + j)];
+        for (std::int64_t p = 0; p < k; ++p)
+          s += a->i[std::size_t(i * k + p)] * b->i[std::size_t(p * n + j)];
+        v->i[std::size_t(i * n + j)] = wrap_int(s, acc->type.code);
+      }
+  }
+  return v;
+}
+
+} // namespace tk::detail

@@ -1,0 +1,108 @@
+/// @file semantics.hpp
+/// Triton's operand rules on top of the primitives: C++ literals as weakly typed scalars, type
+/// promotion, broadcasting (shapes aligned at the right, size-1 dimensions stretched) and pointer
+/// arithmetic.
+#pragma once
+
+#include <tk/detail/prim.hpp>
+
+namespace tk::detail {
+
+/// An operand of a binary operation: a block's value, or a literal from the user's C++ code.
+struct term {
+  value_ref v;                     ///< null for a literal
+  dtype literal = dtype::weak_int; ///< a literal's dtype: weak unless it was a tk::half, bool, ...
+  double f = 0;
+  std::int64_t i = 0;
+
+  dtype code() const { return v ? v->type.code : literal; }
+  const shape_t &shape() const {
+    static const shape_t scalar;
+    return v ? v->shape : scalar;
+  }
+};
+
+inline term operand_of(const value_ref &v, loc_t loc) {
+  if (!v)
+    fail(loc, "this block handle holds no value: it was default-constructed or moved from");
+  return {v};
+}
+
+/// The shape two operands broadcast to.
+inline shape_t broadcast_shape(const shape_t &a, const shape_t &b, const char *what, loc_t loc) {
+  const std::size_t rank = std::max(a.size(), b.size());
+  shape_t out(rank);
+  for (std::size_t k = 0; k < rank; ++k) {
+    const std::int64_t da = k < rank - a.size() ? 1 : a[k - (rank - a.size())];
+    const std::int64_t db = k < rank - b.size() ? 1 : b[k - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      fail(loc, what, ": shapes ", to_string(a), " and ", to_string(b),
+           " do not broadcast (dimension ", k, " is ", da, " against ", db, ")");
+    out[k] = std::max(da, db);
+  }
+  return out;
+}
+
+/// Brings `v` to `shape`: a scalar is splatted; a block of lower rank gains leading dimensions of
+/// size 1; dimensions of size 1 are stretched.
+inline value_ref broadcast_to(value_ref v, const shape_t &shape, loc_t loc) {
+  if (v->shape == shape)
+    return v;
+  if (v->shape.empty())
+    return splat(v, shape, loc);
+  if (v->shape.size() < shape.size()) {
+    shape_t padded(shape.size() - v->shape.size(), 1);
+    padded.insert(padded.end(), v->shape.begin(), v->shape.end());
+    v = v->shape.size() + 1 == shape.size() ? expand_dims(v, 0, loc) : reshape(v, padded, loc);
+  }
+  return broadcast(v, shape, loc);
+}
+
+/// The operand as a value of element type `t` and shape `shape`.
+inline value_ref materialize(const term &x, elem_type t, const shape_t &shape, loc_t loc) {
+  if (!x.v)
+    return const_value(t, shape, x.f, x.i, loc);
+  return broadcast_to(convert(x.v, t, loc), shape, loc);
+}
+
+/// `a op b` with promotion and broadcasting; pointer + integer for `add` and `sub`.
+inline value_ref arith(binop o, const term &a, const term &b, loc_t loc) {
+  const char *what = "binary operation";
+  const shape_t shape = broadcast_shape(a.shape(), b.shape(), what, loc);
+  if (a.code() == dtype::ptr || b.code() == dtype::ptr) {
+    const term &p = a.code() == dtype::ptr ? a : b, &off = a.code() == dtype::ptr ? b : a;
+    const elem_type off_type{is_weak(off.code()) ? dtype::i32 : off.code()};
+    auto offsets = materialize(off, off_type, shape, loc);
+    if (o == binop::sub)
+      offsets = binary(binop::sub, const_value(off_type, shape, 0, 0, loc), offsets, loc);
+    return addptr(materialize(p, p.v->type, shape, loc), offsets, loc);
+  }
+  const elem_type t{promote(a.code(), b.code())};
+  return binary(o, materialize(a, t, shape, loc), materialize(b, t, shape, loc), loc);
+}
+
+inline value_ref compare(cmpop o, const term &a, const term &b, loc_t loc) {
+  const shape_t shape = broadcast_shape(a.shape(), b.shape(), "comparison", loc);
+  const elem_type t = a.code() == dtype::ptr ? a.v->type : elem_type{promote(a.code(), b.code())};
+  return compare(o, materialize(a, t, shape, loc), materialize(b, t, shape, loc), loc);
+}
+
+/// `a && b`, `a || b`: both sides as booleans.
+inline value_ref logical(binop o, const term &a, const term &b, loc_t loc) {
+  const shape_t shape = broadcast_shape(a.shape(), b.shape(), "logical operation", loc);
+  const elem_type t{dtype::i1};
+  return binary(o, materialize(a, t, shape, loc), materialize(b, t, shape, loc), loc);
+}
+
+inline value_ref where(const term &c, const term &a, const term &b, loc_t loc) {
+  const shape_t shape =
+      broadcast_shape(c.shape(), broadcast_shape(a.shape(), b.shape(), "tk::where", loc),
+                      "tk::where", loc);
+  const elem_type t = a.code() == dtype::ptr   ? a.v->type
+                      : b.code() == dtype::ptr ? b.v->type
+                                               : elem_type{promote(a.code(), b.code())};
+  return select(materialize(c, {dtype::i1}, shape, loc), materialize(a, t, shape, loc),
+                materialize(b, t, shape, loc), loc);
+}
+
+} // namespace tk::detail

@@ -1,0 +1,72 @@
+/// @file value.hpp
+/// The run-time representation behind every block handle. A `value` is either a symbolic SSA value
+/// of the kernel being traced or, in the interpreter, the concrete elements of one program
+/// instance. Concrete data is kept wide (`double` for floats, `int64_t` for integers and
+/// addresses), already rounded to the block's dtype, so a debugger shows it as plain numbers.
+#pragma once
+
+#include <tk/dtype.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tk::detail {
+
+/// Element type at run time: a dtype, plus what a pointer points to.
+struct elem_type {
+  dtype code = dtype::i32;
+  dtype pointee = dtype::i32; ///< meaningful when `code == dtype::ptr`
+
+  friend bool operator==(const elem_type &, const elem_type &) = default;
+  bool is_pointer() const { return code == dtype::ptr; }
+  bool is_float() const { return tk::is_float(code); }
+  bool is_int() const { return tk::is_int(code); }
+  int bytes() const { return code == dtype::ptr ? 8 : (bit_width(code) + 7) / 8; }
+};
+
+template <element T> constexpr elem_type elem_of() {
+  if constexpr (std::is_pointer_v<T>)
+    return {dtype::ptr, dtype_of<std::remove_cv_t<std::remove_pointer_t<T>>>};
+  else
+    return {dtype_of<T>, dtype::i32};
+}
+
+using shape_t = std::vector<std::int64_t>;
+
+inline std::int64_t numel(const shape_t &shape) {
+  std::int64_t n = 1;
+  for (auto d : shape)
+    n *= d;
+  return n;
+}
+
+inline std::string to_string(const shape_t &shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+inline std::string to_string(const elem_type &t) {
+  if (t.is_pointer())
+    return "ptr<" + std::string(name(t.pointee)) + ">";
+  return std::string(name(t.code));
+}
+
+struct value {
+  elem_type type;
+  shape_t shape;    ///< empty for a scalar
+  std::vector<double> f;       ///< interpreter: floating-point elements, row-major
+  std::vector<std::int64_t> i; ///< interpreter: integer, boolean and pointer elements
+
+  value(elem_type t, shape_t s) : type(t), shape(std::move(s)) {}
+  int rank() const { return int(shape.size()); }
+  std::int64_t size() const { return numel(shape); }
+  bool concrete() const { return !f.empty() || !i.empty(); }
+};
+
+using value_ref = std::shared_ptr<value>;
+
+} // namespace tk::detail

@@ -1,0 +1,78 @@
+/// @file dot.hpp
+/// `tk::dot(a, b, acc)`: the matrix product of a [M, K] and a [K, N] block added to an [M, N]
+/// accumulator, for f16, bf16, f32 (TF32 by default, like Triton) and i8 inputs.
+#pragma once
+
+#include <tk/creation.hpp>
+
+namespace tk {
+
+/// How f32 inputs of `tk::dot` are multiplied.
+enum class input_precision { tf32, ieee };
+
+namespace detail {
+
+template <class A> struct dot_accumulator {
+  static_assert(std::is_same_v<A, half> || std::is_same_v<A, bfloat16> ||
+                    std::is_same_v<A, float> || std::is_same_v<A, std::int8_t>,
+                "tk::dot: inputs must be f16, bf16, f32 or i8 blocks");
+  using type = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
+};
+
+template <class A, int RA, class B, int RB> constexpr void check_dot() {
+  static_assert(RA == 2 && RB == 2,
+                "tk::dot multiplies 2-D blocks [M, K] x [K, N]; turn a vector into a matrix "
+                "with x(tk::_, tk::newaxis) or tk::expand_dims");
+  static_assert(std::is_same_v<A, B>, "tk::dot: both inputs must have the same element type; "
+                                      "convert one with tk::cast");
+}
+
+template <class C>
+value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc, bool tf32,
+                   loc_t loc) {
+  const auto &sa = a->shape, &sb = b->shape;
+  if (sa[1] != sb[0])
+    fail(loc, "tk::dot: inner dimensions differ: a is ", to_string(sa), ", b is ", to_string(sb));
+  if (sa[0] < 16 || sa[1] < 16 || sb[1] < 16)
+    fail(loc, "tk::dot: every dimension must be at least 16 (tensor-core tiles), got a ",
+         to_string(sa), " and b ", to_string(sb));
+  const shape_t out{sa[0], sb[1]};
+  if (acc && acc->shape != out)
+    fail(loc, "tk::dot: the accumulator is ", to_string(acc->shape), " but a x b is ",
+         to_string(out));
+  const auto c = acc ? acc : const_value(elem_of<C>(), out, 0, 0, loc);
+  return dot(a, b, c, tf32, loc);
+}
+
+} // namespace detail
+
+/// a x b, accumulated in f32 (i32 for i8 inputs).
+template <class A, int RA, class B, int RB>
+auto dot(const block<A, RA> &a, const block<B, RB> &b,
+         input_precision precision = input_precision::tf32,
+         std::source_location loc = std::source_location::current()) {
+  detail::check_dot<A, RA, B, RB>();
+  using C = typename detail::dot_accumulator<A>::type;
+  return block<C, 2>(detail::dot_impl<C>(
+      detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v, {},
+      std::is_same_v<A, float> && precision == input_precision::tf32, loc));
+}
+
+/// a x b + acc. The accumulator is f32 (or f16 for f16 inputs), i32 for i8 inputs.
+template <class A, int RA, class B, int RB, class C>
+block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> &acc,
+                input_precision precision = input_precision::tf32,
+                std::source_location loc = std::source_location::current()) {
+  detail::check_dot<A, RA, B, RB>();
+  using Default = typename detail::dot_accumulator<A>::type;
+  static_assert(std::is_same_v<C, Default> ||
+                    (std::is_same_v<C, half> && std::is_same_v<A, half>),
+                "tk::dot: the accumulator must be f32 for float inputs (or f16 for f16 inputs) "
+                "and i32 for i8 inputs");
+  return block<C, 2>(detail::dot_impl<C>(
+      detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
+      detail::operand_of(acc.v_, loc).v,
+      std::is_same_v<A, float> && precision == input_precision::tf32, loc));
+}
+
+} // namespace tk

@@ -1,0 +1,333 @@
+/// @file kernel.hpp
+/// `tk::jit`: turns a C++ lambda over blocks into a kernel that can be printed as `tk` MLIR
+/// (`.ir(args...)`) and launched over a grid of program instances (`.launch(grid, options,
+/// args...)`), on the CPU interpreter or, where TileKit has a GPU runtime, on the GPU.
+#pragma once
+
+#include <tk/block.hpp>
+#include <tk/detail/printer.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+namespace tk {
+
+/// The number of program instances along each grid axis. Errors about a launch name the place
+/// the grid was made.
+struct grid {
+  std::array<std::int64_t, 3> dims;
+  std::source_location loc;
+
+  grid(std::int64_t x, std::int64_t y = 1, std::int64_t z = 1,
+       std::source_location where = std::source_location::current())
+      : dims{x, y, z}, loc(where) {}
+};
+
+/// Where a launch runs.
+enum class backend {
+  automatic,   ///< the interpreter when TK_INTERPRET=1, else the GPU
+  gpu,         ///< the GPU
+  interpreter, ///< the CPU interpreter, whatever the environment says
+};
+
+struct launch_options {
+  int num_warps = 4;
+  int num_stages = 3;
+  void *stream = nullptr; ///< a CUstream / cudaStream_t
+  tk::backend backend = tk::backend::automatic;
+};
+
+/// True when the TK_INTERPRET environment variable asks for the interpreter ("1", "true", "on").
+inline bool interpret_requested() {
+  const char *v = std::getenv("TK_INTERPRET");
+  if (!v)
+    return false;
+  const std::string_view s(v);
+  return s == "1" || s == "true" || s == "TRUE" || s == "on" || s == "ON" || s == "yes";
+}
+
+/// Whether launches can run on a GPU in this build. The GPU runtime is not part of this build
+/// yet, so kernels run on the interpreter.
+inline bool gpu_available() { return false; }
+
+/// Why `gpu_available()` is false.
+inline std::string gpu_unavailable_reason() {
+  return "this build of TileKit has no GPU runtime";
+}
+
+namespace detail {
+
+/// The parameter types of a non-generic callable.
+template <class F> struct signature : signature<decltype(&F::operator())> {};
+template <class R, class... A> struct signature<R (*)(A...)> {
+  using args = std::tuple<std::remove_cvref_t<A>...>;
+};
+template <class R, class... A> struct signature<R(A...)> : signature<R (*)(A...)> {};
+template <class R, class C, class... A> struct signature<R (C::*)(A...)> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...) const> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...) noexcept> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...) const noexcept> : signature<R (*)(A...)> {};
+
+template <class F>
+concept fixed_signature = std::is_function_v<std::remove_pointer_t<F>> || requires { &F::operator(); };
+
+/// The kernel parameter type a launch argument of type `A` selects for a generic (`auto`)
+/// parameter: `float*` → `tk::ptr<float>`, `int` → `tk::i32`, `tk::constant<int>` stays.
+template <class A> struct param_for {
+  using type = void;
+};
+template <class A>
+  requires std::is_pointer_v<A>
+struct param_for<A> {
+  using pointee = std::remove_volatile_t<std::remove_pointer_t<A>>;
+  using base = std::remove_const_t<pointee>;
+  using canon = std::conditional_t<std::is_integral_v<base> && !std::is_same_v<base, bool>,
+                                   canonical<base>, base>;
+  using type = ptr<std::conditional_t<std::is_const_v<pointee>, const canon, canon>>;
+};
+template <class A>
+  requires(std::is_arithmetic_v<A> || std::is_same_v<A, half> || std::is_same_v<A, bfloat16>)
+struct param_for<A> {
+  using type = scalar<std::conditional_t<std::is_integral_v<A> && !std::is_same_v<A, bool>,
+                                         canonical<A>, A>>;
+};
+template <class T> struct param_for<constant<T>> {
+  using type = constant<T>;
+};
+
+template <class F, class... A> struct kernel_params {
+  using type = std::tuple<typename param_for<std::remove_cvref_t<A>>::type...>;
+};
+template <fixed_signature F, class... A> struct kernel_params<F, A...> {
+  using type = typename signature<F>::args;
+};
+
+template <class P> struct param_traits {
+  static constexpr bool valid = false;
+};
+template <class T> struct param_traits<block<T, 0>> {
+  static constexpr bool valid = true;
+  static constexpr bool is_constant = false;
+};
+template <class T> struct param_traits<constant<T>> {
+  static constexpr bool valid = true;
+  static constexpr bool is_constant = true;
+};
+
+/// Checks, at compile time, that argument `A` can be passed for parameter `P`.
+template <std::size_t I, class P, class A> constexpr void check_argument() {
+  using Arg = std::remove_cvref_t<A>;
+  static_assert(!std::is_void_v<P>,
+                "tk: a launch argument of this type cannot be passed to a generic (auto) kernel "
+                "parameter; pass a pointer, a number or a tk::constant");
+  static_assert(param_traits<P>::valid,
+                "tk: kernel parameters must be tk::ptr<T>, a scalar (tk::i32, tk::f32, ...) or "
+                "tk::constant<T>");
+  if constexpr (param_traits<P>::valid && !param_traits<P>::is_constant) {
+    using T = typename P::element_type;
+    if constexpr (std::is_pointer_v<T>) {
+      using want = std::remove_pointer_t<T>;
+      static_assert(std::is_pointer_v<Arg> || std::is_null_pointer_v<Arg>,
+                    "tk: a tk::ptr<T> parameter needs a pointer argument");
+      if constexpr (std::is_pointer_v<Arg>) {
+        using got = std::remove_pointer_t<Arg>;
+        static_assert(sizeof(std::remove_cv_t<got>) == sizeof(std::remove_cv_t<want>) &&
+                          (std::is_same_v<std::remove_cv_t<got>, std::remove_cv_t<want>> ||
+                           (std::is_integral_v<std::remove_cv_t<got>> &&
+                            std::is_integral_v<std::remove_cv_t<want>> &&
+                            std::is_signed_v<std::remove_cv_t<got>> ==
+                                std::is_signed_v<std::remove_cv_t<want>>)),
+                      "tk: the pointer argument's element type differs from the tk::ptr<T> "
+                      "parameter's");
+        static_assert(std::is_const_v<want> || !std::is_const_v<got>,
+                      "tk: a pointer to const was passed for a writable tk::ptr<T> parameter; "
+                      "declare the parameter tk::ptr<const T>");
+      }
+    } else {
+      static_assert(!std::is_pointer_v<Arg>, "tk: a pointer was passed for a scalar parameter");
+      static_assert(std::is_arithmetic_v<Arg> || std::is_same_v<Arg, half> ||
+                        std::is_same_v<Arg, bfloat16> || constant_info<Arg>::is_constant,
+                    "tk: a scalar parameter needs a number");
+      static_assert(!(std::is_integral_v<T> && std::is_floating_point_v<Arg>),
+                    "tk: a floating-point value was passed for an integer parameter");
+    }
+  }
+}
+
+/// Checks that an integer argument fits the parameter's type.
+template <class T, class A> void check_range(const A &a, std::size_t index, loc_t loc) {
+  if constexpr (std::is_integral_v<T> && std::is_integral_v<A> && !std::is_same_v<T, bool>) {
+    if (!std::in_range<T>(a))
+      fail(loc, "launch argument ", index, ": ", a, " does not fit in the parameter's type ",
+           name(dtype_of<T>));
+  }
+}
+
+/// Binds one launch argument to its parameter: a function argument of the traced IR, or a
+/// concrete value for the interpreter.
+template <class P, class A>
+P bind(context &ctx, function *fn, const A &a, std::size_t index, loc_t loc) {
+  if constexpr (param_traits<P>::is_constant) {
+    return P(static_cast<decltype(P::value)>(unwrap_constant(a)));
+  } else {
+    using T = typename P::element_type;
+    const auto arg = unwrap_constant(a);
+    check_range<T>(arg, index, loc);
+    if (ctx.tracing()) {
+      auto v = make_value(elem_of<T>(), {});
+      fn->args.push_back(v);
+      std::string attr;
+      if constexpr (std::is_pointer_v<T>) {
+        if (arg && reinterpret_cast<std::uintptr_t>(arg) % 16 == 0)
+          attr = "tk.divisibility = 16 : i32";
+      } else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        if (arg % 16 == 0)
+          attr = "tk.divisibility = 16 : i32";
+      }
+      fn->arg_attrs.push_back(attr);
+      return P(v);
+    }
+    auto v = make_concrete(elem_of<T>(), {});
+    if constexpr (std::is_pointer_v<T>)
+      v->i[0] = std::int64_t(reinterpret_cast<std::uintptr_t>(arg));
+    else if constexpr (std::is_integral_v<T>)
+      v->i[0] = wrap_int(std::int64_t(arg), dtype_of<T>);
+    else
+      v->f[0] = round_float(double(arg), dtype_of<T>);
+    return P(v);
+  }
+}
+
+template <class Params, class F, class... A, std::size_t... I>
+void invoke(F &fn, context &ctx, function *traced, loc_t loc, std::index_sequence<I...>,
+            const A &...args) {
+  // Arguments are bound left to right so that IR arguments keep the parameters' order.
+  std::tuple<std::tuple_element_t<I, Params>...> bound{
+      bind<std::tuple_element_t<I, Params>>(ctx, traced, args, I, loc)...};
+  std::apply(fn, std::move(bound));
+}
+
+inline void check_name(const std::string &name, loc_t loc) {
+  bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+  for (char c : name)
+    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '_');
+  if (!ok)
+    fail(loc, "tk::jit: kernel name \"", name,
+         "\" must be a C identifier (letters, digits and '_', not starting with a digit)");
+}
+
+} // namespace detail
+
+template <class F> class kernel {
+public:
+  kernel(std::string name, F fn, std::source_location loc = std::source_location::current())
+      : name_(std::move(name)), fn_(std::move(fn)), loc_(loc) {
+    detail::check_name(name_, loc);
+  }
+
+  const std::string &name() const { return name_; }
+
+  /// The kernel traced for these arguments, printed as `tk` dialect MLIR. Constants are folded
+  /// in; pointer and integer arguments only contribute their type and divisibility by 16.
+  template <class... A> std::string ir(const A &...args) const {
+    using Params = typename detail::kernel_params<F, A...>::type;
+    check_arguments<Params, A...>(std::index_sequence_for<A...>{});
+    detail::context ctx;
+    detail::function fn;
+    fn.name = name_;
+    ctx.frames.push_back({&fn.body, {}});
+    detail::context_scope scope(ctx);
+    F body = fn_;
+    fn.loc = loc_;
+    detail::invoke<Params>(body, ctx, &fn, loc_, std::index_sequence_for<A...>{}, args...);
+    detail::record("func.return", detail::syntax::terminator, {}, {}, "", loc_);
+    return detail::print(fn);
+  }
+
+  /// Runs the kernel over `g` on the backend the options and environment choose.
+  template <class... A> void launch(const grid &g, const launch_options &options, const A &...args) const {
+    using Params = typename detail::kernel_params<F, A...>::type;
+    check_arguments<Params, A...>(std::index_sequence_for<A...>{});
+    check_launch(g, options);
+    const bool interpret = options.backend == backend::interpreter ||
+                           (options.backend == backend::automatic && interpret_requested());
+    if (!interpret)
+      detail::fail(g.loc, "cannot launch kernel '", name_, "' on the GPU: ",
+                   gpu_unavailable_reason(),
+                   "; run it on the CPU interpreter with TK_INTERPRET=1 or "
+                   "launch_options{.backend = tk::backend::interpreter}");
+    run_interpreter<Params>(g, args...);
+  }
+
+  template <class... A>
+    requires(sizeof...(A) == 0 ||
+             !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
+                             launch_options>)
+  void launch(const grid &g, const A &...args) const {
+    launch(g, launch_options{}, args...);
+  }
+
+  /// Runs the kernel on the CPU interpreter, whatever the environment says.
+  template <class... A> void interpret(const grid &g, const A &...args) const {
+    launch(g, launch_options{.backend = backend::interpreter}, args...);
+  }
+
+private:
+  std::string name_;
+  F fn_;
+  std::source_location loc_; ///< where the kernel was made: the location of the IR function
+
+  template <class Params, class... A, std::size_t... I>
+  static constexpr void check_arguments(std::index_sequence<I...>) {
+    static_assert(std::tuple_size_v<Params> == sizeof...(A),
+                  "tk: wrong number of launch arguments: pass exactly one argument per kernel "
+                  "parameter");
+    if constexpr (std::tuple_size_v<Params> == sizeof...(A))
+      (detail::check_argument<I, std::tuple_element_t<I, Params>, A>(), ...);
+  }
+
+  static void check_launch(const grid &g, const launch_options &o) {
+    static constexpr std::int64_t limits[3] = {2147483647, 65535, 65535};
+    for (int d = 0; d < 3; ++d)
+      if (g.dims[std::size_t(d)] < 1 || g.dims[std::size_t(d)] > limits[d])
+        detail::fail(g.loc, "grid dimension ", "xyz"[d], " is ", g.dims[std::size_t(d)],
+                     "; it must be between 1 and ", limits[d]);
+    if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1)))
+      detail::fail(g.loc, "num_warps is ", o.num_warps, "; it must be 1, 2, 4, 8, 16 or 32");
+    if (o.num_stages < 1)
+      detail::fail(g.loc, "num_stages is ", o.num_stages, "; it must be at least 1");
+  }
+
+  template <class Params, class... A> void run_interpreter(const grid &g, const A &...args) const {
+    detail::context ctx;
+    ctx.kind = detail::mode::interpret;
+    ctx.num_programs = g.dims;
+    detail::context_scope scope(ctx);
+    for (std::int64_t z = 0; z < g.dims[2]; ++z)
+      for (std::int64_t y = 0; y < g.dims[1]; ++y)
+        for (std::int64_t x = 0; x < g.dims[0]; ++x) {
+          ctx.program_id = {x, y, z};
+          F body = fn_;
+          detail::invoke<Params>(body, ctx, nullptr, g.loc, std::index_sequence_for<A...>{},
+                                 args...);
+        }
+  }
+};
+
+/// Makes a kernel from a callable over TileKit parameters (`tk::ptr<T>`, scalars such as
+/// `tk::i32`, `tk::constant<T>`), or over `auto` parameters typed by the launch arguments.
+template <class F>
+kernel<F> jit(std::string name, F fn, std::source_location loc = std::source_location::current()) {
+  return kernel<F>(std::move(name), std::move(fn), loc);
+}
+
+} // namespace tk

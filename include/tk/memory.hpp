@@ -1,0 +1,95 @@
+/// @file memory.hpp
+/// `tk::load` and `tk::store` through blocks of pointers, with masks and `other` values as in
+/// Triton: masked-off lanes are neither read nor written.
+#pragma once
+
+#include <tk/block.hpp>
+
+namespace tk {
+namespace detail {
+
+template <class P> constexpr void check_pointer_block() {
+  static_assert(any_block<P> && std::is_pointer_v<element_of<P>>,
+                "tk::load/tk::store need a block of pointers (a tk::ptr<T> plus integer offsets)");
+}
+
+template <class M> constexpr void check_mask() {
+  static_assert(any_block<M> && std::is_same_v<element_of<M>, bool>,
+                "tk: a mask must be a boolean block, e.g. `offsets < n`");
+}
+
+template <class P> using pointee = std::remove_const_t<std::remove_pointer_t<element_of<P>>>;
+
+} // namespace detail
+
+/// Loads one element per pointer.
+template <class P>
+auto load(const P &ptrs, std::source_location loc = std::source_location::current()) {
+  detail::check_pointer_block<P>();
+  using T = detail::pointee<P>;
+  return block<T, detail::rank_of<P>>(detail::load(detail::operand_of(ptrs.v_, loc).v, {}, {}, loc));
+}
+
+/// Loads where `mask` holds; masked-off lanes are zero.
+template <class P, class M>
+auto load(const P &ptrs, const M &mask, std::source_location loc = std::source_location::current()) {
+  detail::check_pointer_block<P>();
+  detail::check_mask<M>();
+  using T = detail::pointee<P>;
+  const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
+  const auto shape = detail::broadcast_shape(p->shape, m->shape, "tk::load", loc);
+  return block<T, detail::result_rank<P, M>>(detail::load(
+      detail::broadcast_to(p, shape, loc), detail::broadcast_to(m, shape, loc), {}, loc));
+}
+
+/// Loads where `mask` holds and yields `other` (a block or a literal) elsewhere.
+template <class P, class M, operand O>
+auto load(const P &ptrs, const M &mask, const O &other,
+          std::source_location loc = std::source_location::current()) {
+  detail::check_pointer_block<P>();
+  detail::check_mask<M>();
+  using T = detail::pointee<P>;
+  constexpr int R = std::max(detail::result_rank<P, M>, detail::rank_of<O>);
+  const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
+  const auto o = detail::to_operand(other, loc);
+  const auto shape = detail::broadcast_shape(
+      detail::broadcast_shape(p->shape, m->shape, "tk::load", loc), o.shape(), "tk::load", loc);
+  return block<T, R>(detail::load(detail::broadcast_to(p, shape, loc),
+                                  detail::broadcast_to(m, shape, loc),
+                                  detail::materialize(o, detail::elem_of<T>(), shape, loc), loc));
+}
+
+namespace detail {
+template <class P, class V>
+void store_impl(const P &ptrs, const V &value, value_ref mask, loc_t loc) {
+  check_pointer_block<P>();
+  static_assert(!std::is_const_v<std::remove_pointer_t<element_of<P>>>,
+                "tk::store: the pointer points to const; declare the parameter tk::ptr<T>, "
+                "not tk::ptr<const T>");
+  static_assert(tk::operand<V>, "tk::store: the value must be a block or a number");
+  using T = pointee<P>;
+  const auto p = operand_of(ptrs.v_, loc).v;
+  const auto v = to_operand(value, loc);
+  auto shape = broadcast_shape(p->shape, v.shape(), "tk::store", loc);
+  if (mask)
+    shape = broadcast_shape(shape, mask->shape, "tk::store", loc);
+  store(broadcast_to(p, shape, loc), materialize(v, elem_of<T>(), shape, loc),
+        mask ? broadcast_to(mask, shape, loc) : value_ref{}, loc);
+}
+} // namespace detail
+
+/// Stores `value` (converted to the pointee type) through each pointer.
+template <class P, class V>
+void store(const P &ptrs, const V &value, std::source_location loc = std::source_location::current()) {
+  detail::store_impl(ptrs, value, {}, loc);
+}
+
+/// Stores where `mask` holds.
+template <class P, class V, class M>
+void store(const P &ptrs, const V &value, const M &mask,
+           std::source_location loc = std::source_location::current()) {
+  detail::check_mask<M>();
+  detail::store_impl(ptrs, value, detail::operand_of(mask.v_, loc).v, loc);
+}
+
+} // namespace tk

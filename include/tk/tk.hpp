@@ -1,0 +1,17 @@
+/// @file tk.hpp
+/// TileKit: Triton's block-level GPU programming model in C++. Include this header to write
+/// kernels as lambdas over blocks of values.
+#pragma once
+
+#include <tk/block.hpp>
+#include <tk/control.hpp>
+#include <tk/creation.hpp>
+#include <tk/dot.hpp>
+#include <tk/dtype.hpp>
+#include <tk/error.hpp>
+#include <tk/float16.hpp>
+#include <tk/kernel.hpp>
+#include <tk/math.hpp>
+#include <tk/memory.hpp>
+#include <tk/reduce.hpp>
+#include <tk/shape.hpp>
