@@ -157,6 +157,12 @@ template <class B> struct located_mut {
 };
 
 template <class T, int R, class... Ix> auto index(const block<T, R> &x, loc_t loc);
+
+/// The scalar a rank-R block compares with through its own `==` overloads; for a scalar itself,
+/// a type nothing converts to (its same-type overload already covers it).
+struct no_partner {};
+template <class T, int R>
+using scalar_partner = std::conditional_t<R == 0, no_partner, block<T, 0>>;
 template <binop O, class A, class B> auto arith_op(const A &a, const B &b, loc_t loc);
 template <binop O, class A, class B> auto bitwise_op(const A &a, const B &b, loc_t loc);
 template <cmpop O, class A, class B> auto compare_op(const A &a, const B &b, loc_t loc);
@@ -175,6 +181,34 @@ template <binop O, class A, class B> auto logical_op(const A &a, const B &b, loc
   }                                                                                                \
   template <literal S> friend auto operator OP(const S &a, detail::located<block> b) {           \
     return detail::KIND##_op<CODE>(a, b.self, b.loc);                                              \
+  }
+
+// `==` and `!=` between blocks take both operands through `located`, so that C++20's reversed
+// candidate converts exactly like the normal one and the call is not ambiguous (clang's
+// -Wambiguous-reversed-operator). Same-type and block-vs-scalar comparisons have such symmetric
+// overloads; other mixes use the general form.
+#define TK_EQUALITY_OPERATOR(OP, CODE)                                                             \
+  friend block<bool, Rank> operator OP(detail::located<block> a, detail::located<block> b) {       \
+    return detail::compare_op<CODE>(a.self, b.self, a.loc);                                        \
+  }                                                                                                \
+  friend block<bool, Rank> operator OP(detail::located<block> a,                                  \
+                                       detail::located<detail::scalar_partner<T, Rank>> b) {       \
+    return detail::compare_op<CODE>(a.self, b.self, a.loc);                                        \
+  }                                                                                                \
+  friend block<bool, Rank> operator OP(detail::located<detail::scalar_partner<T, Rank>> a,        \
+                                       detail::located<block> b) {                                 \
+    return detail::compare_op<CODE>(a.self, b.self, a.loc);                                        \
+  }                                                                                                \
+  template <class U, int R2>                                                                       \
+    requires(!std::is_same_v<U, T> || (R2 != Rank && R2 != 0 && Rank != 0))                        \
+  friend auto operator OP(detail::located<block> a, const block<U, R2> &b) {                       \
+    return detail::compare_op<CODE>(a.self, b, a.loc);                                             \
+  }                                                                                                \
+  template <literal S> friend auto operator OP(detail::located<block> a, const S &b) {             \
+    return detail::compare_op<CODE>(a.self, b, a.loc);                                             \
+  }                                                                                                \
+  template <literal S> friend auto operator OP(const S &a, detail::located<block> b) {             \
+    return detail::compare_op<CODE>(a, b.self, b.loc);                                             \
   }
 
 #define TK_COMPOUND_OPERATOR(OP, KIND, CODE)                                                       \
@@ -252,8 +286,8 @@ public:
   TK_BINARY_OPERATOR(<=, compare, detail::cmpop::le)
   TK_BINARY_OPERATOR(>, compare, detail::cmpop::gt)
   TK_BINARY_OPERATOR(>=, compare, detail::cmpop::ge)
-  TK_BINARY_OPERATOR(==, compare, detail::cmpop::eq)
-  TK_BINARY_OPERATOR(!=, compare, detail::cmpop::ne)
+  TK_EQUALITY_OPERATOR(==, detail::cmpop::eq)
+  TK_EQUALITY_OPERATOR(!=, detail::cmpop::ne)
   TK_BINARY_OPERATOR(&&, logical, detail::binop::bit_and)
   TK_BINARY_OPERATOR(||, logical, detail::binop::bit_or)
 
@@ -284,6 +318,7 @@ public:
 
 #undef TK_BINARY_OPERATOR
 #undef TK_COMPOUND_OPERATOR
+#undef TK_EQUALITY_OPERATOR
 
 namespace detail {
 

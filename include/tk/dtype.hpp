@@ -141,6 +141,8 @@ constexpr dtype promote_ints(dtype a, dtype b) {
 /// The dtype two operands are converted to before an arithmetic or comparison op (Triton's
 /// `computation_type_impl`), weak literals included. Pointers are handled by the callers.
 constexpr dtype promote(dtype a, dtype b) {
+  if (is_weak(a) && is_weak(b)) // two literals (tk::where(c, 1.0, 0)): Python's defaults
+    return a == dtype::weak_float || b == dtype::weak_float ? dtype::f32 : dtype::i32;
   if (is_weak(b) && !is_weak(a)) return promote(b, a);
   if (a == dtype::weak_int) return b == dtype::i1 ? dtype::i32 : b;
   if (a == dtype::weak_float) return is_float(b) ? b : dtype::f32;

@@ -238,7 +238,7 @@ public:
 
   /// The kernel traced for these arguments, printed as `tk` dialect MLIR. Constants are folded
   /// in; pointer and integer arguments only contribute their type and divisibility by 16.
-  template <class... A> std::string ir(const A &...args) const {
+  template <class... A> std::string ir(A... args) const {
     using Params = typename detail::kernel_params<F, A...>::type;
     check_arguments<Params, A...>(std::index_sequence_for<A...>{});
     detail::context ctx;
@@ -254,7 +254,8 @@ public:
   }
 
   /// Runs the kernel over `g` on the backend the options and environment choose.
-  template <class... A> void launch(const grid &g, const launch_options &options, const A &...args) const {
+  template <class... A>
+  void launch(const grid &g, const launch_options &options, A... args) const {
     using Params = typename detail::kernel_params<F, A...>::type;
     check_arguments<Params, A...>(std::index_sequence_for<A...>{});
     check_launch(g, options);
@@ -272,12 +273,12 @@ public:
     requires(sizeof...(A) == 0 ||
              !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
                              launch_options>)
-  void launch(const grid &g, const A &...args) const {
+  void launch(const grid &g, A... args) const {
     launch(g, launch_options{}, args...);
   }
 
   /// Runs the kernel on the CPU interpreter, whatever the environment says.
-  template <class... A> void interpret(const grid &g, const A &...args) const {
+  template <class... A> void interpret(const grid &g, A... args) const {
     launch(g, launch_options{.backend = backend::interpreter}, args...);
   }
 
