@@ -73,6 +73,8 @@ inline value_ref scalar_int(const term &t, elem_type type, loc_t loc) {
 template <class IV, class Body>
 void for_range(const term &lo, const term &hi, const term &step, Body &body, loc_t loc) {
   context &ctx = active(loc);
+  if (!step.v && step.i <= 0) // a literal step: caught when tracing too, not only when run
+    fail(loc, "tk::for_range: the step must be positive, got ", step.i);
   const elem_type iv_type = elem_of<IV>();
   const auto lb = scalar_int(lo, iv_type, loc), ub = scalar_int(hi, iv_type, loc),
              st = scalar_int(step, iv_type, loc);
@@ -217,7 +219,6 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
     if (std::none_of(carried.begin(), carried.end(),
                      [&](auto &c2) { return c2.first == entry.first; }))
       carried.push_back(entry);
-  detail::check_carried(carried, "tk::if_", loc);
   auto value_in = [&](const detail::carried_list &assigned, const std::vector<detail::value_ref> &after,
                       detail::handle_base *h, const detail::value_ref &old) {
     for (std::size_t k = 0; k < assigned.size(); ++k)
@@ -231,8 +232,11 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
   for (auto &[h, old] : carried) {
     yield_then.push_back(value_in(then_assigned, then_after, h, old));
     yield_else.push_back(value_in(else_assigned, else_after, h, old));
-    detail::check_same_type(old, yield_then.back(), "tk::if_", loc);
-    detail::check_same_type(old, yield_else.back(), "tk::if_", loc);
+    // A handle without a value before the `if` is fine when both branches assign it.
+    if (!yield_then.back() || !yield_else.back())
+      detail::fail(loc, "tk::if_: a block handle assigned in only one branch has no value before "
+                        "the if; initialize it before tk::if_ or assign it in both branches");
+    detail::check_same_type(yield_then.back(), yield_else.back(), "tk::if_", loc);
   }
   for (int k = 0; k < 2; ++k) {
     auto y = std::make_unique<detail::op>();
@@ -245,8 +249,8 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
   for (auto &v : yield_then)
     o->results.push_back(detail::make_value(v->type, v->shape));
   std::size_t next = ret_then.size();
-  for (auto &[h, old] : carried)
-    h->v_ = o->results[next++];
+  for (auto &entry : carried)
+    entry.first->v_ = o->results[next++];
   const auto results = o->results;
   detail::append(ctx, std::move(o));
   if constexpr (!std::is_void_v<R>)
