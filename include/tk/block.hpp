@@ -76,10 +76,10 @@ concept any_block = detail::block_info<std::remove_cvref_t<X>>::is_block;
 /// A value from the user's C++ code that may meet a block: a number, `tk::half`/`tk::bfloat16`,
 /// or a `tk::constant`.
 template <class X>
-concept literal = std::is_arithmetic_v<std::remove_cvref_t<X>> ||
-                  std::is_same_v<std::remove_cvref_t<X>, half> ||
-                  std::is_same_v<std::remove_cvref_t<X>, bfloat16> ||
-                  detail::constant_info<std::remove_cvref_t<X>>::is_constant;
+concept literal =
+    std::is_arithmetic_v<std::remove_cvref_t<X>> || std::is_same_v<std::remove_cvref_t<X>, half> ||
+    std::is_same_v<std::remove_cvref_t<X>, bfloat16> ||
+    detail::constant_info<std::remove_cvref_t<X>>::is_constant;
 
 /// Either a block or a literal.
 template <class X>
@@ -105,10 +105,10 @@ template <literal X> struct operand_traits<X> {
   using raw = std::remove_cvref_t<decltype(unwrap_constant(std::declval<X>()))>;
   using element_type = std::conditional_t<std::is_integral_v<raw>, canonical<raw>, raw>;
   static constexpr int rank = 0;
-  static constexpr dtype code = std::is_same_v<raw, bool>      ? dtype::i1
-                                : std::is_integral_v<raw>      ? dtype::weak_int
+  static constexpr dtype code = std::is_same_v<raw, bool>       ? dtype::i1
+                                : std::is_integral_v<raw>       ? dtype::weak_int
                                 : std::is_floating_point_v<raw> ? dtype::weak_float
-                                                               : dtype_of<raw>;
+                                                                : dtype_of<element_type>;
 };
 
 template <class X> using element_of = typename operand_traits<std::remove_cvref_t<X>>::element_type;
@@ -146,14 +146,12 @@ template <class T, class U> inline constexpr bool always_false = false;
 template <class B> struct located {
   const B &self;
   std::source_location loc;
-  located(const B &b, std::source_location l = std::source_location::current())
-      : self(b), loc(l) {}
+  located(const B &b, std::source_location l = std::source_location::current()) : self(b), loc(l) {}
 };
 template <class B> struct located_mut {
   B &self;
   std::source_location loc;
-  located_mut(B &b, std::source_location l = std::source_location::current())
-      : self(b), loc(l) {}
+  located_mut(B &b, std::source_location l = std::source_location::current()) : self(b), loc(l) {}
 };
 
 template <class T, int R, class... Ix> auto index(const block<T, R> &x, loc_t loc);
@@ -173,13 +171,13 @@ template <binop O, class A, class B> auto logical_op(const A &a, const B &b, loc
 // The three forms of every binary operator: block ∘ block, block ∘ literal, literal ∘ block.
 #define TK_BINARY_OPERATOR(OP, KIND, CODE)                                                         \
   template <class U, int R2>                                                                       \
-  friend auto operator OP(detail::located<block> a, const block<U, R2> &b) {                     \
+  friend auto operator OP(detail::located<block> a, const block<U, R2> &b) {                       \
     return detail::KIND##_op<CODE>(a.self, b, a.loc);                                              \
   }                                                                                                \
-  template <literal S> friend auto operator OP(detail::located<block> a, const S &b) {           \
+  template <literal S> friend auto operator OP(detail::located<block> a, const S &b) {             \
     return detail::KIND##_op<CODE>(a.self, b, a.loc);                                              \
   }                                                                                                \
-  template <literal S> friend auto operator OP(const S &a, detail::located<block> b) {           \
+  template <literal S> friend auto operator OP(const S &a, detail::located<block> b) {             \
     return detail::KIND##_op<CODE>(a, b.self, b.loc);                                              \
   }
 
@@ -191,11 +189,11 @@ template <binop O, class A, class B> auto logical_op(const A &a, const B &b, loc
   friend block<bool, Rank> operator OP(detail::located<block> a, detail::located<block> b) {       \
     return detail::compare_op<CODE>(a.self, b.self, a.loc);                                        \
   }                                                                                                \
-  friend block<bool, Rank> operator OP(detail::located<block> a,                                  \
+  friend block<bool, Rank> operator OP(detail::located<block> a,                                   \
                                        detail::located<detail::scalar_partner<T, Rank>> b) {       \
     return detail::compare_op<CODE>(a.self, b.self, a.loc);                                        \
   }                                                                                                \
-  friend block<bool, Rank> operator OP(detail::located<detail::scalar_partner<T, Rank>> a,        \
+  friend block<bool, Rank> operator OP(detail::located<detail::scalar_partner<T, Rank>> a,         \
                                        detail::located<block> b) {                                 \
     return detail::compare_op<CODE>(a.self, b.self, a.loc);                                        \
   }                                                                                                \
@@ -212,13 +210,19 @@ template <binop O, class A, class B> auto logical_op(const A &a, const B &b, loc
   }
 
 #define TK_COMPOUND_OPERATOR(OP, KIND, CODE)                                                       \
-  template <operand X> friend block &operator OP##=(detail::located_mut<block> a, const X & b) {   \
+  template <operand X> friend block &operator OP## = (detail::located_mut<block> a, const X &b) {  \
     auto r = detail::KIND##_op<CODE>(a.self, b, a.loc);                                            \
     static_assert(decltype(r)::rank <= Rank,                                                       \
                   "tk: compound assignment would raise the block's rank; assign to a new "         \
                   "variable instead");                                                             \
+    if (r.v_->shape != a.self.v_->shape)                                                           \
+      detail::fail(a.loc, "compound assignment: the result has shape ",                            \
+                   detail::to_string(r.v_->shape), " but the block has shape ",                    \
+                   detail::to_string(a.self.v_->shape),                                            \
+                   "; a compound assignment cannot change a block's shape, assign to a new "       \
+                   "variable instead");                                                            \
     a.self.assign(detail::broadcast_to(detail::convert(r.v_, detail::elem_of<T>(), a.loc),         \
-                                       a.self.v_->shape, a.loc));                                 \
+                                       a.self.v_->shape, a.loc));                                  \
     return a.self;                                                                                 \
   }
 
@@ -248,8 +252,13 @@ public:
   }
 
   /// The block's shape (known once the kernel is traced or interpreted).
-  const std::vector<std::int64_t> &shape() const { return v_->shape; }
-  std::int64_t numel() const { return v_->size(); }
+  const std::vector<std::int64_t> &
+  shape(std::source_location loc = std::source_location::current()) const {
+    return detail::operand_of(v_, loc).v->shape;
+  }
+  std::int64_t numel(std::source_location loc = std::source_location::current()) const {
+    return detail::operand_of(v_, loc).v->size();
+  }
 
   /// New-axis indexing, Triton's `x[:, None]`: `x(tk::_, tk::newaxis)`.
   template <class A>
@@ -269,8 +278,9 @@ public:
     return detail::index<T, Rank, A, B, C, D>(*this, loc);
   }
 
-  /// Data-dependent control flow needs tk::if_ / tk::where; a block never converts to `bool`.
-  explicit operator bool() const = delete;
+  // Data-dependent control flow needs tk::if_ / tk::where; a block never converts to `bool`.
+  // (No deleted `explicit operator bool` either: the built-in `!`, `&&` and `||` would consider
+  // it and make `!x` ambiguous and `x || true` pick the deleted conversion.)
 
   TK_BINARY_OPERATOR(+, arith, detail::binop::add)
   TK_BINARY_OPERATOR(-, arith, detail::binop::sub)
@@ -305,11 +315,17 @@ public:
   friend block operator+(detail::located<block> a) { return a.self; }
   friend block operator-(detail::located<block> a) {
     static_assert(!std::is_pointer_v<T>, "tk: a pointer block cannot be negated");
-    return detail::arith_op<detail::binop::sub>(T{}, a.self, a.loc);
+    if constexpr (std::is_pointer_v<T>)
+      return a.self;
+    else
+      return detail::arith_op<detail::binop::sub>(T{}, a.self, a.loc);
   }
   friend block operator~(detail::located<block> a) {
     static_assert(std::is_integral_v<T>, "tk: operator~ needs an integer block");
-    return detail::bitwise_op<detail::binop::bit_xor>(a.self, T(-1), a.loc);
+    if constexpr (!std::is_integral_v<T>)
+      return a.self;
+    else
+      return detail::bitwise_op<detail::binop::bit_xor>(a.self, T(-1), a.loc);
   }
   friend block<bool, Rank> operator!(detail::located<block> a) {
     return detail::compare_op<detail::cmpop::eq>(a.self, T{}, a.loc);
@@ -333,7 +349,8 @@ template <binop O, class A, class B> auto arith_op(const A &a, const B &b, loc_t
                   "tk: two pointers cannot be added or subtracted; offset one pointer by an "
                   "integer block instead");
     using Offset = std::conditional_t<std::is_pointer_v<EA>, EB, EA>;
-    static_assert(std::is_integral_v<Offset> && !std::is_same_v<Offset, bool>,
+    static_assert((std::is_pointer_v<EA> && std::is_pointer_v<EB>) ||
+                      (std::is_integral_v<Offset> && !std::is_same_v<Offset, bool>),
                   "tk: a pointer offset must be an integer block or integer literal; convert a "
                   "float offset with tk::cast<int>(x)");
     static_assert(std::is_pointer_v<EA> || O == binop::add,
@@ -368,14 +385,15 @@ template <binop O, class A, class B> auto logical_op(const A &a, const B &b, loc
   return block<bool, result_rank<A, B>>(logical(O, to_operand(a, loc), to_operand(b, loc), loc));
 }
 
-
 template <class... Ix>
-inline constexpr bool index_tags = (... && (std::is_same_v<Ix, all_t> || std::is_same_v<Ix, newaxis_t>));
+inline constexpr bool index_tags =
+    (... && (std::is_same_v<Ix, all_t> || std::is_same_v<Ix, newaxis_t>));
 
 template <class T, int R, class... Ix> auto index(const block<T, R> &x, loc_t loc) {
   static_assert(index_tags<Ix...>, "tk: index a block with tk::_ and tk::newaxis only");
   constexpr int kept = (0 + ... + int(std::is_same_v<Ix, all_t>));
-  static_assert(kept == R, "tk: give one tk::_ per dimension of the block, plus any tk::newaxis");
+  static_assert(!index_tags<Ix...> || kept == R,
+                "tk: give one tk::_ per dimension of the block, plus any tk::newaxis");
   constexpr int N = int(sizeof...(Ix));
   value_ref v = operand_of(x.v_, loc).v;
   int axis = 0;

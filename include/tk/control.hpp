@@ -27,8 +27,9 @@ using carried_list = std::vector<std::pair<handle_base *, value_ref>>;
 inline void check_carried(const carried_list &carried, const char *what, loc_t loc) {
   for (auto &[h, old] : carried)
     if (!old)
-      fail(loc, what, ": a block handle assigned in the body has no value before it; initialize "
-                      "it (e.g. with tk::zeros) before the ",
+      fail(loc, what,
+           ": a block handle assigned in the body has no value before it; initialize "
+           "it (e.g. with tk::zeros) before the ",
            what);
 }
 
@@ -201,7 +202,10 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
   if (!ctx.tracing()) {
     if (c->i[0])
       return then_branch();
-    return else_branch();
+    if constexpr (std::is_same_v<R, detail::branch_result<Else>>)
+      return else_branch();
+    else // rejected by the static_assert above
+      return then_branch();
   }
   auto o = std::make_unique<detail::op>();
   o->name = "scf.if";
@@ -210,8 +214,10 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
   o->loc = loc;
   o->regions.resize(2);
   std::vector<detail::value_ref> ret_then, ret_else;
-  auto [then_assigned, then_after] = detail::trace_branch(ctx, o->regions[0], then_branch, ret_then, loc);
-  auto [else_assigned, else_after] = detail::trace_branch(ctx, o->regions[1], else_branch, ret_else, loc);
+  auto [then_assigned, then_after] =
+      detail::trace_branch(ctx, o->regions[0], then_branch, ret_then, loc);
+  auto [else_assigned, else_after] =
+      detail::trace_branch(ctx, o->regions[1], else_branch, ret_else, loc);
 
   // Every handle either branch assigned leaves the `if` as a result.
   detail::carried_list carried = then_assigned;
@@ -219,8 +225,9 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
     if (std::none_of(carried.begin(), carried.end(),
                      [&](auto &c2) { return c2.first == entry.first; }))
       carried.push_back(entry);
-  auto value_in = [&](const detail::carried_list &assigned, const std::vector<detail::value_ref> &after,
-                      detail::handle_base *h, const detail::value_ref &old) {
+  auto value_in = [&](const detail::carried_list &assigned,
+                      const std::vector<detail::value_ref> &after, detail::handle_base *h,
+                      const detail::value_ref &old) {
     for (std::size_t k = 0; k < assigned.size(); ++k)
       if (assigned[k].first == h)
         return after[k];
@@ -263,7 +270,8 @@ void if_(const C &condition, Then then_branch,
          std::source_location loc = std::source_location::current()) {
   static_assert(std::is_void_v<detail::branch_result<Then>>,
                 "tk::if_: a branch that returns a value needs an else branch");
-  if_(condition, std::move(then_branch), [] {}, loc);
+  if constexpr (std::is_void_v<detail::branch_result<Then>>)
+    if_(condition, std::move(then_branch), [] {}, loc);
 }
 
 /// `while (condition()) body();` as a loop in the kernel; handles assigned in `body` are carried.

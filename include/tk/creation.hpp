@@ -46,6 +46,13 @@ block<T, int(R)> full(const std::int64_t (&shape)[R], const scalar<T> &value,
   return block<T, int(R)>(detail::broadcast_to(detail::operand_of(value.v_, loc).v, s, loc));
 }
 
+/// A scalar (rank-0 block) with the value `value`: `auto count = tk::full<std::int32_t>(0);`.
+template <scalar_element T>
+scalar<T> full(T value, std::source_location loc = std::source_location::current()) {
+  return scalar<T>(
+      detail::materialize(detail::to_operand(value, loc), detail::elem_of<T>(), {}, loc));
+}
+
 template <scalar_element T, std::size_t R>
 block<T, int(R)> zeros(const std::int64_t (&shape)[R],
                        std::source_location loc = std::source_location::current()) {
@@ -56,7 +63,8 @@ block<T, int(R)> zeros(const std::int64_t (&shape)[R],
 template <scalar_element T, int R>
 block<T, R> zeros_like(const block<T, R> &x,
                        std::source_location loc = std::source_location::current()) {
-  return block<T, R>(detail::const_value(detail::elem_of<T>(), x.shape(), 0, 0, loc));
+  return block<T, R>(
+      detail::const_value(detail::elem_of<T>(), detail::operand_of(x.v_, loc).v->shape, 0, 0, loc));
 }
 
 /// Infinity of a floating-point type, for `other` values and reduction identities.

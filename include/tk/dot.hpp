@@ -53,9 +53,9 @@ auto dot(const block<A, RA> &a, const block<B, RB> &b,
          std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
   using C = typename detail::dot_accumulator<A>::type;
-  return block<C, 2>(detail::dot_impl<C>(
-      detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v, {},
-      std::is_same_v<A, float> && precision == input_precision::tf32, loc));
+  return block<C, 2>(
+      detail::dot_impl<C>(detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v, {},
+                          std::is_same_v<A, float> && precision == input_precision::tf32, loc));
 }
 
 /// a x b + acc. The accumulator is f32 (or f16 for f16 inputs), i32 for i8 inputs.
@@ -65,14 +65,13 @@ block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> 
                 std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
   using Default = typename detail::dot_accumulator<A>::type;
-  static_assert(std::is_same_v<C, Default> ||
-                    (std::is_same_v<C, half> && std::is_same_v<A, half>),
+  static_assert(std::is_same_v<C, Default> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
                 "tk::dot: the accumulator must be f32 for float inputs (or f16 for f16 inputs) "
                 "and i32 for i8 inputs");
-  return block<C, 2>(detail::dot_impl<C>(
-      detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
-      detail::operand_of(acc.v_, loc).v,
-      std::is_same_v<A, float> && precision == input_precision::tf32, loc));
+  return block<C, 2>(
+      detail::dot_impl<C>(detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
+                          detail::operand_of(acc.v_, loc).v,
+                          std::is_same_v<A, float> && precision == input_precision::tf32, loc));
 }
 
 } // namespace tk

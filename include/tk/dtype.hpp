@@ -16,7 +16,19 @@
 namespace tk {
 
 enum class dtype : std::uint8_t {
-  i1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64,
+  i1,
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u16,
+  u32,
+  u64,
+  f16,
+  bf16,
+  f32,
+  f64,
   ptr,        ///< a pointer; what it points to is tracked beside it
   weak_int,   ///< a C++ integer literal: takes the type of the block it meets
   weak_float, ///< a C++ floating-point literal: likewise
@@ -24,9 +36,9 @@ enum class dtype : std::uint8_t {
 
 /// Every element type a block may hold, pointers aside. `bool` is Triton's i1.
 inline constexpr auto element_types =
-    boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                         std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, half, bfloat16,
-                         float, double>;
+    boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                         std::uint16_t, std::uint32_t, std::uint64_t, half, bfloat16, float,
+                         double>;
 
 constexpr bool is_float(dtype d) {
   return d == dtype::f16 || d == dtype::bf16 || d == dtype::f32 || d == dtype::f64 ||
@@ -40,17 +52,29 @@ constexpr bool is_weak(dtype d) { return d == dtype::weak_int || d == dtype::wea
 
 constexpr int bit_width(dtype d) {
   switch (d) {
-  case dtype::i1: return 1;
-  case dtype::i8: case dtype::u8: return 8;
-  case dtype::i16: case dtype::u16: case dtype::f16: case dtype::bf16: return 16;
-  case dtype::i32: case dtype::u32: case dtype::f32: return 32;
-  default: return 64;
+  case dtype::i1:
+    return 1;
+  case dtype::i8:
+  case dtype::u8:
+    return 8;
+  case dtype::i16:
+  case dtype::u16:
+  case dtype::f16:
+  case dtype::bf16:
+    return 16;
+  case dtype::i32:
+  case dtype::u32:
+  case dtype::f32:
+    return 32;
+  default:
+    return 64;
   }
 }
 
-/// The name Triton and the printed IR use (`u32` prints as `i32` in IR, whose integers are signless).
+/// The name Triton and the printed IR use (`u32` prints as `i32` in IR, whose integers are
+/// signless).
 constexpr std::string_view name(dtype d) {
-  constexpr std::string_view names[] = {"i1",  "i8",  "i16", "i32", "i64",  "u8",  "u16",  "u32",
+  constexpr std::string_view names[] = {"i1",  "i8",  "i16",  "i32", "i64", "u8",  "u16", "u32",
                                         "u64", "f16", "bf16", "f32", "f64", "ptr", "int", "float"};
   return names[static_cast<int>(d)];
 }
@@ -59,7 +83,9 @@ namespace detail {
 
 template <class T> struct dtype_of_impl;
 #define TK_DTYPE_OF(T, D)                                                                          \
-  template <> struct dtype_of_impl<T> { static constexpr dtype value = dtype::D; }
+  template <> struct dtype_of_impl<T> {                                                            \
+    static constexpr dtype value = dtype::D;                                                       \
+  }
 TK_DTYPE_OF(bool, i1);
 TK_DTYPE_OF(std::int8_t, i8);
 TK_DTYPE_OF(std::int16_t, i16);
@@ -74,7 +100,9 @@ TK_DTYPE_OF(bfloat16, bf16);
 TK_DTYPE_OF(float, f32);
 TK_DTYPE_OF(double, f64);
 #undef TK_DTYPE_OF
-template <class T> struct dtype_of_impl<T *> { static constexpr dtype value = dtype::ptr; };
+template <class T> struct dtype_of_impl<T *> {
+  static constexpr dtype value = dtype::ptr;
+};
 
 template <class T>
 concept has_dtype = requires { dtype_of_impl<T>::value; };
@@ -88,7 +116,7 @@ concept scalar_element = detail::has_dtype<T> && !std::is_pointer_v<T>;
 /// Anything a block may hold: a scalar element type or a pointer to one (const or not).
 template <class T>
 concept element = scalar_element<T> || (std::is_pointer_v<T> &&
-                                         scalar_element<std::remove_cv_t<std::remove_pointer_t<T>>>);
+                                        scalar_element<std::remove_cv_t<std::remove_pointer_t<T>>>);
 
 template <element T> inline constexpr dtype dtype_of = detail::dtype_of_impl<T>::value;
 
@@ -96,7 +124,9 @@ template <element T> inline constexpr dtype dtype_of = detail::dtype_of_impl<T>:
 template <dtype D> struct type_of_impl;
 template <dtype D> using type_of = typename type_of_impl<D>::type;
 #define TK_TYPE_OF(D, T)                                                                           \
-  template <> struct type_of_impl<dtype::D> { using type = T; }
+  template <> struct type_of_impl<dtype::D> {                                                      \
+    using type = T;                                                                                \
+  }
 TK_TYPE_OF(i1, bool);
 TK_TYPE_OF(i8, std::int8_t);
 TK_TYPE_OF(i16, std::int16_t);
@@ -114,15 +144,21 @@ TK_TYPE_OF(f64, double);
 
 /// Maps a C++ arithmetic type to its canonical element type (`long long` → `std::int64_t`,
 /// `char` → `std::int8_t`, ...).
-template <class T> struct canonical_impl { using type = T; };
+template <class T> struct canonical_impl {
+  using type = T;
+};
 template <class T>
   requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
 struct canonical_impl<T> {
   template <int Bytes, bool Signed> static auto pick() {
-    if constexpr (Bytes == 1) return std::conditional_t<Signed, std::int8_t, std::uint8_t>{};
-    else if constexpr (Bytes == 2) return std::conditional_t<Signed, std::int16_t, std::uint16_t>{};
-    else if constexpr (Bytes == 4) return std::conditional_t<Signed, std::int32_t, std::uint32_t>{};
-    else return std::conditional_t<Signed, std::int64_t, std::uint64_t>{};
+    if constexpr (Bytes == 1)
+      return std::conditional_t<Signed, std::int8_t, std::uint8_t>{};
+    else if constexpr (Bytes == 2)
+      return std::conditional_t<Signed, std::int16_t, std::uint16_t>{};
+    else if constexpr (Bytes == 4)
+      return std::conditional_t<Signed, std::int32_t, std::uint32_t>{};
+    else
+      return std::conditional_t<Signed, std::int64_t, std::uint64_t>{};
   }
   using type = decltype(pick<sizeof(T), std::is_signed_v<T>>());
 };
@@ -131,9 +167,11 @@ template <class T> using canonical = typename canonical_impl<std::remove_cv_t<T>
 /// Triton's promotion of two integer dtypes: the wider; on a signedness clash the unsigned one
 /// if it is at least as wide as the signed one.
 constexpr dtype promote_ints(dtype a, dtype b) {
-  if (a == b) return a;
+  if (a == b)
+    return a;
   const int wa = bit_width(a), wb = bit_width(b);
-  if (is_unsigned(a) == is_unsigned(b)) return wa >= wb ? a : b;
+  if (is_unsigned(a) == is_unsigned(b))
+    return wa >= wb ? a : b;
   const dtype u = is_unsigned(a) ? a : b, s = is_unsigned(a) ? b : a;
   return bit_width(u) >= bit_width(s) ? u : s;
 }
@@ -143,20 +181,29 @@ constexpr dtype promote_ints(dtype a, dtype b) {
 constexpr dtype promote(dtype a, dtype b) {
   if (is_weak(a) && is_weak(b)) // two literals (tk::where(c, 1.0, 0)): Python's defaults
     return a == dtype::weak_float || b == dtype::weak_float ? dtype::f32 : dtype::i32;
-  if (is_weak(b) && !is_weak(a)) return promote(b, a);
-  if (a == dtype::weak_int) return b == dtype::i1 ? dtype::i32 : b;
-  if (a == dtype::weak_float) return is_float(b) ? b : dtype::f32;
-  if (a == dtype::f64 || b == dtype::f64) return dtype::f64;
-  if (a == dtype::f32 || b == dtype::f32) return dtype::f32;
-  if (is_float(a) && is_float(b)) return a == b ? a : dtype::f32; // f16 with bf16 meets in f32
-  if (is_float(a)) return a;
-  if (is_float(b)) return b;
+  if (is_weak(b) && !is_weak(a))
+    return promote(b, a);
+  if (a == dtype::weak_int)
+    return b == dtype::i1 ? dtype::i32 : b;
+  if (a == dtype::weak_float)
+    return is_float(b) ? b : dtype::f32;
+  if (a == dtype::f64 || b == dtype::f64)
+    return dtype::f64;
+  if (a == dtype::f32 || b == dtype::f32)
+    return dtype::f32;
+  if (is_float(a) && is_float(b))
+    return a == b ? a : dtype::f32; // f16 with bf16 meets in f32
+  if (is_float(a))
+    return a;
+  if (is_float(b))
+    return b;
   return promote_ints(a, b);
 }
 
 /// The accumulator dtype of `sum`/`cumsum`: narrow integers widen to 32 bits like Triton's.
 constexpr dtype sum_dtype(dtype d) {
-  if (is_int(d) && bit_width(d) < 32) return is_unsigned(d) ? dtype::u32 : dtype::i32;
+  if (is_int(d) && bit_width(d) < 32)
+    return is_unsigned(d) ? dtype::u32 : dtype::i32;
   return d;
 }
 

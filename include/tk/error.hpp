@@ -33,8 +33,9 @@ private:
 namespace detail {
 
 /// Internal invariant violated: a TileKit bug, not the user's.
-[[noreturn]] inline void internal_error(const std::string &what,
-                                        std::source_location where = std::source_location::current()) {
+[[noreturn]] inline void
+internal_error(const std::string &what,
+               std::source_location where = std::source_location::current()) {
   throw std::logic_error("TileKit internal error at " + std::string(where.file_name()) + ":" +
                          std::to_string(where.line()) + ": " + what);
 }

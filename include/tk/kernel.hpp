@@ -56,9 +56,7 @@ inline bool interpret_requested() {
 inline bool gpu_available() { return false; }
 
 /// Why `gpu_available()` is false.
-inline std::string gpu_unavailable_reason() {
-  return "this build of TileKit has no GPU runtime";
-}
+inline std::string gpu_unavailable_reason() { return "this build of TileKit has no GPU runtime"; }
 
 namespace detail {
 
@@ -68,7 +66,8 @@ template <class R, class... A> struct signature<R (*)(A...)> {
   using args = std::tuple<std::remove_cvref_t<A>...>;
 };
 template <class R, class... A> struct signature<R(A...)> : signature<R (*)(A...)> {};
-template <class R, class C, class... A> struct signature<R (C::*)(A...)> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...)> : signature<R (*)(A...)> {};
 template <class R, class C, class... A>
 struct signature<R (C::*)(A...) const> : signature<R (*)(A...)> {};
 template <class R, class C, class... A>
@@ -77,7 +76,8 @@ template <class R, class C, class... A>
 struct signature<R (C::*)(A...) const noexcept> : signature<R (*)(A...)> {};
 
 template <class F>
-concept fixed_signature = std::is_function_v<std::remove_pointer_t<F>> || requires { &F::operator(); };
+concept fixed_signature =
+    std::is_function_v<std::remove_pointer_t<F>> || requires { &F::operator(); };
 
 /// The kernel parameter type a launch argument of type `A` selects for a generic (`auto`)
 /// parameter: `float*` → `tk::ptr<float>`, `int` → `tk::i32`, `tk::constant<int>` stays.
@@ -96,8 +96,8 @@ struct param_for<A> {
 template <class A>
   requires(std::is_arithmetic_v<A> || std::is_same_v<A, half> || std::is_same_v<A, bfloat16>)
 struct param_for<A> {
-  using type = scalar<std::conditional_t<std::is_integral_v<A> && !std::is_same_v<A, bool>,
-                                         canonical<A>, A>>;
+  using type = scalar<
+      std::conditional_t<std::is_integral_v<A> && !std::is_same_v<A, bool>, canonical<A>, A>>;
 };
 template <class T> struct param_for<constant<T>> {
   using type = constant<T>;
@@ -112,6 +112,7 @@ template <fixed_signature F, class... A> struct kernel_params<F, A...> {
 
 template <class P> struct param_traits {
   static constexpr bool valid = false;
+  static constexpr bool is_constant = false;
 };
 template <class T> struct param_traits<block<T, 0>> {
   static constexpr bool valid = true;
@@ -128,9 +129,14 @@ template <std::size_t I, class P, class A> constexpr void check_argument() {
   static_assert(!std::is_void_v<P>,
                 "tk: a launch argument of this type cannot be passed to a generic (auto) kernel "
                 "parameter; pass a pointer, a number or a tk::constant");
-  static_assert(param_traits<P>::valid,
+  static_assert(std::is_void_v<P> || param_traits<P>::valid,
                 "tk: kernel parameters must be tk::ptr<T>, a scalar (tk::i32, tk::f32, ...) or "
                 "tk::constant<T>");
+  if constexpr (param_traits<P>::is_constant) {
+    using Raw = std::remove_cvref_t<decltype(unwrap_constant(std::declval<const Arg &>()))>;
+    static_assert(!(std::is_integral_v<decltype(P::value)> && std::is_floating_point_v<Raw>),
+                  "tk: a floating-point value was passed for an integer tk::constant parameter");
+  }
   if constexpr (param_traits<P>::valid && !param_traits<P>::is_constant) {
     using T = typename P::element_type;
     if constexpr (std::is_pointer_v<T>) {
@@ -153,8 +159,9 @@ template <std::size_t I, class P, class A> constexpr void check_argument() {
       }
     } else {
       static_assert(!std::is_pointer_v<Arg>, "tk: a pointer was passed for a scalar parameter");
-      static_assert(std::is_arithmetic_v<Arg> || std::is_same_v<Arg, half> ||
-                        std::is_same_v<Arg, bfloat16> || constant_info<Arg>::is_constant,
+      static_assert(std::is_pointer_v<Arg> || std::is_arithmetic_v<Arg> ||
+                        std::is_same_v<Arg, half> || std::is_same_v<Arg, bfloat16> ||
+                        constant_info<Arg>::is_constant,
                     "tk: a scalar parameter needs a number");
       static_assert(!(std::is_integral_v<T> && std::is_floating_point_v<Arg>),
                     "tk: a floating-point value was passed for an integer parameter");
@@ -162,12 +169,28 @@ template <std::size_t I, class P, class A> constexpr void check_argument() {
   }
 }
 
+/// Whether check_argument accepts `A` for `P` as far as binding it needs; a rejected argument
+/// is not bound, so that check_argument's static_assert is the one error the user sees.
+template <class P, class A> constexpr bool bindable() {
+  using Arg = std::remove_cvref_t<A>;
+  if constexpr (!param_traits<P>::valid || param_traits<P>::is_constant)
+    return param_traits<P>::valid;
+  else if constexpr (std::is_pointer_v<typename P::element_type>)
+    return std::is_pointer_v<Arg> || std::is_null_pointer_v<Arg>;
+  else
+    return (std::is_arithmetic_v<Arg> || std::is_same_v<Arg, half> ||
+            std::is_same_v<Arg, bfloat16> || constant_info<Arg>::is_constant) &&
+           !(std::is_integral_v<typename P::element_type> && std::is_floating_point_v<Arg>);
+}
+
 /// Checks that an integer argument fits the parameter's type.
 template <class T, class A> void check_range(const A &a, std::size_t index, loc_t loc) {
-  if constexpr (std::is_integral_v<T> && std::is_integral_v<A> && !std::is_same_v<T, bool>) {
-    if (!std::in_range<T>(a))
-      fail(loc, "launch argument ", index, ": ", a, " does not fit in the parameter's type ",
-           name(dtype_of<T>));
+  // canonical<>: std::in_range takes no bool or character types (`char`, `long long` are fine).
+  if constexpr (std::is_integral_v<T> && std::is_integral_v<A> && !std::is_same_v<T, bool> &&
+                !std::is_same_v<A, bool>) {
+    if (!std::in_range<canonical<T>>(canonical<A>(a)))
+      fail(loc, "launch argument ", index, ": ", +canonical<A>(a),
+           " does not fit in the parameter's type ", name(dtype_of<canonical<T>>));
   }
 }
 
@@ -176,12 +199,15 @@ template <class T, class A> void check_range(const A &a, std::size_t index, loc_
 template <class P, class A>
 P bind(context &ctx, function *fn, const A &a, std::size_t index, loc_t loc) {
   if constexpr (param_traits<P>::is_constant) {
+    check_range<decltype(P::value)>(unwrap_constant(a), index, loc);
     return P(static_cast<decltype(P::value)>(unwrap_constant(a)));
   } else {
     using T = typename P::element_type;
     const auto arg = unwrap_constant(a);
     check_range<T>(arg, index, loc);
-    if (ctx.tracing()) {
+    // `fn` is null when interpreting; testing it also spares GCC 12's -O2 -Warray-bounds a path
+    // through `fn->args` that it cannot prove dead.
+    if (ctx.tracing() && fn) {
       auto v = make_value(elem_of<T>(), {});
       fn->args.push_back(v);
       std::string attr;
@@ -207,19 +233,25 @@ P bind(context &ctx, function *fn, const A &a, std::size_t index, loc_t loc) {
 }
 
 template <class Params, class F, class... A, std::size_t... I>
-void invoke(F &fn, context &ctx, function *traced, loc_t loc, std::index_sequence<I...>,
-            const A &...args) {
-  // Arguments are bound left to right so that IR arguments keep the parameters' order.
-  std::tuple<std::tuple_element_t<I, Params>...> bound{
-      bind<std::tuple_element_t<I, Params>>(ctx, traced, args, I, loc)...};
-  std::apply(fn, std::move(bound));
+void invoke(F &fn, [[maybe_unused]] context &ctx, [[maybe_unused]] function *traced,
+            [[maybe_unused]] loc_t loc, std::index_sequence<I...>, const A &...args) {
+  // Not for arguments that check_arguments rejected: its static_assert is the one error shown.
+  if constexpr (std::tuple_size_v<Params> == sizeof...(A)) {
+    if constexpr ((bindable<std::tuple_element_t<I, Params>, A>() && ...)) {
+      // Arguments are bound left to right so that IR arguments keep the parameters' order.
+      std::tuple<std::tuple_element_t<I, Params>...> bound{
+          bind<std::tuple_element_t<I, Params>>(ctx, traced, args, I, loc)...};
+      if constexpr (std::is_invocable_v<F &, std::tuple_element_t<I, Params>...>)
+        std::apply(fn, std::move(bound));
+    }
+  }
 }
 
 inline void check_name(const std::string &name, loc_t loc) {
   bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
   for (char c : name)
-    ok = ok && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '_');
+    ok = ok &&
+         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
   if (!ok)
     fail(loc, "tk::jit: kernel name \"", name,
          "\" must be a C identifier (letters, digits and '_', not starting with a digit)");
@@ -254,16 +286,15 @@ public:
   }
 
   /// Runs the kernel over `g` on the backend the options and environment choose.
-  template <class... A>
-  void launch(const grid &g, const launch_options &options, A... args) const {
+  template <class... A> void launch(const grid &g, const launch_options &options, A... args) const {
     using Params = typename detail::kernel_params<F, A...>::type;
     check_arguments<Params, A...>(std::index_sequence_for<A...>{});
     check_launch(g, options);
     const bool interpret = options.backend == backend::interpreter ||
                            (options.backend == backend::automatic && interpret_requested());
     if (!interpret)
-      detail::fail(g.loc, "cannot launch kernel '", name_, "' on the GPU: ",
-                   gpu_unavailable_reason(),
+      detail::fail(g.loc, "cannot launch kernel '", name_,
+                   "' on the GPU: ", gpu_unavailable_reason(),
                    "; run it on the CPU interpreter with TK_INTERPRET=1 or "
                    "launch_options{.backend = tk::backend::interpreter}");
     run_interpreter<Params>(g, args...);
@@ -292,8 +323,15 @@ private:
     static_assert(std::tuple_size_v<Params> == sizeof...(A),
                   "tk: wrong number of launch arguments: pass exactly one argument per kernel "
                   "parameter");
-    if constexpr (std::tuple_size_v<Params> == sizeof...(A))
+    if constexpr (std::tuple_size_v<Params> == sizeof...(A)) {
       (detail::check_argument<I, std::tuple_element_t<I, Params>, A>(), ...);
+      if constexpr (!detail::fixed_signature<F> &&
+                    (... && !std::is_void_v<std::tuple_element_t<I, Params>>))
+        static_assert(std::is_invocable_v<F &, std::tuple_element_t<I, Params>...>,
+                      "tk: the generic kernel cannot be called with the parameter types its "
+                      "launch arguments select (a pointer becomes tk::ptr<T>, a number a scalar "
+                      "such as tk::i32); pass trace-time constants as tk::constant<T>(value)");
+    }
   }
 
   static void check_launch(const grid &g, const launch_options &o) {

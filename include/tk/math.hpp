@@ -59,8 +59,8 @@ block<T, R> sigmoid(const block<T, R> &x,
   detail::check_float<T>("sigmoid");
   auto neg = detail::arith_op<detail::binop::sub>(0.0, x, loc);
   auto e = detail::unary_op<detail::unop::exp>(neg, loc);
-  return detail::arith_op<detail::binop::div>(1.0, detail::arith_op<detail::binop::add>(1.0, e, loc),
-                                              loc);
+  return detail::arith_op<detail::binop::div>(
+      1.0, detail::arith_op<detail::binop::add>(1.0, e, loc), loc);
 }
 
 /// The larger of `a` and `b` elementwise (for floats, a NaN loses to a number).
@@ -103,10 +103,18 @@ auto fma(const A &a, const B &b, const C &c,
   const auto shape = detail::broadcast_shape(
       detail::broadcast_shape(oa.shape(), ob.shape(), "tk::fma", loc), oc.shape(), "tk::fma", loc);
   const auto t = detail::elem_of<T>();
-  return block<T, R>(detail::fma(detail::materialize(oa, t, shape, loc),
-                                 detail::materialize(ob, t, shape, loc),
-                                 detail::materialize(oc, t, shape, loc), loc));
+  // In order: C++ leaves the order of function arguments unspecified (IR op order).
+  const auto ma = detail::materialize(oa, t, shape, loc),
+             mb = detail::materialize(ob, t, shape, loc),
+             mc = detail::materialize(oc, t, shape, loc);
+  return block<T, R>(detail::fma(ma, mb, mc, loc));
 }
+
+namespace detail {
+template <class A, class B> struct promoted_type {
+  using type = promoted<A, B>;
+};
+} // namespace detail
 
 /// `condition ? a : b` elementwise, broadcasting all three.
 template <operand C, operand A, operand B>
@@ -118,7 +126,9 @@ auto where(const C &condition, const A &a, const B &b,
   using EB = detail::element_of<B>;
   static_assert(std::is_pointer_v<EA> == std::is_pointer_v<EB>,
                 "tk::where: cannot choose between a pointer and a number");
-  using T = std::conditional_t<std::is_pointer_v<EA>, EA, detail::promoted<A, B>>;
+  // Lazily: promoted<A, B> has no meaning for pointers.
+  using T = typename std::conditional_t<std::is_pointer_v<EA>, std::type_identity<EA>,
+                                        detail::promoted_type<A, B>>::type;
   constexpr int R = std::max(detail::rank_of<C>, detail::result_rank<A, B>);
   return block<T, R>(detail::where(detail::to_operand(condition, loc), detail::to_operand(a, loc),
                                    detail::to_operand(b, loc), loc));
@@ -142,8 +152,8 @@ template <operand A, operand B>
   requires(any_block<A> || any_block<B>)
 auto cdiv(const A &a, const B &b, std::source_location loc = std::source_location::current()) {
   static_assert(std::is_integral_v<detail::promoted<A, B>>, "tk::cdiv needs integer operands");
-  auto num = detail::arith_op<detail::binop::sub>(detail::arith_op<detail::binop::add>(a, b, loc),
-                                                  1, loc);
+  auto num =
+      detail::arith_op<detail::binop::sub>(detail::arith_op<detail::binop::add>(a, b, loc), 1, loc);
   return detail::arith_op<detail::binop::div>(num, b, loc);
 }
 

@@ -27,19 +27,22 @@ template <class P>
 auto load(const P &ptrs, std::source_location loc = std::source_location::current()) {
   detail::check_pointer_block<P>();
   using T = detail::pointee<P>;
-  return block<T, detail::rank_of<P>>(detail::load(detail::operand_of(ptrs.v_, loc).v, {}, {}, loc));
+  return block<T, detail::rank_of<P>>(
+      detail::load(detail::operand_of(ptrs.v_, loc).v, {}, {}, loc));
 }
 
 /// Loads where `mask` holds; masked-off lanes are zero.
 template <class P, class M>
-auto load(const P &ptrs, const M &mask, std::source_location loc = std::source_location::current()) {
+auto load(const P &ptrs, const M &mask,
+          std::source_location loc = std::source_location::current()) {
   detail::check_pointer_block<P>();
   detail::check_mask<M>();
   using T = detail::pointee<P>;
   const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
   const auto shape = detail::broadcast_shape(p->shape, m->shape, "tk::load", loc);
-  return block<T, detail::result_rank<P, M>>(detail::load(
-      detail::broadcast_to(p, shape, loc), detail::broadcast_to(m, shape, loc), {}, loc));
+  // Named in order: C++ leaves the order of function arguments unspecified (IR op order).
+  const auto bp = detail::broadcast_to(p, shape, loc), bm = detail::broadcast_to(m, shape, loc);
+  return block<T, detail::result_rank<P, M>>(detail::load(bp, bm, {}, loc));
 }
 
 /// Loads where `mask` holds and yields `other` (a block or a literal) elsewhere.
@@ -54,9 +57,9 @@ auto load(const P &ptrs, const M &mask, const O &other,
   const auto o = detail::to_operand(other, loc);
   const auto shape = detail::broadcast_shape(
       detail::broadcast_shape(p->shape, m->shape, "tk::load", loc), o.shape(), "tk::load", loc);
-  return block<T, R>(detail::load(detail::broadcast_to(p, shape, loc),
-                                  detail::broadcast_to(m, shape, loc),
-                                  detail::materialize(o, detail::elem_of<T>(), shape, loc), loc));
+  const auto bp = detail::broadcast_to(p, shape, loc), bm = detail::broadcast_to(m, shape, loc),
+             bo = detail::materialize(o, detail::elem_of<T>(), shape, loc);
+  return block<T, R>(detail::load(bp, bm, bo, loc));
 }
 
 namespace detail {
@@ -69,18 +72,25 @@ void store_impl(const P &ptrs, const V &value, value_ref mask, loc_t loc) {
   static_assert(tk::operand<V>, "tk::store: the value must be a block or a number");
   using T = pointee<P>;
   const auto p = operand_of(ptrs.v_, loc).v;
-  const auto v = to_operand(value, loc);
+  const term v = [&] { // a rejected value is not converted: one error, the static_assert's
+    if constexpr (tk::operand<V>)
+      return to_operand(value, loc);
+    else
+      return term{};
+  }();
   auto shape = broadcast_shape(p->shape, v.shape(), "tk::store", loc);
   if (mask)
     shape = broadcast_shape(shape, mask->shape, "tk::store", loc);
-  store(broadcast_to(p, shape, loc), materialize(v, elem_of<T>(), shape, loc),
-        mask ? broadcast_to(mask, shape, loc) : value_ref{}, loc);
+  const auto bp = broadcast_to(p, shape, loc), bv = materialize(v, elem_of<T>(), shape, loc),
+             bm = mask ? broadcast_to(mask, shape, loc) : value_ref{};
+  store(bp, bv, bm, loc);
 }
 } // namespace detail
 
 /// Stores `value` (converted to the pointee type) through each pointer.
 template <class P, class V>
-void store(const P &ptrs, const V &value, std::source_location loc = std::source_location::current()) {
+void store(const P &ptrs, const V &value,
+           std::source_location loc = std::source_location::current()) {
   detail::store_impl(ptrs, value, {}, loc);
 }
 

@@ -25,11 +25,11 @@ template <class T, class F> combine_fn user_combine(F combine, loc_t loc) {
   using result = std::invoke_result_t<F &, scalar<T>, scalar<T>>;
   static_assert(any_block<result> && block_info<std::remove_cvref_t<result>>::rank == 0,
                 "tk: a combine function takes two tk::scalar<T> and returns one tk::scalar");
-  return [combine, loc](const std::vector<value_ref> &lhs,
-                        const std::vector<value_ref> &rhs) mutable {
-    auto r = combine(scalar<T>(lhs[0]), scalar<T>(rhs[0]));
-    return std::vector<value_ref>{convert(operand_of(r.v_, loc).v, elem_of<T>(), loc)};
-  };
+  return
+      [combine, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) mutable {
+        auto r = combine(scalar<T>(lhs[0]), scalar<T>(rhs[0]));
+        return std::vector<value_ref>{convert(operand_of(r.v_, loc).v, elem_of<T>(), loc)};
+      };
 }
 
 template <class S, class T, int R>
@@ -42,8 +42,7 @@ value_ref reduce_axis(const block<T, R> &x, int axis, const combine_fn &combine,
 }
 
 template <class S, class T, int R>
-value_ref reduce_all(const block<T, R> &x, const combine_fn &combine, const char *what,
-                     loc_t loc) {
+value_ref reduce_all(const block<T, R> &x, const combine_fn &combine, const char *what, loc_t loc) {
   static_assert(R >= 1, "tk: a scalar cannot be reduced; reductions need a block of rank >= 1");
   auto v = convert(operand_of(x.v_, loc).v, elem_of<S>(), loc);
   if (R > 1)
@@ -56,8 +55,9 @@ value_ref reduce_all(const block<T, R> &x, const combine_fn &combine, const char
 inline combine_fn arg_combine(bool greater, loc_t loc) {
   return [greater, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) {
     auto better = compare(greater ? cmpop::gt : cmpop::lt, lhs[0], rhs[0], loc);
-    auto tie = binary(binop::bit_and, compare(cmpop::eq, lhs[0], rhs[0], loc),
-                      compare(cmpop::lt, lhs[1], rhs[1], loc), loc);
+    auto same = compare(cmpop::eq, lhs[0], rhs[0], loc); // in order: argument order is unspecified
+    auto lower = compare(cmpop::lt, lhs[1], rhs[1], loc);
+    auto tie = binary(binop::bit_and, same, lower, loc);
     auto take = binary(binop::bit_or, better, tie, loc);
     return std::vector<value_ref>{select(take, lhs[0], rhs[0], loc),
                                   select(take, lhs[1], rhs[1], loc)};
@@ -91,13 +91,18 @@ value_ref scan_axis(const block<T, R> &x, int axis, bool reverse, const combine_
 
 template <class T> using sum_t = type_of<sum_dtype(dtype_of<T>)>;
 
+/// The rank after reducing one axis (0 for a scalar, which reduce_axis rejects with a clear
+/// static_assert rather than a block of rank -1).
+template <int R> inline constexpr int reduced_rank = R > 0 ? R - 1 : 0;
+
 } // namespace detail
 
 #define TK_REDUCTION(NAME, RESULT, COMBINE)                                                        \
   template <class T, int R>                                                                        \
-  block<RESULT, R - 1> NAME(const block<T, R> &x, int axis,                                        \
-                            std::source_location loc = std::source_location::current()) {          \
-    return block<RESULT, R - 1>(                                                                   \
+  block<RESULT, detail::reduced_rank<R>> NAME(const block<T, R> &x, int axis,                      \
+                                              std::source_location loc =                           \
+                                                  std::source_location::current()) {               \
+    return block<RESULT, detail::reduced_rank<R>>(                                                 \
         detail::reduce_axis<RESULT>(x, axis, COMBINE, "tk::" #NAME, loc));                         \
   }                                                                                                \
   template <class T, int R>                                                                        \
@@ -123,24 +128,27 @@ TK_REDUCTION(min, T, detail::binop_combine(detail::binop::min, loc))
 
 /// The index of the largest element along `axis` (the first one on ties), as i32.
 template <class T, int R>
-block<std::int32_t, R - 1> argmax(const block<T, R> &x, int axis,
-                                  std::source_location loc = std::source_location::current()) {
-  return block<std::int32_t, R - 1>(detail::arg_reduce(x, axis, true, "tk::argmax", loc));
+block<std::int32_t, detail::reduced_rank<R>>
+argmax(const block<T, R> &x, int axis, std::source_location loc = std::source_location::current()) {
+  return block<std::int32_t, detail::reduced_rank<R>>(
+      detail::arg_reduce(x, axis, true, "tk::argmax", loc));
 }
 
 /// The index of the smallest element along `axis` (the first one on ties), as i32.
 template <class T, int R>
-block<std::int32_t, R - 1> argmin(const block<T, R> &x, int axis,
-                                  std::source_location loc = std::source_location::current()) {
-  return block<std::int32_t, R - 1>(detail::arg_reduce(x, axis, false, "tk::argmin", loc));
+block<std::int32_t, detail::reduced_rank<R>>
+argmin(const block<T, R> &x, int axis, std::source_location loc = std::source_location::current()) {
+  return block<std::int32_t, detail::reduced_rank<R>>(
+      detail::arg_reduce(x, axis, false, "tk::argmin", loc));
 }
 
 /// Reduces along `axis` with `combine(tk::scalar<T>, tk::scalar<T>) -> tk::scalar<T>`, which must
 /// be associative and commutative.
 template <class T, int R, class F>
-block<T, R - 1> reduce(const block<T, R> &x, int axis, F combine,
-                       std::source_location loc = std::source_location::current()) {
-  return block<T, R - 1>(
+block<T, detail::reduced_rank<R>>
+reduce(const block<T, R> &x, int axis, F combine,
+       std::source_location loc = std::source_location::current()) {
+  return block<T, detail::reduced_rank<R>>(
       detail::reduce_axis<T>(x, axis, detail::user_combine<T>(combine, loc), "tk::reduce", loc));
 }
 

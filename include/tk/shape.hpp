@@ -29,6 +29,7 @@ block<T, int(N)> broadcast_to(const block<T, R> &x, const std::int64_t (&shape)[
   if (detail::broadcast_shape(v->shape, target, "tk::broadcast_to", loc) != target)
     detail::fail(loc, "tk::broadcast_to: shape ", detail::to_string(v->shape),
                  " cannot be broadcast to ", detail::to_string(target));
+  detail::check_block_shape(target, "tk::broadcast_to", loc);
   return block<T, int(N)>(detail::broadcast_to(v, target, loc));
 }
 
@@ -47,9 +48,9 @@ block<T, int(N)> reshape(const block<T, R> &x, const std::int64_t (&shape)[N],
   const detail::shape_t target(shape, shape + N);
   const auto v = detail::operand_of(x.v_, loc).v;
   if (detail::numel(target) != v->size())
-    detail::fail(loc, "tk::reshape: cannot reshape ", detail::to_string(v->shape), " (",
-                 v->size(), " elements) to ", detail::to_string(target), " (",
-                 detail::numel(target), " elements)");
+    detail::fail(loc, "tk::reshape: cannot reshape ", detail::to_string(v->shape), " (", v->size(),
+                 " elements) to ", detail::to_string(target), " (", detail::numel(target),
+                 " elements)");
   detail::check_block_shape(target, "tk::reshape", loc);
   return block<T, int(N)>(detail::reshape(v, target, loc));
 }
@@ -71,7 +72,8 @@ block<T, R> permute(const block<T, R> &x, const std::int64_t (&order)[std::size_
 
 /// The transpose of a 2-D block.
 template <class T, int R>
-block<T, R> trans(const block<T, R> &x, std::source_location loc = std::source_location::current()) {
+block<T, R> trans(const block<T, R> &x,
+                  std::source_location loc = std::source_location::current()) {
   static_assert(R == 2, "tk::trans transposes 2-D blocks; use tk::permute for other ranks");
   return block<T, R>(detail::trans(detail::operand_of(x.v_, loc).v, {1, 0}, loc));
 }

@@ -28,8 +28,8 @@ struct frame {
 
 struct context {
   mode kind = mode::trace;
-  std::vector<frame> frames;                   ///< trace: innermost last
-  std::array<std::int64_t, 3> program_id{};    ///< interpret: this program instance
+  std::vector<frame> frames;                ///< trace: innermost last
+  std::array<std::int64_t, 3> program_id{}; ///< interpret: this program instance
   std::array<std::int64_t, 3> num_programs{1, 1, 1};
 
   region &body() { return *frames.back().body; }

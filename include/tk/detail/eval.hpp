@@ -15,24 +15,36 @@ namespace tk::detail {
 /// Wraps an integer to the width and signedness of `d` (two's complement, like the GPU).
 inline std::int64_t wrap_int(std::int64_t x, dtype d) {
   switch (d) {
-  case dtype::i1: return x & 1;
-  case dtype::i8: return std::int8_t(x);
-  case dtype::i16: return std::int16_t(x);
-  case dtype::i32: return std::int32_t(x);
-  case dtype::u8: return std::uint8_t(x);
-  case dtype::u16: return std::uint16_t(x);
-  case dtype::u32: return std::uint32_t(x);
-  default: return x; // i64, u64 (as its bit pattern), pointers
+  case dtype::i1:
+    return x & 1;
+  case dtype::i8:
+    return std::int8_t(x);
+  case dtype::i16:
+    return std::int16_t(x);
+  case dtype::i32:
+    return std::int32_t(x);
+  case dtype::u8:
+    return std::uint8_t(x);
+  case dtype::u16:
+    return std::uint16_t(x);
+  case dtype::u32:
+    return std::uint32_t(x);
+  default:
+    return x; // i64, u64 (as its bit pattern), pointers
   }
 }
 
 /// Rounds a real result to the float format `d` (round to nearest even, once).
 inline double round_float(double x, dtype d) {
   switch (d) {
-  case dtype::f16: return round_to_format(x, half::mantissa_bits, half::exponent_bits);
-  case dtype::bf16: return round_to_format(x, bfloat16::mantissa_bits, bfloat16::exponent_bits);
-  case dtype::f32: return double(float(x));
-  default: return x;
+  case dtype::f16:
+    return round_to_format(x, half::mantissa_bits, half::exponent_bits);
+  case dtype::bf16:
+    return round_to_format(x, bfloat16::mantissa_bits, bfloat16::exponent_bits);
+  case dtype::f32:
+    return double(float(x));
+  default:
+    return x;
   }
 }
 
@@ -44,12 +56,16 @@ inline double int_as_real(std::int64_t x, dtype d) {
 
 /// Float to integer as the GPU's `cvt.rzi`: truncate toward zero, saturate, NaN gives 0.
 inline std::int64_t float_to_int(double x, dtype d) {
-  if (std::isnan(x)) return 0;
+  if (std::isnan(x))
+    return 0;
   x = std::trunc(x);
-  if (d == dtype::i1) return x != 0;
+  if (d == dtype::i1)
+    return x != 0;
   if (d == dtype::u64) {
-    if (x <= 0) return 0;
-    if (x >= 18446744073709551616.0) return -1;
+    if (x <= 0)
+      return 0;
+    if (x >= 18446744073709551616.0)
+      return -1;
     return std::int64_t(std::uint64_t(x));
   }
   const int bits = bit_width(d);
@@ -62,8 +78,10 @@ inline std::int64_t float_to_int(double x, dtype d) {
     hi = std::ldexp(1.0, bits - 1) - 1;
   }
   if (bits == 64) {
-    if (x >= 9223372036854775808.0) return INT64_MAX;
-    if (x < -9223372036854775808.0) return INT64_MIN;
+    if (x >= 9223372036854775808.0)
+      return INT64_MAX;
+    if (x < -9223372036854775808.0)
+      return INT64_MIN;
     return std::int64_t(x);
   }
   return std::int64_t(x < lo ? lo : (x > hi ? hi : x));
@@ -77,19 +95,46 @@ inline void load_element(const void *address, dtype d, double &f, std::int64_t &
     return x;
   };
   switch (d) {
-  case dtype::i1: i = read(std::uint8_t{}) != 0; break;
-  case dtype::i8: i = read(std::int8_t{}); break;
-  case dtype::i16: i = read(std::int16_t{}); break;
-  case dtype::i32: i = read(std::int32_t{}); break;
-  case dtype::i64: case dtype::u64: case dtype::ptr: i = read(std::int64_t{}); break;
-  case dtype::u8: i = read(std::uint8_t{}); break;
-  case dtype::u16: i = read(std::uint16_t{}); break;
-  case dtype::u32: i = read(std::uint32_t{}); break;
-  case dtype::f16: f = float(half::from_bits(read(std::uint16_t{}))); break;
-  case dtype::bf16: f = float(bfloat16::from_bits(read(std::uint16_t{}))); break;
-  case dtype::f32: f = read(float{}); break;
-  case dtype::f64: f = read(double{}); break;
-  default: break;
+  case dtype::i1:
+    i = read(std::uint8_t{}) != 0;
+    break;
+  case dtype::i8:
+    i = read(std::int8_t{});
+    break;
+  case dtype::i16:
+    i = read(std::int16_t{});
+    break;
+  case dtype::i32:
+    i = read(std::int32_t{});
+    break;
+  case dtype::i64:
+  case dtype::u64:
+  case dtype::ptr:
+    i = read(std::int64_t{});
+    break;
+  case dtype::u8:
+    i = read(std::uint8_t{});
+    break;
+  case dtype::u16:
+    i = read(std::uint16_t{});
+    break;
+  case dtype::u32:
+    i = read(std::uint32_t{});
+    break;
+  case dtype::f16:
+    f = float(half::from_bits(read(std::uint16_t{})));
+    break;
+  case dtype::bf16:
+    f = float(bfloat16::from_bits(read(std::uint16_t{})));
+    break;
+  case dtype::f32:
+    f = read(float{});
+    break;
+  case dtype::f64:
+    f = read(double{});
+    break;
+  default:
+    break;
   }
 }
 
@@ -97,15 +142,38 @@ inline void load_element(const void *address, dtype d, double &f, std::int64_t &
 inline void store_element(void *address, dtype d, double f, std::int64_t i) {
   auto write = [&](auto x) { std::memcpy(address, &x, sizeof x); };
   switch (d) {
-  case dtype::i1: case dtype::i8: case dtype::u8: write(std::uint8_t(i)); break;
-  case dtype::i16: case dtype::u16: write(std::uint16_t(i)); break;
-  case dtype::i32: case dtype::u32: write(std::uint32_t(i)); break;
-  case dtype::i64: case dtype::u64: case dtype::ptr: write(i); break;
-  case dtype::f16: write(half(f).bits); break;
-  case dtype::bf16: write(bfloat16(f).bits); break;
-  case dtype::f32: write(float(f)); break;
-  case dtype::f64: write(f); break;
-  default: break;
+  case dtype::i1:
+  case dtype::i8:
+  case dtype::u8:
+    write(std::uint8_t(i));
+    break;
+  case dtype::i16:
+  case dtype::u16:
+    write(std::uint16_t(i));
+    break;
+  case dtype::i32:
+  case dtype::u32:
+    write(std::uint32_t(i));
+    break;
+  case dtype::i64:
+  case dtype::u64:
+  case dtype::ptr:
+    write(i);
+    break;
+  case dtype::f16:
+    write(half(f).bits);
+    break;
+  case dtype::bf16:
+    write(bfloat16(f).bits);
+    break;
+  case dtype::f32:
+    write(float(f));
+    break;
+  case dtype::f64:
+    write(f);
+    break;
+  default:
+    break;
   }
 }
 

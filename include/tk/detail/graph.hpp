@@ -41,8 +41,8 @@ struct op {
   std::string attrs; ///< properties (generic), predicate (compare) or literal (constant)
   std::vector<region> regions;
   std::source_location loc;
-  double number = 0;         ///< a float constant's value
-  std::int64_t integer = 0;  ///< an integer constant's value
+  double number = 0;        ///< a float constant's value
+  std::int64_t integer = 0; ///< an integer constant's value
 };
 
 /// A traced kernel: the function's arguments and its body.

@@ -170,8 +170,7 @@ inline value_ref splat(const value_ref &s, shape_t shape, loc_t loc) {
 
 /// Copies elements from `src` to a value of shape `shape` where `src_index(out_index)` names the
 /// source element of each destination element (interpreter helper for the shape primitives).
-template <class Index>
-value_ref gather(const value_ref &src, shape_t shape, Index src_index) {
+template <class Index> value_ref gather(const value_ref &src, shape_t shape, Index src_index) {
   auto v = make_concrete(src->type, std::move(shape));
   const auto n = v->size();
   const auto rank = v->shape.size();
@@ -252,40 +251,75 @@ inline value_ref trans(const value_ref &x, const std::vector<std::int64_t> &orde
 // ---------------------------------------------------------------------------------------------
 // Elementwise
 
-enum class binop { add, sub, mul, div, rem, floordiv, bit_and, bit_or, bit_xor, shl, shr, max, min };
+enum class binop {
+  add,
+  sub,
+  mul,
+  div,
+  rem,
+  floordiv,
+  bit_and,
+  bit_or,
+  bit_xor,
+  shl,
+  shr,
+  max,
+  min
+};
 enum class unop { exp, exp2, log, log2, sqrt, rsqrt, abs, sin, cos, erf, floor, ceil };
 enum class cmpop { lt, le, gt, ge, eq, ne };
 
 inline std::string binop_name(binop o, elem_type t) {
   const bool f = t.is_float(), u = is_unsigned(t.code);
   switch (o) {
-  case binop::add: return f ? "arith.addf" : "arith.addi";
-  case binop::sub: return f ? "arith.subf" : "arith.subi";
-  case binop::mul: return f ? "arith.mulf" : "arith.muli";
-  case binop::div: return f ? "arith.divf" : u ? "arith.divui" : "arith.divsi";
-  case binop::rem: return f ? "arith.remf" : u ? "arith.remui" : "arith.remsi";
-  case binop::floordiv: return u ? "arith.divui" : "arith.floordivsi";
-  case binop::bit_and: return "arith.andi";
-  case binop::bit_or: return "arith.ori";
-  case binop::bit_xor: return "arith.xori";
-  case binop::shl: return "arith.shli";
-  case binop::shr: return u ? "arith.shrui" : "arith.shrsi";
-  case binop::max: return f ? "arith.maxnumf" : u ? "arith.maxui" : "arith.maxsi";
-  case binop::min: return f ? "arith.minnumf" : u ? "arith.minui" : "arith.minsi";
+  case binop::add:
+    return f ? "arith.addf" : "arith.addi";
+  case binop::sub:
+    return f ? "arith.subf" : "arith.subi";
+  case binop::mul:
+    return f ? "arith.mulf" : "arith.muli";
+  case binop::div:
+    return f ? "arith.divf" : u ? "arith.divui" : "arith.divsi";
+  case binop::rem:
+    return f ? "arith.remf" : u ? "arith.remui" : "arith.remsi";
+  case binop::floordiv:
+    return u ? "arith.divui" : "arith.floordivsi";
+  case binop::bit_and:
+    return "arith.andi";
+  case binop::bit_or:
+    return "arith.ori";
+  case binop::bit_xor:
+    return "arith.xori";
+  case binop::shl:
+    return "arith.shli";
+  case binop::shr:
+    return u ? "arith.shrui" : "arith.shrsi";
+  case binop::max:
+    return f ? "arith.maxnumf" : u ? "arith.maxui" : "arith.maxsi";
+  case binop::min:
+    return f ? "arith.minnumf" : u ? "arith.minui" : "arith.minsi";
   }
   return "";
 }
 
 inline double apply_float(binop o, double a, double b) {
   switch (o) {
-  case binop::add: return a + b;
-  case binop::sub: return a - b;
-  case binop::mul: return a * b;
-  case binop::div: return a / b;
-  case binop::rem: return std::fmod(a, b);
-  case binop::max: return std::fmax(a, b);
-  case binop::min: return std::fmin(a, b);
-  default: return 0;
+  case binop::add:
+    return a + b;
+  case binop::sub:
+    return a - b;
+  case binop::mul:
+    return a * b;
+  case binop::div:
+    return a / b;
+  case binop::rem:
+    return std::fmod(a, b);
+  case binop::max:
+    return std::fmax(a, b);
+  case binop::min:
+    return std::fmin(a, b);
+  default:
+    return 0;
   }
 }
 
@@ -294,36 +328,56 @@ inline std::int64_t apply_int(binop o, std::int64_t a, std::int64_t b, dtype d) 
   const auto ua = std::uint64_t(a), ub = std::uint64_t(b);
   const int width = bit_width(d);
   switch (o) {
-  case binop::add: return std::int64_t(ua + ub);
-  case binop::sub: return std::int64_t(ua - ub);
-  case binop::mul: return std::int64_t(ua * ub);
+  case binop::add:
+    return std::int64_t(ua + ub);
+  case binop::sub:
+    return std::int64_t(ua - ub);
+  case binop::mul:
+    return std::int64_t(ua * ub);
   case binop::div:
-    if (b == 0) return 0;
-    if (u) return std::int64_t(ua / ub);
-    if (b == -1) return std::int64_t(0 - ua); // INT_MIN / -1 wraps
+    if (b == 0)
+      return 0;
+    if (u)
+      return std::int64_t(ua / ub);
+    if (b == -1)
+      return std::int64_t(0 - ua); // INT_MIN / -1 wraps
     return a / b;
   case binop::rem:
-    if (b == 0) return 0;
-    if (u) return std::int64_t(ua % ub);
-    if (b == -1) return 0;
+    if (b == 0)
+      return 0;
+    if (u)
+      return std::int64_t(ua % ub);
+    if (b == -1)
+      return 0;
     return a % b;
   case binop::floordiv: {
-    if (b == 0) return 0;
-    if (u) return std::int64_t(ua / ub);
-    if (b == -1) return std::int64_t(0 - ua);
+    if (b == 0)
+      return 0;
+    if (u)
+      return std::int64_t(ua / ub);
+    if (b == -1)
+      return std::int64_t(0 - ua);
     std::int64_t q = a / b;
-    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+      --q;
     return q;
   }
-  case binop::bit_and: return a & b;
-  case binop::bit_or: return a | b;
-  case binop::bit_xor: return a ^ b;
-  case binop::shl: return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua << ub);
+  case binop::bit_and:
+    return a & b;
+  case binop::bit_or:
+    return a | b;
+  case binop::bit_xor:
+    return a ^ b;
+  case binop::shl:
+    return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua << ub);
   case binop::shr:
-    if (u) return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua >> ub);
+    if (u)
+      return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua >> ub);
     return a >> (ub >= std::uint64_t(width) ? width - 1 : int(ub));
-  case binop::max: return u ? (ua > ub ? a : b) : (a > b ? a : b);
-  case binop::min: return u ? (ua < ub ? a : b) : (a < b ? a : b);
+  case binop::max:
+    return u ? (ua > ub ? a : b) : (a > b ? a : b);
+  case binop::min:
+    return u ? (ua < ub ? a : b) : (a < b ? a : b);
   }
   return 0;
 }
@@ -347,26 +401,38 @@ inline value_ref binary(binop o, const value_ref &a, const value_ref &b, loc_t l
 
 inline double apply_unary(unop o, double x) {
   switch (o) {
-  case unop::exp: return std::exp(x);
-  case unop::exp2: return std::exp2(x);
-  case unop::log: return std::log(x);
-  case unop::log2: return std::log2(x);
-  case unop::sqrt: return std::sqrt(x);
-  case unop::rsqrt: return 1.0 / std::sqrt(x);
-  case unop::abs: return std::fabs(x);
-  case unop::sin: return std::sin(x);
-  case unop::cos: return std::cos(x);
-  case unop::erf: return std::erf(x);
-  case unop::floor: return std::floor(x);
-  case unop::ceil: return std::ceil(x);
+  case unop::exp:
+    return std::exp(x);
+  case unop::exp2:
+    return std::exp2(x);
+  case unop::log:
+    return std::log(x);
+  case unop::log2:
+    return std::log2(x);
+  case unop::sqrt:
+    return std::sqrt(x);
+  case unop::rsqrt:
+    return 1.0 / std::sqrt(x);
+  case unop::abs:
+    return std::fabs(x);
+  case unop::sin:
+    return std::sin(x);
+  case unop::cos:
+    return std::cos(x);
+  case unop::erf:
+    return std::erf(x);
+  case unop::floor:
+    return std::floor(x);
+  case unop::ceil:
+    return std::ceil(x);
   }
   return 0;
 }
 
 inline value_ref unary(unop o, const value_ref &a, loc_t loc) {
-  static constexpr const char *names[] = {"math.exp",  "math.exp2", "math.log",  "math.log2",
-                                          "math.sqrt", "math.rsqrt", "math.absf", "math.sin",
-                                          "math.cos",  "math.erf",  "math.floor", "math.ceil"};
+  static constexpr const char *names[] = {"math.exp",  "math.exp2",  "math.log",   "math.log2",
+                                          "math.sqrt", "math.rsqrt", "math.absf",  "math.sin",
+                                          "math.cos",  "math.erf",   "math.floor", "math.ceil"};
   context &ctx = active(loc);
   const elem_type t = a->type;
   if (ctx.tracing()) {
@@ -382,9 +448,9 @@ inline value_ref unary(unop o, const value_ref &a, loc_t loc) {
       v->f[k] = round_float(apply_unary(o, a->f[k]), t.code);
   else // only abs reaches here for integers
     for (std::size_t k = 0; k < n; ++k)
-      v->i[k] = wrap_int(is_unsigned(t.code) || a->i[k] >= 0 ? a->i[k]
-                                                             : std::int64_t(0 - std::uint64_t(a->i[k])),
-                         t.code);
+      v->i[k] = wrap_int(
+          is_unsigned(t.code) || a->i[k] >= 0 ? a->i[k] : std::int64_t(0 - std::uint64_t(a->i[k])),
+          t.code);
   return v;
 }
 
@@ -407,18 +473,29 @@ inline value_ref compare(cmpop o, const value_ref &a, const value_ref &b, loc_t 
     static constexpr const char *upred[] = {"ult", "ule", "ugt", "uge", "eq", "ne"};
     const bool u = is_unsigned(t.code) || t.is_pointer();
     const char *pred = t.is_float() ? fpred[int(o)] : u ? upred[int(o)] : spred[int(o)];
-    return record1(t.is_float() ? "arith.cmpf" : "arith.cmpi", syntax::compare, {a, b},
-                   {dtype::i1}, a->shape, pred, loc);
+    if (t.is_pointer()) { // arith.cmpi takes integers only: compare the addresses
+      auto ai = record1("tk.ptr_to_int", syntax::generic, {a}, {dtype::i64}, a->shape, "", loc);
+      auto bi = record1("tk.ptr_to_int", syntax::generic, {b}, {dtype::i64}, b->shape, "", loc);
+      return record1("arith.cmpi", syntax::compare, {ai, bi}, {dtype::i1}, a->shape, pred, loc);
+    }
+    return record1(t.is_float() ? "arith.cmpf" : "arith.cmpi", syntax::compare, {a, b}, {dtype::i1},
+                   a->shape, pred, loc);
   }
   auto v = make_concrete({dtype::i1}, a->shape);
   auto test = [o](auto x, auto y) {
     switch (o) {
-    case cmpop::lt: return x < y;
-    case cmpop::le: return x <= y;
-    case cmpop::gt: return x > y;
-    case cmpop::ge: return x >= y;
-    case cmpop::eq: return x == y;
-    case cmpop::ne: return x != y;
+    case cmpop::lt:
+      return x < y;
+    case cmpop::le:
+      return x <= y;
+    case cmpop::gt:
+      return x > y;
+    case cmpop::ge:
+      return x >= y;
+    case cmpop::eq:
+      return x == y;
+    case cmpop::ne:
+      return x != y;
     }
     return false;
   };
@@ -463,10 +540,13 @@ inline value_ref convert(const value_ref &x, elem_type to, loc_t loc) {
     };
     if (from.is_pointer() && to.is_pointer())
       return record1("tk.bitcast", syntax::generic, {x}, to, x->shape, "", loc);
+    // Addresses are i64 in the IR; other types convert from and to i64 (`!= 0` for i1).
     if (from.is_pointer())
-      return record1("tk.ptr_to_int", syntax::generic, {x}, to, x->shape, "", loc);
+      return convert(
+          record1("tk.ptr_to_int", syntax::generic, {x}, {dtype::i64}, x->shape, "", loc), to, loc);
     if (to.is_pointer())
-      return record1("tk.int_to_ptr", syntax::generic, {x}, to, x->shape, "", loc);
+      return record1("tk.int_to_ptr", syntax::generic, {convert(x, {dtype::i64}, loc)}, to,
+                     x->shape, "", loc);
     if (to.code == dtype::i1) {
       const bool f = from.is_float();
       auto zero = const_value(from, x->shape, 0.0, 0, loc);
@@ -512,8 +592,8 @@ inline value_ref bitcast(const value_ref &x, elem_type to, loc_t loc) {
     return x;
   if (ctx.tracing())
     return record1(x->type.is_pointer() || to.is_pointer() ? "tk.bitcast" : "arith.bitcast",
-                   x->type.is_pointer() || to.is_pointer() ? syntax::generic : syntax::convert,
-                   {x}, to, x->shape, "", loc);
+                   x->type.is_pointer() || to.is_pointer() ? syntax::generic : syntax::convert, {x},
+                   to, x->shape, "", loc);
   auto v = make_concrete(to, x->shape);
   const auto n = std::size_t(v->size());
   for (std::size_t k = 0; k < n; ++k) {
@@ -551,6 +631,9 @@ inline std::string segment_sizes(bool mask, bool other) {
          (other ? "1" : "0") + ">";
 }
 
+/// Addresses below this are never mapped: the interpreter reports them as null pointers.
+inline constexpr std::uint64_t null_page = 4096;
+
 /// Loads `*p` where `mask` (null: everywhere) holds; `other` (null: zero) elsewhere.
 inline value_ref load(const value_ref &p, const value_ref &mask, const value_ref &other,
                       loc_t loc) {
@@ -571,7 +654,7 @@ inline value_ref load(const value_ref &p, const value_ref &mask, const value_ref
     double f = 0;
     std::int64_t i = 0;
     if (!mask || mask->i[k]) {
-      if (p->i[k] == 0)
+      if (std::uint64_t(p->i[k]) < null_page) // null, or a small offset from null
         fail(loc, "tk::load: null pointer dereferenced at element ", k,
              " of the block (mask the lane off or pass a valid pointer)");
       load_element(reinterpret_cast<const void *>(p->i[k]), t.code, f, i);
@@ -600,11 +683,11 @@ inline void store(const value_ref &p, const value_ref &x, const value_ref &mask,
   for (std::size_t k = 0; k < n; ++k) {
     if (mask && !mask->i[k])
       continue;
-    if (p->i[k] == 0)
+    if (std::uint64_t(p->i[k]) < null_page)
       fail(loc, "tk::store: null pointer at element ", k,
            " of the block (mask the lane off or pass a valid pointer)");
-    store_element(reinterpret_cast<void *>(p->i[k]), x->type.code,
-                  x->type.is_float() ? x->f[k] : 0, x->type.is_float() ? 0 : x->i[k]);
+    store_element(reinterpret_cast<void *>(p->i[k]), x->type.code, x->type.is_float() ? x->f[k] : 0,
+                  x->type.is_float() ? 0 : x->i[k]);
   }
 }
 
@@ -664,8 +747,7 @@ inline void trace_combine(context &ctx, region &r, const std::vector<value_ref> 
   r.args.insert(r.args.end(), rhs.begin(), rhs.end());
   auto out = combine(lhs, rhs);
   if (out.size() != xs.size())
-    fail(loc, "the combine function returns ", out.size(), " values for ", xs.size(),
-         " operands");
+    fail(loc, "the combine function returns ", out.size(), " values for ", xs.size(), " operands");
   for (std::size_t k = 0; k < out.size(); ++k)
     if (out[k]->type != xs[k]->type || !out[k]->shape.empty())
       fail(loc, "the combine function must return scalars of the operands' types (",
@@ -784,8 +866,8 @@ inline value_ref dot(const value_ref &a, const value_ref &b, const value_ref &ac
         double s = 0;
         for (std::int64_t p = 0; p < k; ++p)
           s += in(a, i * k + p) * in(b, p * n + j);
-        v->f[std::size_t(i * n + j)] = round_float(acc->f[std::size_t(i * n + j)] + s,
-                                                   acc->type.code);
+        v->f[std::size_t(i * n + j)] =
+            round_float(acc->f[std::size_t(i * n + j)] + s, acc->type.code);
       }
   } else {
     for (std::int64_t i = 0; i < m; ++i)

@@ -18,16 +18,30 @@ namespace tk::detail {
 
 inline std::string mlir_element(dtype d) {
   switch (d) {
-  case dtype::i1: return "i1";
-  case dtype::i8: case dtype::u8: return "i8";
-  case dtype::i16: case dtype::u16: return "i16";
-  case dtype::i32: case dtype::u32: return "i32";
-  case dtype::i64: case dtype::u64: return "i64";
-  case dtype::f16: return "f16";
-  case dtype::bf16: return "bf16";
-  case dtype::f32: return "f32";
-  case dtype::f64: return "f64";
-  default: return "?";
+  case dtype::i1:
+    return "i1";
+  case dtype::i8:
+  case dtype::u8:
+    return "i8";
+  case dtype::i16:
+  case dtype::u16:
+    return "i16";
+  case dtype::i32:
+  case dtype::u32:
+    return "i32";
+  case dtype::i64:
+  case dtype::u64:
+    return "i64";
+  case dtype::f16:
+    return "f16";
+  case dtype::bf16:
+    return "bf16";
+  case dtype::f32:
+    return "f32";
+  case dtype::f64:
+    return "f64";
+  default:
+    return "?";
   }
 }
 
@@ -57,7 +71,9 @@ inline std::string mlir_float(double x, dtype d) {
     return buf;
   }
   char buf[64];
-  auto end = std::to_chars(buf, buf + sizeof buf, x).ptr;
+  // f32: the shortest text that reads back as the same float (`0.1`, not `0.10000000149011612`).
+  auto end = d == dtype::f32 ? std::to_chars(buf, buf + sizeof buf, float(x)).ptr
+                             : std::to_chars(buf, buf + sizeof buf, x).ptr;
   std::string s(buf, end);
   const auto e = s.find('e');
   if (s.find('.') == std::string::npos)
@@ -195,8 +211,7 @@ private:
       break;
     case syntax::compare:
       define_results(o);
-      out_ += o.name + " " + o.attrs + ", " + list(o.operands) + " : " +
-              mlir_type(*o.operands[0]);
+      out_ += o.name + " " + o.attrs + ", " + list(o.operands) + " : " + mlir_type(*o.operands[0]);
       break;
     case syntax::convert:
       define_results(o);
@@ -211,10 +226,9 @@ private:
     case syntax::constant: {
       define_results(o);
       const value &r = *o.results[0];
-      const std::string lit = r.type.is_float() ? mlir_float(o.number, r.type.code)
-                                                : mlir_int(o.integer, r.type.code);
-      out_ += o.name + " " + (r.shape.empty() ? lit : "dense<" + lit + ">") + " : " +
-              mlir_type(r);
+      const std::string lit =
+          r.type.is_float() ? mlir_float(o.number, r.type.code) : mlir_int(o.integer, r.type.code);
+      out_ += o.name + " " + (r.shape.empty() ? lit : "dense<" + lit + ">") + " : " + mlir_type(r);
       break;
     }
     case syntax::scf_for: {
@@ -264,12 +278,12 @@ private:
     }
     case syntax::terminator:
       if (o.name == "scf.condition")
-        out_ += "scf.condition(" + name(o.operands[0]) + ")" +
-                (o.operands.size() > 1 ? " " + list(o.operands, 1) + " : " + types(o.operands, 1)
-                                       : "");
+        out_ +=
+            "scf.condition(" + name(o.operands[0]) + ")" +
+            (o.operands.size() > 1 ? " " + list(o.operands, 1) + " : " + types(o.operands, 1) : "");
       else
-        out_ += o.name + (o.operands.empty() ? "" : " " + list(o.operands) + " : " +
-                                                        types(o.operands));
+        out_ +=
+            o.name + (o.operands.empty() ? "" : " " + list(o.operands) + " : " + types(o.operands));
       break;
     }
     out_ += loc;

@@ -60,8 +60,16 @@ inline value_ref broadcast_to(value_ref v, const shape_t &shape, loc_t loc) {
 
 /// The operand as a value of element type `t` and shape `shape`.
 inline value_ref materialize(const term &x, elem_type t, const shape_t &shape, loc_t loc) {
-  if (!x.v)
-    return const_value(t, shape, x.f, x.i, loc);
+  if (!x.v) {
+    // A literal keeps its value across kinds: an integer literal in a float block (`1 / x`), a
+    // float literal truncated toward zero in an integer block (`tk::store(int_ptr, 2.5)`).
+    const bool from_float = is_float(x.literal);
+    if (t.is_float())
+      return const_value(t, shape, from_float ? x.f : double(x.i), 0, loc);
+    if (t.code == dtype::i1)
+      return const_value(t, shape, 0, from_float ? x.f != 0 : x.i != 0, loc);
+    return const_value(t, shape, 0, from_float ? float_to_int(x.f, t.code) : x.i, loc);
+  }
   return broadcast_to(convert(x.v, t, loc), shape, loc);
 }
 
@@ -71,38 +79,48 @@ inline value_ref arith(binop o, const term &a, const term &b, loc_t loc) {
   const shape_t shape = broadcast_shape(a.shape(), b.shape(), what, loc);
   if (a.code() == dtype::ptr || b.code() == dtype::ptr) {
     const term &p = a.code() == dtype::ptr ? a : b, &off = a.code() == dtype::ptr ? b : a;
-    const elem_type off_type{is_weak(off.code()) ? dtype::i32 : off.code()};
+    // tk.addptr reads its offsets as signed: unsigned offsets are zero-extended to i64 first
+    // (as in Triton), and a literal that does not fit in i32 is an i64.
+    const dtype oc = !is_weak(off.code())                         ? off.code()
+                     : off.i == std::int64_t(std::int32_t(off.i)) ? dtype::i32
+                                                                  : dtype::i64;
+    const elem_type off_type{is_unsigned(oc) && bit_width(oc) < 64 ? dtype::i64 : oc};
     auto offsets = materialize(off, off_type, shape, loc);
     if (o == binop::sub)
       offsets = binary(binop::sub, const_value(off_type, shape, 0, 0, loc), offsets, loc);
     return addptr(materialize(p, p.v->type, shape, loc), offsets, loc);
   }
   const elem_type t{promote(a.code(), b.code())};
-  return binary(o, materialize(a, t, shape, loc), materialize(b, t, shape, loc), loc);
+  // One declaration per operand: C++ leaves the order of function arguments unspecified, and
+  // the IR must not depend on the compiler. Likewise below.
+  const auto x = materialize(a, t, shape, loc), y = materialize(b, t, shape, loc);
+  return binary(o, x, y, loc);
 }
 
 inline value_ref compare(cmpop o, const term &a, const term &b, loc_t loc) {
   const shape_t shape = broadcast_shape(a.shape(), b.shape(), "comparison", loc);
   const elem_type t = a.code() == dtype::ptr ? a.v->type : elem_type{promote(a.code(), b.code())};
-  return compare(o, materialize(a, t, shape, loc), materialize(b, t, shape, loc), loc);
+  const auto x = materialize(a, t, shape, loc), y = materialize(b, t, shape, loc);
+  return compare(o, x, y, loc);
 }
 
 /// `a && b`, `a || b`: both sides as booleans.
 inline value_ref logical(binop o, const term &a, const term &b, loc_t loc) {
   const shape_t shape = broadcast_shape(a.shape(), b.shape(), "logical operation", loc);
   const elem_type t{dtype::i1};
-  return binary(o, materialize(a, t, shape, loc), materialize(b, t, shape, loc), loc);
+  const auto x = materialize(a, t, shape, loc), y = materialize(b, t, shape, loc);
+  return binary(o, x, y, loc);
 }
 
 inline value_ref where(const term &c, const term &a, const term &b, loc_t loc) {
-  const shape_t shape =
-      broadcast_shape(c.shape(), broadcast_shape(a.shape(), b.shape(), "tk::where", loc),
-                      "tk::where", loc);
+  const shape_t shape = broadcast_shape(
+      c.shape(), broadcast_shape(a.shape(), b.shape(), "tk::where", loc), "tk::where", loc);
   const elem_type t = a.code() == dtype::ptr   ? a.v->type
                       : b.code() == dtype::ptr ? b.v->type
                                                : elem_type{promote(a.code(), b.code())};
-  return select(materialize(c, {dtype::i1}, shape, loc), materialize(a, t, shape, loc),
-                materialize(b, t, shape, loc), loc);
+  const auto cond = materialize(c, {dtype::i1}, shape, loc), x = materialize(a, t, shape, loc),
+             y = materialize(b, t, shape, loc);
+  return select(cond, x, y, loc);
 }
 
 } // namespace tk::detail

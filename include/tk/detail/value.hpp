@@ -57,7 +57,7 @@ inline std::string to_string(const elem_type &t) {
 
 struct value {
   elem_type type;
-  shape_t shape;    ///< empty for a scalar
+  shape_t shape;               ///< empty for a scalar
   std::vector<double> f;       ///< interpreter: floating-point elements, row-major
   std::vector<std::int64_t> i; ///< interpreter: integer, boolean and pointer elements
 
