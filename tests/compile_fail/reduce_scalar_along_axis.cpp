@@ -1,0 +1,12 @@
+// expect: static assertion failed.*a scalar cannot be reduced
+// tk::sum of a scalar along an axis.
+#include <tk/tk.hpp>
+
+void check() {
+  auto k = tk::jit("k", []() {
+    auto pid = tk::program_id(0);
+    auto s = tk::sum(pid, 0);
+    (void)s;
+  });
+  (void)k;
+}

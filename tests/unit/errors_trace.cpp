@@ -1,0 +1,652 @@
+// Runtime errors raised by operations inside a kernel body: one TEST_CASE per error, each checking
+// that a tk::error is thrown, what it says, and that it names the line of this file where the
+// offending statement is (each kernel sets `line = __LINE__ + 1;` just before that statement).
+// Errors that do not depend on tracing are checked on both paths: `.ir()` and the interpreter.
+#include <catch2/catch.hpp>
+#include <tk/tk.hpp>
+
+#include "expect_error.hpp"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace {
+
+constexpr std::string_view this_file = "errors_trace.cpp";
+
+/// Checks the error both when `k` is traced (`.ir(args...)`) and when it is interpreted.
+template <class K, class... A>
+void trace_and_interpret(const K &k, const int &line, std::string_view message, const A &...args) {
+  SECTION("trace") {
+    tk_test::expect_error(this_file, line, message, [&] { (void)k.ir(args...); });
+  }
+  SECTION("interpreter") {
+    tk_test::expect_error(this_file, line, message, [&] { k.interpret(tk::grid(1), args...); });
+  }
+}
+
+/// Checks the error when `k` is traced only: the check is about the structure of the traced IR
+/// (loop-carried values, branch results), which the interpreter does not build.
+template <class K, class... A>
+void trace_only(const K &k, const int &line, std::string_view message, const A &...args) {
+  tk_test::expect_error(this_file, line, message, [&] { (void)k.ir(args...); });
+}
+
+} // namespace
+
+TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
+  int line = 0;
+  std::vector<float> buffer(64, 1.0f);
+  float *out = buffer.data();
+  SECTION("binary operator") {
+    auto k = tk::jit("k", [&] {
+      auto a = tk::arange(0, 16);
+      auto b = tk::arange(0, 32);
+      line = __LINE__ + 1;
+      auto c = a + b;
+      (void)c;
+    });
+    trace_and_interpret(k, line,
+                        "binary operation: shapes [16] and [32] do not broadcast (dimension 0 "
+                        "is 16 against 32)");
+  }
+  SECTION("2-D binary operator") {
+    auto k = tk::jit("k", [&] {
+      auto rows = tk::arange(0, 16)(tk::_, tk::newaxis);
+      auto tile = tk::zeros<float>({8, 32});
+      line = __LINE__ + 1;
+      auto c = tile * rows;
+      (void)c;
+    });
+    trace_and_interpret(k, line, "shapes [8, 32] and [16, 1] do not broadcast");
+  }
+  SECTION("comparison") {
+    auto k = tk::jit("k", [&] {
+      auto a = tk::arange(0, 16);
+      auto b = tk::arange(0, 32);
+      line = __LINE__ + 1;
+      auto c = a < b;
+      (void)c;
+    });
+    trace_and_interpret(k, line, "comparison: shapes [16] and [32] do not broadcast");
+  }
+  SECTION("tk::where") {
+    auto k = tk::jit("k", [&] {
+      auto a = tk::arange(0, 16);
+      auto b = tk::arange(0, 32);
+      line = __LINE__ + 1;
+      auto c = tk::where(a > 3, a, b);
+      (void)c;
+    });
+    trace_and_interpret(k, line, "tk::where: shapes [16] and [32] do not broadcast");
+  }
+  SECTION("tk::load mask") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto a = tk::arange(0, 16);
+      auto b = tk::arange(0, 32);
+      line = __LINE__ + 1;
+      auto x = tk::load(p + a, b < 8);
+      (void)x;
+    });
+    trace_and_interpret(k, line, "tk::load: shapes [16] and [32] do not broadcast", out);
+  }
+  SECTION("tk::store value") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto a = tk::arange(0, 16);
+      auto v = tk::zeros<float>({32});
+      line = __LINE__ + 1;
+      tk::store(p + a, v);
+    });
+    trace_and_interpret(k, line, "tk::store: shapes [16] and [32] do not broadcast", out);
+  }
+}
+
+TEST_CASE("errors: compound assignment that would grow the block", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto row = tk::zeros<float>({1, 16});
+    auto tile = tk::zeros<float>({8, 16});
+    line = __LINE__ + 1;
+    row += tile;
+  });
+  trace_and_interpret(k, line, "compound assignment: the result has shape [8, 16]");
+}
+
+TEST_CASE("errors: tk::arange with a size that is not a power of two", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&](tk::constant<int> BLOCK) {
+    line = __LINE__ + 1;
+    auto cols = tk::arange(0, BLOCK);
+    (void)cols;
+  });
+  trace_and_interpret(k, line,
+                      "tk::arange(0, 100): the range holds 100 values, which is not a power "
+                      "of two; round the block size up with tk::next_pow2",
+                      tk::constant<int>(100));
+}
+
+TEST_CASE("errors: tk::arange whose end is not greater than its start", "[errors]") {
+  int line = 0;
+  SECTION("empty range") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto cols = tk::arange(16, 16);
+      (void)cols;
+    });
+    trace_and_interpret(k, line, "tk::arange(16, 16): end must be greater than start");
+  }
+  SECTION("reversed range") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto cols = tk::arange(32, 0);
+      (void)cols;
+    });
+    trace_and_interpret(k, line, "tk::arange(32, 0): end must be greater than start");
+  }
+}
+
+TEST_CASE("errors: tk::arange bounds beyond 32 bits", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    const std::int64_t start = std::int64_t(1) << 31;
+    line = __LINE__ + 1;
+    auto cols = tk::arange(start, start + 16);
+    (void)cols;
+  });
+  trace_and_interpret(k, line, "tk::arange(2147483648, 2147483664): bounds must fit in 32 bits");
+}
+
+TEST_CASE("errors: block with more than 2^20 elements", "[errors]") {
+  int line = 0;
+  SECTION("tk::arange") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto cols = tk::arange(0, 1 << 21);
+      (void)cols;
+    });
+    trace_and_interpret(k, line,
+                        "tk::arange: a block may hold at most 1048576 elements, shape [2097152] "
+                        "has 2097152");
+  }
+  SECTION("tk::zeros") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto tile = tk::zeros<float>({2048, 1024});
+      (void)tile;
+    });
+    trace_and_interpret(k, line, "a block may hold at most 1048576 elements, shape [2048, 1024]");
+  }
+}
+
+TEST_CASE("errors: tk::full with a shape that is not a power of two", "[errors]") {
+  int line = 0;
+  SECTION("tk::full") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto tile = tk::full<float>({3, 4}, 1.0f);
+      (void)tile;
+    });
+    trace_and_interpret(k, line,
+                        "tk::full: every dimension of a block must be a power of two, got shape "
+                        "[3, 4]");
+  }
+  SECTION("tk::zeros") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto tile = tk::zeros<int>({48});
+      (void)tile;
+    });
+    trace_and_interpret(k, line,
+                        "every dimension of a block must be a power of two, got shape [48]");
+  }
+}
+
+TEST_CASE("errors: reduction axis out of range", "[errors]") {
+  int line = 0;
+  SECTION("tk::sum") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto s = tk::sum(x, 1);
+      (void)s;
+    });
+    trace_and_interpret(k, line,
+                        "tk::sum: axis 1 is out of range for a block of rank 1 (valid: -1 to 0)");
+  }
+  SECTION("tk::max with keep_dims") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({16, 16});
+      line = __LINE__ + 1;
+      auto s = tk::max(x, 2, tk::keep_dims);
+      (void)s;
+    });
+    trace_and_interpret(k, line, "tk::max: axis 2 is out of range for a block of rank 2");
+  }
+  SECTION("tk::argmax") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({16, 16});
+      line = __LINE__ + 1;
+      auto s = tk::argmax(x, 5);
+      (void)s;
+    });
+    trace_and_interpret(k, line, "tk::argmax: axis 5 is out of range for a block of rank 2");
+  }
+  SECTION("tk::cumsum") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto s = tk::cumsum(x, 1);
+      (void)s;
+    });
+    trace_and_interpret(k, line, "tk::cumsum: axis 1 is out of range for a block of rank 1");
+  }
+  SECTION("tk::reduce") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto s = tk::reduce(x, 3, [](tk::i32 a, tk::i32 b) { return a + b; });
+      (void)s;
+    });
+    trace_and_interpret(k, line, "tk::reduce: axis 3 is out of range for a block of rank 1");
+  }
+}
+
+TEST_CASE("errors: negative reduction axis out of range", "[errors]") {
+  int line = 0;
+  SECTION("tk::sum") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({16, 16});
+      line = __LINE__ + 1;
+      auto s = tk::sum(x, -3);
+      (void)s;
+    });
+    trace_and_interpret(k, line,
+                        "tk::sum: axis -3 is out of range for a block of rank 2 (valid: -2 to 1)");
+  }
+  SECTION("tk::min") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto s = tk::min(x, -2);
+      (void)s;
+    });
+    trace_and_interpret(k, line, "tk::min: axis -2 is out of range for a block of rank 1");
+  }
+}
+
+TEST_CASE("errors: tk::dot inner dimensions differ", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto a = tk::zeros<float>({16, 32});
+    auto b = tk::zeros<float>({16, 16});
+    line = __LINE__ + 1;
+    auto c = tk::dot(a, b);
+    (void)c;
+  });
+  trace_and_interpret(k, line, "tk::dot: inner dimensions differ: a is [16, 32], b is [16, 16]");
+}
+
+TEST_CASE("errors: tk::dot dimension below 16", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto a = tk::zeros<tk::half>({8, 16});
+    auto b = tk::zeros<tk::half>({16, 16});
+    line = __LINE__ + 1;
+    auto c = tk::dot(a, b);
+    (void)c;
+  });
+  trace_and_interpret(k, line,
+                      "tk::dot: every dimension must be at least 16 (tensor-core tiles), got a "
+                      "[8, 16] and b [16, 16]");
+}
+
+TEST_CASE("errors: tk::dot accumulator of the wrong shape", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto a = tk::zeros<float>({16, 32});
+    auto b = tk::zeros<float>({32, 64});
+    auto acc = tk::zeros<float>({16, 32});
+    line = __LINE__ + 1;
+    acc = tk::dot(a, b, acc);
+  });
+  trace_and_interpret(k, line, "tk::dot: the accumulator is [16, 32] but a x b is [16, 64]");
+}
+
+TEST_CASE("errors: tk::reshape to a different number of elements", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto x = tk::arange(0, 16);
+    line = __LINE__ + 1;
+    auto y = tk::reshape(x, {4, 8});
+    (void)y;
+  });
+  trace_and_interpret(k, line,
+                      "tk::reshape: cannot reshape [16] (16 elements) to [4, 8] (32 elements)");
+}
+
+TEST_CASE("errors: tk::permute with an invalid order", "[errors]") {
+  int line = 0;
+  SECTION("repeated dimension") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({16, 32});
+      line = __LINE__ + 1;
+      auto y = tk::permute(x, {0, 0});
+      (void)y;
+    });
+    trace_and_interpret(k, line,
+                        "tk::permute: the order must list each dimension 0..1 exactly once, got "
+                        "[0, 0]");
+  }
+  SECTION("dimension out of range") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({2, 4, 8});
+      line = __LINE__ + 1;
+      auto y = tk::permute(x, {2, 3, 0});
+      (void)y;
+    });
+    trace_and_interpret(k, line, "each dimension 0..2 exactly once, got [2, 3, 0]");
+  }
+}
+
+TEST_CASE("errors: tk::expand_dims with an axis out of range", "[errors]") {
+  int line = 0;
+  SECTION("too large") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto y = tk::expand_dims(x, 2);
+      (void)y;
+    });
+    trace_and_interpret(k, line,
+                        "tk::expand_dims: axis 2 is out of range for a block of rank 2 (valid: "
+                        "-2 to 1)");
+  }
+  SECTION("negative") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto y = tk::expand_dims(x, -3);
+      (void)y;
+    });
+    trace_and_interpret(k, line, "tk::expand_dims: axis -3 is out of range");
+  }
+}
+
+TEST_CASE("errors: tk::broadcast_to an incompatible shape", "[errors]") {
+  int line = 0;
+  SECTION("dimensions differ") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto y = tk::broadcast_to(x, {4, 32});
+      (void)y;
+    });
+    trace_and_interpret(k, line, "tk::broadcast_to: shapes [16] and [4, 32] do not broadcast");
+  }
+  SECTION("target smaller than the block") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::arange(0, 16);
+      line = __LINE__ + 1;
+      auto y = tk::broadcast_to(x, {1});
+      (void)y;
+    });
+    trace_and_interpret(k, line, "tk::broadcast_to: shape [16] cannot be broadcast to [1]");
+  }
+}
+
+TEST_CASE("errors: tk::program_id axis out of range", "[errors]") {
+  int line = 0;
+  SECTION("tk::program_id(3)") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto pid = tk::program_id(3);
+      (void)pid;
+    });
+    trace_and_interpret(k, line, "tk::program_id: axis must be 0, 1 or 2, got 3");
+  }
+  SECTION("tk::num_programs(-1)") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      auto n = tk::num_programs(-1);
+      (void)n;
+    });
+    trace_and_interpret(k, line, "tk::num_programs: axis must be 0, 1 or 2, got -1");
+  }
+}
+
+TEST_CASE("errors: block handle used without a value", "[errors]") {
+  int line = 0;
+  std::vector<float> buffer(16, 1.0f);
+  float *out = buffer.data();
+  const char *message =
+      "this block handle holds no value: it was default-constructed or moved from";
+  SECTION("binary operator") {
+    auto k = tk::jit("k", [&] {
+      tk::block<float, 1> x;
+      line = __LINE__ + 1;
+      auto y = x * 2.0f;
+      (void)y;
+    });
+    trace_and_interpret(k, line, message);
+  }
+  SECTION("math function") {
+    auto k = tk::jit("k", [&] {
+      tk::block<float, 1> x;
+      line = __LINE__ + 1;
+      auto y = tk::exp(x);
+      (void)y;
+    });
+    trace_and_interpret(k, line, message);
+  }
+  SECTION("reduction") {
+    auto k = tk::jit("k", [&] {
+      tk::block<float, 2> x;
+      line = __LINE__ + 1;
+      auto y = tk::sum(x, 0);
+      (void)y;
+    });
+    trace_and_interpret(k, line, message);
+  }
+  SECTION("tk::zeros_like") {
+    auto k = tk::jit("k", [&] {
+      tk::block<float, 2> x;
+      line = __LINE__ + 1;
+      auto y = tk::zeros_like(x);
+      (void)y;
+    });
+    trace_and_interpret(k, line, message);
+  }
+  SECTION("shape()") {
+    auto k = tk::jit("k", [&] {
+      tk::block<float, 2> x;
+      line = __LINE__ + 1;
+      auto rows = x.shape()[0];
+      (void)rows;
+    });
+    trace_and_interpret(k, line, message);
+  }
+  SECTION("moved-from value stored") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto cols = tk::arange(0, 16);
+      auto x = tk::zeros<float>({16});
+      auto y = std::move(x);
+      (void)y;
+      line = __LINE__ + 1;
+      tk::store(p + cols, x);
+    });
+    trace_and_interpret(k, line, message, out);
+  }
+}
+
+TEST_CASE("errors: TileKit operation called outside of a kernel", "[errors]") {
+  int line = 0;
+  const char *message = "TileKit operations run only inside a kernel";
+  SECTION("tk::arange") {
+    tk_test::expect_error(this_file, line, message, [&] {
+      line = __LINE__ + 1;
+      auto cols = tk::arange(0, 16);
+      (void)cols;
+    });
+  }
+  SECTION("tk::program_id") {
+    tk_test::expect_error(this_file, line, message, [&] {
+      line = __LINE__ + 1;
+      auto pid = tk::program_id(0);
+      (void)pid;
+    });
+  }
+  SECTION("tk::zeros") {
+    tk_test::expect_error(this_file, line, message, [&] {
+      line = __LINE__ + 1;
+      auto z = tk::zeros<float>({16});
+      (void)z;
+    });
+  }
+}
+
+TEST_CASE("errors: tk::for_range carries a handle that has no value before the loop", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    tk::block<float, 1> acc;
+    line = __LINE__ + 1;
+    tk::for_range(0, 4, [&](tk::i32) { acc = tk::zeros<float>({16}); });
+  });
+  trace_only(k, line,
+             "tk::for_range: a block handle assigned in the body has no value before it; "
+             "initialize it (e.g. with tk::zeros) before the tk::for_range");
+}
+
+TEST_CASE("errors: tk::for_range body leaves a carried handle without a value", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto acc = tk::zeros<float>({16});
+    line = __LINE__ + 1;
+    tk::for_range(0, 4, [&](tk::i32) { acc = tk::block<float, 1>(); });
+  });
+  trace_only(k, line, "tk::for_range: a carried block handle was left without a value by the body");
+}
+
+TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
+  int line = 0;
+  SECTION("tk::for_range") {
+    auto k = tk::jit("k", [&] {
+      auto acc = tk::zeros<float>({16});
+      line = __LINE__ + 1;
+      tk::for_range(0, 4, [&](tk::i32) { acc = tk::zeros<float>({32}); });
+    });
+    trace_only(k, line,
+               "tk::for_range: a carried value changes from f32 [16] to f32 [32] in the body; a "
+               "carried value must keep its type and shape");
+  }
+  SECTION("tk::while_") {
+    auto k = tk::jit("k", [&] {
+      auto acc = tk::zeros<float>({16});
+      auto i = tk::program_id(0);
+      line = __LINE__ + 1;
+      tk::while_([&] { return i < 4; },
+                 [&] {
+                   acc = tk::zeros<float>({32});
+                   i = i + 1;
+                 });
+    });
+    trace_only(k, line, "tk::while_: a carried value changes from f32 [16] to f32 [32]");
+  }
+}
+
+TEST_CASE("errors: tk::for_range step that is not positive", "[errors]") {
+  int line = 0;
+  SECTION("literal step 0") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      tk::for_range(0, 4, 0, [&](tk::i32) {});
+    });
+    trace_and_interpret(k, line, "tk::for_range: the step must be positive, got 0");
+  }
+  SECTION("literal step -1") {
+    auto k = tk::jit("k", [&] {
+      line = __LINE__ + 1;
+      tk::for_range(4, 0, -1, [&](tk::i32) {});
+    });
+    trace_and_interpret(k, line, "tk::for_range: the step must be positive, got -1");
+  }
+  SECTION("step computed in the kernel (interpreter)") {
+    auto k = tk::jit("k", [&] {
+      auto step = tk::program_id(0);
+      line = __LINE__ + 1;
+      tk::for_range(0, 4, step, [&](tk::i32) {});
+    });
+    tk_test::expect_error(this_file, line, "tk::for_range: the step must be positive, got 0",
+                          [&] { k.interpret(tk::grid(1)); });
+  }
+}
+
+TEST_CASE("errors: tk::if_ assigns a handle without a value in only one branch", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    tk::block<float, 1> x;
+    auto pid = tk::program_id(0);
+    line = __LINE__ + 1;
+    tk::if_(pid == 0, [&] { x = tk::zeros<float>({16}); });
+  });
+  trace_only(k, line,
+             "tk::if_: a block handle assigned in only one branch has no value before the if");
+}
+
+TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
+  int line = 0;
+  SECTION("assigned handle") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({16});
+      auto pid = tk::program_id(0);
+      line = __LINE__ + 1;
+      tk::if_(pid == 0, [&] { x = tk::zeros<float>({32}); });
+    });
+    trace_only(k, line, "tk::if_: a carried value changes from f32 [32] to f32 [16]");
+  }
+  SECTION("returned blocks") {
+    auto k = tk::jit("k", [&] {
+      auto pid = tk::program_id(0);
+      line = __LINE__ + 1;
+      auto x = tk::if_(
+          pid == 0, [&] { return tk::zeros<float>({16}); }, [&] { return tk::zeros<float>({32}); });
+      (void)x;
+    });
+    trace_only(k, line, "tk::if_: a carried value changes from f32 [16] to f32 [32]");
+  }
+}
+
+TEST_CASE("errors: tk::load through a null pointer (interpreter)", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&](tk::ptr<const float> in, tk::i32 offset) {
+    auto cols = tk::arange(0, 16);
+    line = __LINE__ + 1;
+    auto x = tk::load(in + offset + cols);
+    (void)x;
+  });
+  const float *null = nullptr;
+  SECTION("null pointer") {
+    tk_test::expect_error(this_file, line,
+                          "tk::load: null pointer dereferenced at element 0 of the block (mask "
+                          "the lane off or pass a valid pointer)",
+                          [&] { k.interpret(tk::grid(1), null, 0); });
+  }
+  SECTION("null pointer plus an offset") {
+    tk_test::expect_error(this_file, line, "tk::load: null pointer dereferenced at element 0",
+                          [&] { k.interpret(tk::grid(1), null, 100); });
+  }
+}
+
+TEST_CASE("errors: tk::store through a null pointer (interpreter)", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&](tk::ptr<float> out) {
+    auto cols = tk::arange(0, 16);
+    line = __LINE__ + 1;
+    tk::store(out + cols, 1.0f, cols >= 4);
+  });
+  float *null = nullptr;
+  tk_test::expect_error(this_file, line,
+                        "tk::store: null pointer at element 4 of the block (mask the lane off or "
+                        "pass a valid pointer)",
+                        [&] { k.interpret(tk::grid(1), null); });
+}
