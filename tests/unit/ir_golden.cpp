@@ -1,0 +1,242 @@
+// Printed-IR golden tests: the `tk` dialect text of the kernels in tests/ir/golden_kernels.hpp,
+// one golden file per op family in tests/golden/<family>.mlir. The golden files are the
+// specification of the printed IR: review every change to them.
+//
+//   TK_UPDATE_GOLDEN=1 ./tk_unit_tests "[golden]"   rewrites the golden files
+//
+// On a mismatch the actual text is written next to the temporary directory's
+// tk_golden_actual/<family>.mlir, and the first differing line is reported.
+#include "../ir/golden_support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifndef TK_GOLDEN_DIR
+#error "compile with -DTK_GOLDEN_DIR=\"<repository>/tests/golden\""
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool update_requested() {
+  const char *v = std::getenv("TK_UPDATE_GOLDEN");
+  return v && *v && std::string(v) != "0";
+}
+
+fs::path golden_path(const std::string &family) {
+  return fs::path(TK_GOLDEN_DIR) / (family + ".mlir");
+}
+
+bool read_file(const fs::path &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return true;
+}
+
+void write_file(const fs::path &path, const std::string &text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out)
+    FAIL("cannot write " << path.string());
+}
+
+std::vector<std::string> split_lines(const std::string &text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+/// A short report of where `actual` first differs from `expected`.
+std::string first_difference(const std::string &expected, const std::string &actual) {
+  const auto e = split_lines(expected), a = split_lines(actual);
+  std::size_t k = 0;
+  while (k < e.size() && k < a.size() && e[k] == a[k])
+    ++k;
+  std::string kernel = "(header)";
+  for (std::size_t j = 0; j < k && j < e.size(); ++j)
+    if (e[j].rfind("// kernel: ", 0) == 0)
+      kernel = e[j].substr(11);
+  std::ostringstream s;
+  s << "first difference at line " << k + 1 << ", in kernel " << kernel << "\n";
+  const std::size_t from = k >= 3 ? k - 3 : 0;
+  for (std::size_t j = from; j < k; ++j)
+    s << "    " << e[j] << "\n";
+  s << "  expected: " << (k < e.size() ? e[k] : "<end of file>") << "\n";
+  s << "  actual:   " << (k < a.size() ? a[k] : "<end of file>") << "\n";
+  return s.str();
+}
+
+/// GCC is the reference compiler of the goldens; other compilers report other columns for
+/// `std::source_location`, so they compare without them.
+std::string comparable(const std::string &text) {
+#if defined(__GNUC__) && !defined(__clang__)
+  return text;
+#else
+  return tk_golden::strip_columns(text);
+#endif
+}
+
+void check_family(const std::string &family) {
+  const std::string actual = tk_golden::family_text(family);
+  const fs::path path = golden_path(family);
+  if (update_requested()) {
+    std::string old;
+    if (!read_file(path, old) || old != actual) {
+      write_file(path, actual);
+      WARN("TK_UPDATE_GOLDEN: rewrote " << path.string() << "; review it with git diff");
+    }
+    return;
+  }
+  std::string expected;
+  if (!read_file(path, expected))
+    FAIL("golden file " << path.string()
+                        << " is missing; create it with TK_UPDATE_GOLDEN=1 and review it");
+  if (comparable(expected) == comparable(actual)) {
+    SUCCEED();
+    return;
+  }
+  const fs::path dump = fs::temp_directory_path() / "tk_golden_actual" / (family + ".mlir");
+  write_file(dump, actual);
+  FAIL("printed IR of family `"
+       << family << "` differs from " << path.string() << "\n"
+       << first_difference(comparable(expected), comparable(actual))
+       << "actual text: " << dump.string() << " (diff it with the golden file)\n"
+       << "If the change is intended, regenerate with TK_UPDATE_GOLDEN=1 and review the diff.");
+}
+
+#define TK_GOLDEN_FAMILY(FAMILY)                                                                   \
+  TEST_CASE("ir golden: " #FAMILY, "[ir][golden]") { check_family(#FAMILY); }
+
+} // namespace
+
+TK_GOLDEN_FAMILY(params)
+TK_GOLDEN_FAMILY(creation)
+TK_GOLDEN_FAMILY(memory)
+TK_GOLDEN_FAMILY(arith)
+TK_GOLDEN_FAMILY(casts)
+TK_GOLDEN_FAMILY(math)
+TK_GOLDEN_FAMILY(shapes)
+TK_GOLDEN_FAMILY(reductions)
+TK_GOLDEN_FAMILY(scans)
+TK_GOLDEN_FAMILY(dot)
+TK_GOLDEN_FAMILY(control)
+
+TEST_CASE("ir golden: every family has a test and a golden file, and no golden file is stale",
+          "[ir][golden]") {
+  const std::set<std::string> tested = {"params", "creation",   "memory", "arith", "casts",  "math",
+                                        "shapes", "reductions", "scans",  "dot",   "control"};
+  const auto families = tk_golden::families();
+  const std::set<std::string> defined(families.begin(), families.end());
+  CHECK(defined == tested);
+  REQUIRE(families.size() == defined.size()); // each family's kernels are listed together
+  if (update_requested())
+    return;
+  std::set<std::string> on_disk;
+  for (const auto &entry : fs::directory_iterator(TK_GOLDEN_DIR))
+    if (entry.path().extension() == ".mlir")
+      on_disk.insert(entry.path().stem().string());
+  CHECK(on_disk == defined);
+}
+
+TEST_CASE("ir golden: location normalization", "[ir][golden]") {
+  CHECK(tk_golden::normalize_locations(R"(%0 = x loc("/a/b/c.hpp":12:7) loc("d.cpp":1:2))") ==
+        R"(%0 = x loc("c.hpp":12:7) loc("d.cpp":1:2))");
+  CHECK(tk_golden::normalize_locations(R"(loc("C:\\src\\k.cpp":3:4))") == R"(loc("k.cpp":3:4))");
+  CHECK(tk_golden::strip_columns(R"(a loc("k.cpp":3:4)
+b loc("k.cpp":5:16))") == R"(a loc("k.cpp":3)
+b loc("k.cpp":5))");
+}
+
+TEST_CASE("ir golden: printing twice gives identical bytes", "[ir][golden]") {
+  for (const auto &c : tk_golden::cases()) {
+    CAPTURE(c.family, c.name);
+    const std::string first = c.ir();
+    CHECK(first == c.ir());
+    // No absolute path survives normalization.
+    CHECK(tk_golden::normalize_locations(first).find("loc(\"/") == std::string::npos);
+  }
+}
+
+TEST_CASE("ir golden: tracing on several threads at once gives identical bytes", "[ir][golden]") {
+  std::vector<std::string> expected;
+  for (const auto &c : tk_golden::cases())
+    expected.push_back(c.ir());
+  std::vector<std::vector<std::string>> got(4);
+  std::vector<std::thread> threads;
+  for (auto &out : got)
+    threads.emplace_back([&out] {
+      for (const auto &c : tk_golden::cases())
+        out.push_back(c.ir());
+    });
+  for (auto &t : threads)
+    t.join();
+  for (const auto &out : got)
+    CHECK(out == expected);
+}
+
+namespace {
+
+/// mlir-opt from LLVM 22: $TK_MLIR_OPT, then the usual install locations, then PATH.
+std::string find_mlir_opt() {
+  if (const char *v = std::getenv("TK_MLIR_OPT"); v && *v)
+    return v;
+  for (const char *p : {"/usr/lib/llvm-22/bin/mlir-opt", "/usr/bin/mlir-opt-22"})
+    if (fs::exists(p))
+      return p;
+#ifndef _WIN32
+  if (std::system("command -v mlir-opt-22 >/dev/null 2>&1") == 0)
+    return "mlir-opt-22";
+#endif
+  return {};
+}
+
+} // namespace
+
+TEST_CASE("ir golden: the printed IR of every golden kernel parses with mlir-opt",
+          "[ir][golden][mlir-opt]") {
+  const std::string mlir_opt = find_mlir_opt();
+  if (mlir_opt.empty()) {
+    WARN("mlir-opt-22 not found (set TK_MLIR_OPT); skipping the parse check");
+    return;
+  }
+  // A directory of its own: several builds may run this test at once.
+  const auto unique = std::chrono::steady_clock::now().time_since_epoch().count() ^
+                      std::int64_t(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  const fs::path dir = fs::temp_directory_path() / ("tk_golden_parse_" + std::to_string(unique));
+  fs::create_directories(dir);
+  for (const auto &family : tk_golden::families()) {
+    CAPTURE(family);
+    const fs::path input = dir / (family + ".mlir"), log = dir / (family + ".log");
+    write_file(input, tk_golden::family_text(family));
+    const std::string cmd = "\"" + mlir_opt + "\" --allow-unregistered-dialect " +
+                            "--split-input-file \"" + input.string() + "\" > \"" + log.string() +
+                            "\" 2>&1";
+    const int rc = std::system(cmd.c_str());
+    std::string output;
+    read_file(log, output);
+    INFO(cmd << "\n" << output.substr(0, 4000));
+    CHECK(rc == 0);
+  }
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+}
