@@ -1,0 +1,96 @@
+// Layer normalization forward, the Triton tutorial's kernel: one program instance per row, which
+// it walks in BLOCK-wide chunks three times (mean, variance, normalize) with f32 math on f16 data,
+// also storing the row's mean and 1/std for a backward pass.
+#include "example_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+auto layernorm = tk::jit(
+    "layernorm_fwd", [](tk::ptr<tk::half> Y, tk::ptr<const tk::half> X, tk::ptr<const tk::half> W,
+                        tk::ptr<const tk::half> B, tk::ptr<float> Mean, tk::ptr<float> Rstd,
+                        tk::i32 stride, tk::i32 N, tk::f32 eps, tk::constant<int> BLOCK) {
+      auto row = tk::program_id(0);
+      auto x_row = X + row * stride;
+      auto y_row = Y + row * stride;
+
+      auto sum = tk::zeros<float>({BLOCK});
+      tk::for_range(0, N, BLOCK, [&](tk::i32 off) {
+        auto cols = off + tk::arange(0, BLOCK);
+        sum += tk::cast<float>(tk::load(x_row + cols, cols < N, 0));
+      });
+      auto mean = tk::sum(sum, 0) / N;
+
+      auto sq = tk::zeros<float>({BLOCK});
+      tk::for_range(0, N, BLOCK, [&](tk::i32 off) {
+        auto cols = off + tk::arange(0, BLOCK);
+        auto x = tk::cast<float>(tk::load(x_row + cols, cols < N, 0));
+        auto d = tk::where(cols < N, x - mean, 0.0f);
+        sq += d * d;
+      });
+      auto rstd = 1 / tk::sqrt(tk::sum(sq, 0) / N + eps);
+      tk::store(Mean + row, mean);
+      tk::store(Rstd + row, rstd);
+
+      tk::for_range(0, N, BLOCK, [&](tk::i32 off) {
+        auto cols = off + tk::arange(0, BLOCK);
+        auto mask = cols < N;
+        auto w = tk::load(W + cols, mask);
+        auto b = tk::load(B + cols, mask);
+        auto x = tk::cast<float>(tk::load(x_row + cols, mask, 0));
+        auto y = (x - mean) * rstd * w + b;
+        tk::store(y_row + cols, tk::cast<tk::half>(y), mask);
+      });
+    });
+
+int main() {
+  const example::target where = example::choose_target();
+  const int rows = 128, cols = 1000, block = 256;
+  const float eps = 1e-5f;
+
+  std::mt19937 gen(42);
+  std::normal_distribution<float> data(2.f, 3.f), affine(1.f, 0.3f);
+  std::vector<tk::half> x(std::size_t(rows) * cols), y(x.size()), w(cols), b(cols);
+  for (auto &v : x)
+    v = tk::half(data(gen));
+  for (int c = 0; c < cols; ++c)
+    w[std::size_t(c)] = tk::half(affine(gen)), b[std::size_t(c)] = tk::half(affine(gen) - 1.f);
+  std::vector<float> mean(rows), rstd(rows);
+
+  const double ms = example::time_ms([&] {
+    layernorm.launch(tk::grid(rows), {.backend = where.backend}, y.data(), std::as_const(x).data(),
+                     std::as_const(w).data(), std::as_const(b).data(), mean.data(), rstd.data(),
+                     cols, cols, eps, block);
+  });
+
+  // The reference works in double from the same f16 inputs. Errors are relative (to at least 1);
+  // the output's own f16 rounding (2^-11) dominates them, mean and 1/std are f32.
+  double max_error = 0;
+  auto track = [&](double got, double want) {
+    const double err = std::fabs(got - want) / std::max(1.0, std::fabs(want));
+    if (std::isnan(err) || err > max_error)
+      max_error = err;
+  };
+  for (int r = 0; r < rows; ++r) {
+    const tk::half *xr = x.data() + std::size_t(r) * cols;
+    double m = 0, v = 0;
+    for (int c = 0; c < cols; ++c)
+      m += float(xr[c]);
+    m /= cols;
+    for (int c = 0; c < cols; ++c)
+      v += (float(xr[c]) - m) * (float(xr[c]) - m);
+    const double rs = 1 / std::sqrt(v / cols + eps);
+    track(mean[std::size_t(r)], m);
+    track(rstd[std::size_t(r)], rs);
+    for (int c = 0; c < cols; ++c) {
+      const double want =
+          (float(xr[c]) - m) * rs * float(w[std::size_t(c)]) + float(b[std::size_t(c)]);
+      track(float(y[std::size_t(r) * cols + std::size_t(c)]), want);
+    }
+  }
+  return example::report("layernorm",
+                         std::to_string(rows) + "x" + std::to_string(cols) + " f16 (f32 math)",
+                         where, max_error, std::ldexp(1.0, -10), ms);
+}
