@@ -1,0 +1,86 @@
+// docs/writing-kernels.md: tk::dot and a matmul main loop.
+#include "doc_examples.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+// [snippet:matmul]
+// C[M, N] = A[M, K] x B[K, N], row-major, f16 inputs, f32 accumulation; one BM x BN tile of C
+// per program. M, N, K are multiples of the block sizes here (mask the edges otherwise).
+auto matmul =
+    tk::jit("matmul", [](tk::ptr<float> c, tk::ptr<const tk::half> a, tk::ptr<const tk::half> b,
+                         tk::i32 M, tk::i32 N, tk::i32 K, tk::constant<int> BM,
+                         tk::constant<int> BN, tk::constant<int> BK) {
+      auto rm = tk::program_id(0) * BM + tk::arange(0, BM);
+      auto rn = tk::program_id(1) * BN + tk::arange(0, BN);
+      auto rk = tk::arange(0, BK);
+      auto a_ptrs = a + rm(tk::_, tk::newaxis) * K + rk(tk::newaxis, tk::_); // [BM, BK]
+      auto b_ptrs = b + rk(tk::_, tk::newaxis) * N + rn(tk::newaxis, tk::_); // [BK, BN]
+      auto acc = tk::zeros<float>({BM, BN});
+      tk::for_range(0, K, BK, [&] {
+        acc = tk::dot(tk::load(a_ptrs), tk::load(b_ptrs), acc); // acc += a_tile x b_tile
+        a_ptrs += BK;                                           // next tiles along K
+        b_ptrs += BK * N;
+      });
+      tk::store(c + rm(tk::_, tk::newaxis) * N + rn(tk::newaxis, tk::_), acc);
+      (void)M;
+    });
+// [/snippet]
+
+// [snippet:dot_precision]
+auto dots = tk::jit("dots", [](tk::ptr<float> out, tk::ptr<const float> a,
+                               tk::ptr<std::int32_t> iout, tk::ptr<const std::int8_t> ia) {
+  auto offs = tk::arange(0, 16)(tk::_, tk::newaxis) * 16 + tk::arange(0, 16); // [16, 16]
+  auto x = tk::load(a + offs);
+  auto fast = tk::dot(x, x);                             // f32 inputs rounded to TF32
+  auto exact = tk::dot(x, x, tk::input_precision::ieee); // full f32 products
+  tk::store(out + offs, exact - fast);
+  auto q = tk::load(ia + offs);
+  tk::store(iout + offs, tk::dot(q, q)); // i8 x i8 -> i32, exact
+});
+// [/snippet]
+
+} // namespace
+
+DOC_EXAMPLE("dot.matmul") {
+  const int M = 32, N = 32, K = 64;
+  std::vector<tk::half> a(std::size_t(M * K)), b(std::size_t(K * N));
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      a[std::size_t(i * K + k)] = tk::half(double((i + k) % 5 - 2));
+  for (int k = 0; k < K; ++k)
+    for (int j = 0; j < N; ++j)
+      b[std::size_t(k * N + j)] = tk::half(double((k * j) % 3 - 1));
+  std::vector<float> c(std::size_t(M * N));
+  // [snippet:matmul_launch]
+  matmul.interpret(tk::grid(M / 16, N / 16), c.data(), a.data(), b.data(), M, N, K, 16, 16, 16);
+  // [/snippet]
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float want = 0;
+      for (int k = 0; k < K; ++k)
+        want += float(a[std::size_t(i * K + k)]) * float(b[std::size_t(k * N + j)]);
+      doc::check(c[std::size_t(i * N + j)] == want, "matmul");
+    }
+}
+
+DOC_EXAMPLE("dot.precision") {
+  std::vector<float> a(256), out(256);
+  std::vector<std::int8_t> ia(256);
+  std::vector<std::int32_t> iout(256);
+  for (std::size_t k = 0; k < 256; ++k) {
+    a[k] = 1.0f + float(k) / 4096.0f; // more mantissa bits than TF32's 10
+    ia[k] = std::int8_t(int(k % 255) - 127);
+  }
+  dots.interpret(tk::grid(1), out.data(), a.data(), iout.data(), ia.data());
+  bool differs = false;
+  for (float d : out)
+    differs = differs || d != 0.0f;
+  doc::check(differs, "TF32 rounds the inputs");
+  std::int32_t want = 0;
+  for (int k = 0; k < 16; ++k)
+    want += std::int32_t(ia[std::size_t(k)]) * std::int32_t(ia[std::size_t(k * 16)]);
+  doc::check(iout[0] == want, "i8 dot");
+}

@@ -1,0 +1,140 @@
+// docs/writing-kernels.md: loads, stores, masks, pointer arithmetic; shapes.
+#include "doc_examples.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+// [snippet:masked_load]
+// Copies n values into a buffer of BLOCK values, padding with -1.
+auto pad = tk::jit(
+    "pad", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n, tk::constant<int> BLOCK) {
+      auto offs = tk::arange(0, BLOCK);
+      auto x = tk::load(in + offs, offs < n, -1.0f); // lanes >= n are not read: they take -1
+      tk::store(out + offs, x);                      // every lane is written
+    });
+// [/snippet]
+
+// [snippet:tile_2d]
+// Copies an M x N row-major matrix (leading dimension ld) in BM x BN tiles; a 2-D grid.
+auto copy_2d =
+    tk::jit("copy_2d", [](tk::ptr<float> dst, tk::ptr<const float> src, tk::i32 M, tk::i32 N,
+                          tk::i32 ld, tk::constant<int> BM, tk::constant<int> BN) {
+      auto rows = tk::program_id(0) * BM + tk::arange(0, BM); // [BM]
+      auto cols = tk::program_id(1) * BN + tk::arange(0, BN); // [BN]
+      auto r = rows(tk::_, tk::newaxis);                      // [BM, 1]
+      auto c = cols(tk::newaxis, tk::_);                      // [1, BN]
+      auto offs = r * ld + c;                                 // [BM, BN]
+      auto mask = (r < M) && (c < N);                         // [BM, BN]
+      auto tile = tk::load(src + offs, mask);
+      tk::store(dst + offs, tile, mask);
+    });
+// [/snippet]
+
+// [snippet:scalar_memory]
+// One program per row: writes the row's sum to sums[row] (a scalar store) after reading the
+// scale factor from memory (a scalar load).
+auto row_sums = tk::jit("row_sums", [](tk::ptr<float> sums, tk::ptr<const float> x,
+                                       tk::ptr<const float> scale, tk::constant<int> N) {
+  auto row = tk::program_id(0);
+  auto v = tk::load(x + row * N + tk::arange(0, N)); // [N]
+  auto s = tk::load(scale);                          // tk::f32
+  tk::store(sums + row, tk::sum(v) * s);             // scalar pointer, scalar value
+});
+// [/snippet]
+
+// [snippet:store_convert]
+auto to_half = tk::jit("to_half", [](tk::ptr<tk::half> out, tk::ptr<const float> in) {
+  auto offs = tk::arange(0, 8);
+  tk::store(out + offs, tk::load(in + offs)); // f32 values, stored as f16 (rounded)
+  tk::store(out + 8 + offs, 1);               // a literal becomes 1.0 in f16
+});
+// [/snippet]
+
+// [snippet:transpose]
+auto transpose = tk::jit("transpose", [](tk::ptr<float> out, tk::ptr<const float> in,
+                                         tk::constant<int> M, tk::constant<int> N) {
+  auto i = tk::arange(0, M);
+  auto j = tk::arange(0, N);
+  auto tile = tk::load(in + i(tk::_, tk::newaxis) * N + j(tk::newaxis, tk::_)); // [M, N]
+  auto t = tk::trans(tile);                                                     // [N, M]
+  tk::store(out + j(tk::_, tk::newaxis) * M + i(tk::newaxis, tk::_), t);
+});
+// [/snippet]
+
+// [snippet:shapes]
+auto shapes = tk::jit("shapes", [](tk::ptr<std::int32_t> out) {
+  auto x = tk::arange(0, 8);                   // [8]
+  auto col = tk::expand_dims(x, 1);            // [8, 1], same as x(tk::_, tk::newaxis)
+  auto row = x(tk::newaxis, tk::_);            // [1, 8], same as tk::expand_dims(x, 0)
+  auto grid = tk::broadcast_to(row, {4, 8});   // [4, 8]: four copies of x
+  auto cube = tk::reshape(x, {2, 2, 2});       // [2, 2, 2], row-major order kept
+  auto swapped = tk::permute(cube, {2, 1, 0}); // dimension d of the result is dimension
+                                               // order[d] of cube: swapped[a][b][c] = cube[c][b][a]
+  tk::store(out + x, tk::reshape(swapped, {8}));
+  tk::store(out + 8 + tk::arange(0, 32), tk::reshape(grid, {32}));
+  (void)col;
+});
+// [/snippet]
+
+} // namespace
+
+DOC_EXAMPLE("memory.masked_load") {
+  std::vector<float> in = {1, 2, 3}, out(8);
+  pad.interpret(tk::grid(1), out.data(), in.data(), 3, 8);
+  doc::check(out == std::vector<float>{1, 2, 3, -1, -1, -1, -1, -1}, "padding");
+}
+
+DOC_EXAMPLE("memory.tile_2d") {
+  const int M = 37, N = 21, ld = 24;
+  std::vector<float> src(std::size_t(M * ld)), dst(src.size(), -1.0f);
+  for (std::size_t k = 0; k < src.size(); ++k)
+    src[k] = float(k);
+  // [snippet:tile_2d_launch]
+  copy_2d.interpret(tk::grid(tk::cdiv(M, 16), tk::cdiv(N, 8)), dst.data(), src.data(), M, N, ld, 16,
+                    8);
+  // [/snippet]
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < ld; ++c) {
+      const std::size_t k = std::size_t(r * ld + c);
+      doc::check(dst[k] == (c < N ? src[k] : -1.0f), "copied inside, untouched outside");
+    }
+}
+
+DOC_EXAMPLE("memory.scalar") {
+  std::vector<float> x(4 * 16, 1.0f), sums(4);
+  const float scale = 0.5f;
+  row_sums.interpret(tk::grid(4), sums.data(), x.data(), &scale, 16);
+  doc::check(sums == std::vector<float>{8, 8, 8, 8}, "row sums");
+}
+
+DOC_EXAMPLE("memory.store_convert") {
+  std::vector<float> in = {0.1f, 1, 2, 3, 4, 5, 6, 65536};
+  std::vector<tk::half> out(16);
+  to_half.interpret(tk::grid(1), out.data(), in.data());
+  doc::check(float(out[0]) == float(tk::half(0.1)), "rounded to f16");
+  doc::check(float(out[7]) == tk::inf<float>(), "65536 overflows f16");
+  doc::check(float(out[8]) == 1.0f, "literal");
+}
+
+DOC_EXAMPLE("memory.transpose") {
+  std::vector<float> in(16 * 32), out(in.size());
+  for (std::size_t k = 0; k < in.size(); ++k)
+    in[k] = float(k);
+  transpose.interpret(tk::grid(1), out.data(), in.data(), 16, 32);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 32; ++j)
+      doc::check(out[std::size_t(j * 16 + i)] == in[std::size_t(i * 32 + j)], "transpose");
+}
+
+DOC_EXAMPLE("memory.shapes") {
+  std::vector<std::int32_t> out(8 + 32);
+  shapes.interpret(tk::grid(1), out.data());
+  // cube[a][b][c] = 4a + 2b + c; swapped[a][b][c] = cube[c][b][a] = 4c + 2b + a
+  doc::check(std::vector<std::int32_t>(out.begin(), out.begin() + 8) ==
+                 std::vector<std::int32_t>{0, 4, 2, 6, 1, 5, 3, 7},
+             "permute");
+  for (int k = 0; k < 32; ++k)
+    doc::check(out[std::size_t(8 + k)] == k % 8, "broadcast_to");
+}
