@@ -7,6 +7,7 @@
 //   docs_examples --check-snippets DOCS    check that the code and IR quoted in DOCS/*.md match
 //                                          DOCS/examples/*.cpp and the IR the examples print
 //   docs_examples --update-snippets DOCS   rewrite those quotes from the sources
+//   (both take further markdown pages after DOCS, e.g. the README, quoting the same sources)
 //
 // In the markdown, a fenced block right after `<!-- snippet: FILE#NAME -->` must equal the lines
 // of DOCS/examples/FILE between `// [snippet:NAME]` and `// [/snippet]` (dedented), and one right
@@ -124,7 +125,7 @@ const doc::example *find_example(const std::string &name) {
 }
 
 /// Checks (or rewrites) the quotes in every DOCS/*.md. Returns the number of problems.
-int check_snippets(const fs::path &docs, bool update) {
+int check_snippets(const fs::path &docs, const std::vector<std::string> &extra_pages, bool update) {
   std::map<std::string, std::map<std::string, std::vector<std::string>>> sources;
   int problems = 0;
   std::vector<fs::path> pages;
@@ -132,6 +133,7 @@ int check_snippets(const fs::path &docs, bool update) {
     if (entry.path().extension() == ".md")
       pages.push_back(entry.path());
   std::sort(pages.begin(), pages.end());
+  pages.insert(pages.end(), extra_pages.begin(), extra_pages.end());
   for (const auto &page : pages) {
     auto lines = read_lines(page);
     bool changed = false;
@@ -228,11 +230,12 @@ int main(int argc, char **argv) {
       return 0;
     }
     if (!args.empty() && (args[0] == "--check-snippets" || args[0] == "--update-snippets")) {
-      if (args.size() != 2) {
-        std::cerr << "usage: docs_examples " << args[0] << " <docs directory>\n";
+      if (args.size() < 2) {
+        std::cerr << "usage: docs_examples " << args[0] << " <docs directory> [page.md...]\n";
         return 2;
       }
-      const int problems = check_snippets(args[1], args[0] == "--update-snippets");
+      const std::vector<std::string> extra(args.begin() + 2, args.end());
+      const int problems = check_snippets(args[1], extra, args[0] == "--update-snippets");
       if (problems) {
         std::cerr << problems << " quote(s) out of date; run docs_examples --update-snippets "
                   << args[1] << " and review the diff\n";
