@@ -1,60 +1,14 @@
-// Matrix multiplication, the Triton tutorial's kernel: each program instance computes one
-// BLOCK_M x BLOCK_N tile of C = A x B, walking K in BLOCK_K steps with tk::dot (f16 inputs, f32
-// accumulator). Programs are ordered in groups of GROUP_M rows of tiles so that neighbours share
-// tiles of A and B in the L2 cache.
+// Matrix multiplication, the Triton tutorial's kernel (kernels/matmul.hpp): each program instance
+// computes one BLOCK_M x BLOCK_N tile of C = A x B, walking K in BLOCK_K steps with tk::dot (f16
+// inputs, f32 accumulator). Programs are ordered in groups of GROUP_M rows of tiles so that
+// neighbours share tiles of A and B in the L2 cache. Checks C against a double reference.
+#include "kernels/matmul.hpp"
 #include "example_support.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
-
-auto matmul =
-    tk::jit("matmul", [](tk::ptr<tk::half> c, tk::ptr<const tk::half> a, tk::ptr<const tk::half> b,
-                         tk::i32 M, tk::i32 N, tk::i32 K, tk::i32 stride_am, tk::i32 stride_ak,
-                         tk::i32 stride_bk, tk::i32 stride_bn, tk::i32 stride_cm, tk::i32 stride_cn,
-                         tk::constant<int> BLOCK_M, tk::constant<int> BLOCK_N,
-                         tk::constant<int> BLOCK_K, tk::constant<int> GROUP_M) {
-      // Which tile of C this program computes.
-      auto pid = tk::program_id(0);
-      auto num_pid_m = tk::cdiv(M, BLOCK_M);
-      auto num_pid_n = tk::cdiv(N, BLOCK_N);
-      auto num_pid_in_group = GROUP_M * num_pid_n;
-      auto group_id = pid / num_pid_in_group;
-      auto first_pid_m = group_id * GROUP_M;
-      auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
-      auto pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
-      auto pid_n = (pid % num_pid_in_group) / group_size_m;
-
-      // Pointers to the first tiles of A and B. Rows and columns past the edge wrap around (% M,
-      // % N): they are loaded but never stored, which keeps the loads unmasked along M and N.
-      auto offs_am = (pid_m * BLOCK_M + tk::arange(0, BLOCK_M)) % M;
-      auto offs_bn = (pid_n * BLOCK_N + tk::arange(0, BLOCK_N)) % N;
-      auto offs_k = tk::arange(0, BLOCK_K);
-      auto a_ptrs =
-          a + (offs_am(tk::_, tk::newaxis) * stride_am + offs_k(tk::newaxis, tk::_) * stride_ak);
-      auto b_ptrs =
-          b + (offs_k(tk::_, tk::newaxis) * stride_bk + offs_bn(tk::newaxis, tk::_) * stride_bn);
-
-      // Walk K; the last step masks the K tail with zeros.
-      auto acc = tk::zeros<float>({BLOCK_M, BLOCK_N});
-      tk::for_range(0, tk::cdiv(K, BLOCK_K), [&](tk::i32 k) {
-        auto a_tile = tk::load(a_ptrs, offs_k(tk::newaxis, tk::_) < K - k * BLOCK_K, 0.0f);
-        auto b_tile = tk::load(b_ptrs, offs_k(tk::_, tk::newaxis) < K - k * BLOCK_K, 0.0f);
-        acc = tk::dot(a_tile, b_tile, acc);
-        a_ptrs += BLOCK_K * stride_ak;
-        b_ptrs += BLOCK_K * stride_bk;
-      });
-      auto c_tile = tk::cast<tk::half>(acc);
-
-      // Store the tile, masked at the edges of C.
-      auto offs_cm = pid_m * BLOCK_M + tk::arange(0, BLOCK_M);
-      auto offs_cn = pid_n * BLOCK_N + tk::arange(0, BLOCK_N);
-      auto c_ptrs =
-          c + stride_cm * offs_cm(tk::_, tk::newaxis) + stride_cn * offs_cn(tk::newaxis, tk::_);
-      auto c_mask = (offs_cm(tk::_, tk::newaxis) < M) & (offs_cn(tk::newaxis, tk::_) < N);
-      tk::store(c_ptrs, c_tile, c_mask);
-    });
 
 int main() {
   const example::target where = example::choose_target();
@@ -71,9 +25,11 @@ int main() {
 
   const auto grid = tk::cdiv(M, block_m) * tk::cdiv(N, block_n);
   const double ms = example::time_ms([&] {
-    matmul.launch(tk::grid(grid), {.backend = where.backend}, c.data(), std::as_const(a).data(),
-                  std::as_const(b).data(), M, N, K, K, 1, N, 1, N, 1, block_m, block_n, block_k,
-                  group_m);
+    examples::matmul.launch(tk::grid(grid), {.backend = where.backend}, c.data(),
+                            std::as_const(a).data(), std::as_const(b).data(), M, N, K, K, 1, N, 1,
+                            N, 1, tk::constant(block_m), tk::constant(block_n),
+                            tk::constant(block_k), tk::constant(group_m),
+                            tk::constant(tk::input_precision::tf32));
   });
 
   // Errors relative to sum_k |a_ik b_kj|: the f32 accumulation is exact enough that the f16

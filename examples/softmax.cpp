@@ -1,21 +1,13 @@
-// Fused softmax, the second Triton tutorial: one program instance per row loads the whole row
-// (padded to a power of two, the padding masked to -inf), and normalizes it in registers.
+// Fused softmax, the second Triton tutorial: runs kernels/softmax.hpp, one program instance per row
+// loading the whole row (padded to a power of two, the padding masked to -inf) and normalizing it
+// in registers, and checks it against a double reference.
+#include "kernels/softmax.hpp"
 #include "example_support.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
-
-auto softmax = tk::jit("softmax", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 stride,
-                                     tk::i32 n_cols, tk::constant<int> BLOCK) {
-  auto row = tk::program_id(0);
-  auto cols = tk::arange(0, BLOCK);
-  auto mask = cols < n_cols;
-  auto x = tk::load(in + row * stride + cols, mask, -tk::inf<float>());
-  auto e = tk::exp(x - tk::max(x, 0));
-  tk::store(out + row * stride + cols, e / tk::sum(e, 0), mask);
-});
 
 int main() {
   const example::target where = example::choose_target();
@@ -28,8 +20,8 @@ int main() {
     v = dist(gen);
 
   const double ms = example::time_ms([&] {
-    softmax.launch(tk::grid(rows), {.backend = where.backend}, out.data(), in.data(), cols, cols,
-                   int(tk::next_pow2(cols)));
+    examples::softmax.launch(tk::grid(rows), {.backend = where.backend}, out.data(), in.data(),
+                             cols, cols, int(tk::next_pow2(cols)));
   });
 
   double max_error = 0;

@@ -1,6 +1,9 @@
 // Interpreter numerics of whole kernels (vector add, fused softmax, layernorm forward, argmax,
 // cumsum) against plain C++ references, on fresh random inputs every run.
 #include "interpreter_support.hpp"
+#include "kernels/layernorm.hpp"
+#include "kernels/softmax.hpp"
+#include "kernels/vector_add.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -10,16 +13,7 @@ namespace {
 using tk_test::interpreter;
 
 // ---------------------------------------------------------------------------------------------
-// Vector add
-
-auto vector_add =
-    tk::jit("vector_add", [](tk::ptr<float> out, tk::ptr<const float> x, tk::ptr<const float> y,
-                             tk::i32 n, tk::constant<int> BLOCK) {
-      auto pid = tk::program_id(0);
-      auto offsets = pid * BLOCK + tk::arange(0, BLOCK);
-      auto mask = offsets < n;
-      tk::store(out + offsets, tk::load(x + offsets, mask) + tk::load(y + offsets, mask), mask);
-    });
+// Vector add (examples/kernels/vector_add.hpp)
 
 TEST_CASE("interpreter: vector add with a size that is not a multiple of the block",
           "[interpreter][numerics]") {
@@ -33,8 +27,8 @@ TEST_CASE("interpreter: vector add with a size that is not a multiple of the blo
   const auto padded = std::size_t(tk::cdiv(n, block) * block);
   const float sentinel = 12345.f;
   std::vector<float> out(padded, sentinel);
-  vector_add.launch(tk::grid(tk::cdiv(n, block)), interpreter, out.data(), x.data(), y.data(), n,
-                    block);
+  examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), interpreter, out.data(), x.data(),
+                              y.data(), n, block);
   std::vector<float> want(padded, sentinel);
   for (int k = 0; k < n; ++k)
     want[std::size_t(k)] = x[std::size_t(k)] + y[std::size_t(k)]; // f32 add rounds once, exactly
@@ -42,17 +36,7 @@ TEST_CASE("interpreter: vector add with a size that is not a multiple of the blo
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fused softmax (the Triton tutorial's kernel)
-
-auto softmax = tk::jit("softmax", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 stride,
-                                     tk::i32 n_cols, tk::constant<int> BLOCK) {
-  auto row = tk::program_id(0);
-  auto cols = tk::arange(0, BLOCK);
-  auto mask = cols < n_cols;
-  auto x = tk::load(in + row * stride + cols, mask, -tk::inf<float>());
-  auto e = tk::exp(x - tk::max(x, 0));
-  tk::store(out + row * stride + cols, e / tk::sum(e, 0), mask);
-});
+// Fused softmax (the Triton tutorial's kernel, examples/kernels/softmax.hpp)
 
 TEST_CASE("interpreter: fused softmax over rows of several widths", "[interpreter][numerics]") {
   TK_TEST_RANDOM(gen);
@@ -63,8 +47,8 @@ TEST_CASE("interpreter: fused softmax over rows of several widths", "[interprete
   const float sentinel = -7.f;
   auto in = tk_test::uniform(gen, std::size_t(rows * stride), -8, 8);
   std::vector<float> out(in.size(), sentinel);
-  softmax.launch(tk::grid(rows), interpreter, out.data(), in.data(), stride, cols,
-                 int(tk::next_pow2(cols)));
+  examples::softmax.launch(tk::grid(rows), interpreter, out.data(), in.data(), stride, cols,
+                           int(tk::next_pow2(cols)));
 
   std::vector<double> want(in.size(), sentinel);
   for (int r = 0; r < rows; ++r) {
@@ -87,42 +71,8 @@ TEST_CASE("interpreter: fused softmax over rows of several widths", "[interprete
 }
 
 // ---------------------------------------------------------------------------------------------
-// Layernorm forward (the Triton tutorial's kernel): f32 math whatever the storage type, with the
-// per-row mean and 1/std stored for the backward pass.
-
-auto layernorm = tk::jit("layernorm_fwd", [](auto Y, auto X, auto W, auto B, auto Mean, auto Rstd,
-                                             auto stride, auto N, auto eps, auto BLOCK) {
-  auto row = tk::program_id(0);
-  auto x_row = X + row * stride;
-  auto y_row = Y + row * stride;
-  auto acc = tk::zeros<float>({BLOCK});
-  tk::for_range(0, N, BLOCK, [&](tk::i32 off) {
-    auto cols = off + tk::arange(0, BLOCK);
-    acc += tk::cast<float>(tk::load(x_row + cols, cols < N, 0));
-  });
-  auto mean = tk::sum(acc, 0) / N;
-  auto var_acc = tk::zeros<float>({BLOCK});
-  tk::for_range(0, N, BLOCK, [&](tk::i32 off) {
-    auto cols = off + tk::arange(0, BLOCK);
-    auto x = tk::cast<float>(tk::load(x_row + cols, cols < N, 0));
-    auto d = tk::where(cols < N, x - mean, 0.0f);
-    var_acc += d * d;
-  });
-  auto var = tk::sum(var_acc, 0) / N;
-  auto rstd = 1 / tk::sqrt(var + eps);
-  tk::store(Mean + row, mean);
-  tk::store(Rstd + row, rstd);
-  tk::for_range(0, N, BLOCK, [&](tk::i32 off) {
-    auto cols = off + tk::arange(0, BLOCK);
-    auto mask = cols < N;
-    auto w = tk::load(W + cols, mask);
-    auto b = tk::load(B + cols, mask);
-    auto x = tk::cast<float>(tk::load(x_row + cols, mask, 0));
-    auto y = (x - mean) * rstd * w + b;
-    using out_t = std::remove_pointer_t<typename decltype(Y)::element_type>;
-    tk::store(y_row + cols, tk::cast<out_t>(y), mask);
-  });
-});
+// Layernorm forward (the Triton tutorial's kernel, examples/kernels/layernorm.hpp): f32 math
+// whatever the storage type, with the per-row mean and 1/std stored for the backward pass.
 
 template <class T> void check_layernorm(std::mt19937_64 &gen, int rows, int cols, int block) {
   const int stride = cols + 5;
@@ -132,8 +82,9 @@ template <class T> void check_layernorm(std::mt19937_64 &gen, int rows, int cols
   const auto b = tk_test::uniform(gen, std::size_t(cols), -1, 1);
   std::vector<T> y(x.size(), T(-99.f));
   std::vector<float> mean(static_cast<std::size_t>(rows)), rstd(static_cast<std::size_t>(rows));
-  layernorm.launch(tk::grid(rows), interpreter, y.data(), std::as_const(x).data(), w.data(),
-                   b.data(), mean.data(), rstd.data(), stride, cols, eps, tk::constant<int>(block));
+  examples::layernorm.launch(tk::grid(rows), interpreter, y.data(), std::as_const(x).data(),
+                             w.data(), b.data(), mean.data(), rstd.data(), stride, cols, eps,
+                             tk::constant<int>(block));
 
   std::vector<double> want_y(x.size(), -99.0), want_mean(static_cast<std::size_t>(rows)),
       want_rstd(static_cast<std::size_t>(rows));

@@ -1,55 +1,13 @@
 // Interpreter numerics of a tiled matmul through tk::dot with a K loop (the Triton tutorial's
-// kernel: grouped program ordering, wrapped row/column offsets, masked K tail), for f16 inputs
-// with f32 accumulation and f32 inputs in TF32 and IEEE precision, against a double reference.
+// kernel, examples/kernels/matmul.hpp: grouped program ordering, wrapped row/column offsets, masked
+// K tail), for f16 inputs with f32 accumulation and f32 inputs in TF32 and IEEE precision, against
+// a double reference.
 #include "interpreter_support.hpp"
+#include "kernels/matmul.hpp"
 
 namespace {
 
 using tk_test::interpreter;
-
-template <class In, class Out> auto make_matmul() {
-  return tk::jit("matmul", [](tk::ptr<Out> c, tk::ptr<const In> a, tk::ptr<const In> b, tk::i32 M,
-                              tk::i32 N, tk::i32 K, tk::i32 stride_am, tk::i32 stride_ak,
-                              tk::i32 stride_bk, tk::i32 stride_bn, tk::i32 stride_cm,
-                              tk::i32 stride_cn, tk::constant<int> BM, tk::constant<int> BN,
-                              tk::constant<int> BK, tk::constant<int> GROUP_M,
-                              tk::constant<tk::input_precision> precision) {
-    auto pid = tk::program_id(0);
-    auto num_pid_m = tk::cdiv(M, BM);
-    auto num_pid_n = tk::cdiv(N, BN);
-    auto num_pid_in_group = GROUP_M * num_pid_n;
-    auto group_id = pid / num_pid_in_group;
-    auto first_pid_m = group_id * GROUP_M;
-    auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
-    auto pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
-    auto pid_n = (pid % num_pid_in_group) / group_size_m;
-
-    auto offs_am = (pid_m * BM + tk::arange(0, BM)) % M;
-    auto offs_bn = (pid_n * BN + tk::arange(0, BN)) % N;
-    auto offs_k = tk::arange(0, BK);
-    auto a_ptrs =
-        a + (offs_am(tk::_, tk::newaxis) * stride_am + offs_k(tk::newaxis, tk::_) * stride_ak);
-    auto b_ptrs =
-        b + (offs_k(tk::_, tk::newaxis) * stride_bk + offs_bn(tk::newaxis, tk::_) * stride_bn);
-
-    auto acc = tk::zeros<float>({BM, BN});
-    tk::for_range(0, tk::cdiv(K, BK), [&](tk::i32 k) {
-      auto a_tile = tk::load(a_ptrs, offs_k(tk::newaxis, tk::_) < K - k * BK, 0);
-      auto b_tile = tk::load(b_ptrs, offs_k(tk::_, tk::newaxis) < K - k * BK, 0);
-      acc = tk::dot(a_tile, b_tile, acc, precision);
-      a_ptrs += BK * stride_ak;
-      b_ptrs += BK * stride_bk;
-    });
-    auto out = tk::cast<Out>(acc);
-
-    auto offs_cm = pid_m * BM + tk::arange(0, BM);
-    auto offs_cn = pid_n * BN + tk::arange(0, BN);
-    auto c_ptrs =
-        c + stride_cm * offs_cm(tk::_, tk::newaxis) + stride_cn * offs_cn(tk::newaxis, tk::_);
-    auto c_mask = (offs_cm(tk::_, tk::newaxis) < M) & (offs_cn(tk::newaxis, tk::_) < N);
-    tk::store(c_ptrs, out, c_mask);
-  });
-}
 
 struct tiles {
   int bm, bn, bk, group_m;
@@ -66,9 +24,9 @@ void check_matmul(std::mt19937_64 &gen, int M, int N, int K, tiles t, tk::input_
   const int sbk = b_col_major ? 1 : N, sbn = b_col_major ? K : 1;
   std::vector<Out> c(std::size_t(M * N), Out(-1234.f));
   const auto grid = tk::cdiv(M, t.bm) * tk::cdiv(N, t.bn);
-  make_matmul<In, Out>().launch(tk::grid(grid), interpreter, c.data(), a.data(), b.data(), M, N, K,
-                                K, 1, sbk, sbn, N, 1, t.bm, t.bn, t.bk, t.group_m,
-                                tk::constant<tk::input_precision>(prec));
+  examples::matmul.launch(tk::grid(grid), interpreter, c.data(), a.data(), b.data(), M, N, K, K, 1,
+                          sbk, sbn, N, 1, tk::constant(t.bm), tk::constant(t.bn),
+                          tk::constant(t.bk), tk::constant(t.group_m), tk::constant(prec));
 
   // Errors scale with sum |a||b|, not with the (cancelling) result.
   std::vector<double> want(c.size()), scale(c.size());
@@ -131,11 +89,11 @@ TEST_CASE("interpreter: tiled matmul, f32 inputs in IEEE and TF32 precision",
     const auto a = tk_test::uniform(gen, std::size_t(n * n), -1, 1);
     const auto b = tk_test::uniform(gen, std::size_t(n * n), -1, 1);
     std::vector<float> c_tf32(a.size()), c_ieee(a.size());
-    auto mm = make_matmul<float, float>();
     for (auto [c, prec] : {std::pair{&c_tf32, tk::input_precision::tf32},
                            std::pair{&c_ieee, tk::input_precision::ieee}})
-      mm.launch(tk::grid(1), interpreter, c->data(), a.data(), b.data(), n, n, n, n, 1, n, 1, n, 1,
-                32, 32, 32, 1, tk::constant<tk::input_precision>(prec));
+      examples::matmul.launch(tk::grid(1), interpreter, c->data(), a.data(), b.data(), n, n, n, n,
+                              1, n, 1, n, 1, tk::constant(32), tk::constant(32), tk::constant(32),
+                              tk::constant(1), tk::constant(prec));
     std::size_t differ = 0;
     double max_rel = 0;
     for (std::size_t k = 0; k < a.size(); ++k) {

@@ -1,0 +1,69 @@
+/// @file matmul.hpp
+/// Matrix multiplication, the Triton tutorial's kernel: C = A x B with A M x K, B K x N and C
+/// M x N, any strides. Each program instance computes one BLOCK_M x BLOCK_N tile of C, walking K
+/// in BLOCK_K steps with tk::dot into an f32 accumulator. Programs are ordered in groups of GROUP_M
+/// rows of tiles so that neighbours share tiles of A and B in the L2 cache.
+///
+/// Launch contract:
+/// - grid: `tk::grid(tk::cdiv(M, BLOCK_M) * tk::cdiv(N, BLOCK_N))`, one program instance per tile;
+/// - arguments: `a` and `b` point to one float type (f16, bf16 or f32), `c` to any float type (the
+///   pointer parameters are `auto`, typed by the launch arguments; the f32 accumulator is stored
+///   converted to c's type); `stride_xy` is the distance between neighbours along dimension y of
+///   matrix x, in elements (row-major A: stride_am = K, stride_ak = 1; column-major B:
+///   stride_bk = 1, stride_bn = K);
+/// - constants, passed as `tk::constant` (with `auto` parameters a plain int would become a
+///   run-time `tk::i32`): BLOCK_M, BLOCK_N, BLOCK_K, powers of two >= 16; GROUP_M >= 1;
+///   INPUT_PRECISION, how tk::dot multiplies f32 inputs (tf32 or ieee; no effect on f16/bf16).
+#pragma once
+
+#include <tk/tk.hpp>
+
+namespace examples {
+
+inline auto matmul =
+    tk::jit("matmul", [](auto c, auto a, auto b, tk::i32 M, tk::i32 N, tk::i32 K, tk::i32 stride_am,
+                         tk::i32 stride_ak, tk::i32 stride_bk, tk::i32 stride_bn, tk::i32 stride_cm,
+                         tk::i32 stride_cn, tk::constant<int> BLOCK_M, tk::constant<int> BLOCK_N,
+                         tk::constant<int> BLOCK_K, tk::constant<int> GROUP_M,
+                         tk::constant<tk::input_precision> INPUT_PRECISION) {
+      // Which tile of C this program computes.
+      auto pid = tk::program_id(0);
+      auto num_pid_m = tk::cdiv(M, BLOCK_M);
+      auto num_pid_n = tk::cdiv(N, BLOCK_N);
+      auto num_pid_in_group = GROUP_M * num_pid_n;
+      auto group_id = pid / num_pid_in_group;
+      auto first_pid_m = group_id * GROUP_M;
+      auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
+      auto pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
+      auto pid_n = (pid % num_pid_in_group) / group_size_m;
+
+      // Pointers to the first tiles of A and B. Rows and columns past the edge wrap around (% M,
+      // % N): they are loaded but never stored, which keeps the loads unmasked along M and N.
+      auto offs_am = (pid_m * BLOCK_M + tk::arange(0, BLOCK_M)) % M;
+      auto offs_bn = (pid_n * BLOCK_N + tk::arange(0, BLOCK_N)) % N;
+      auto offs_k = tk::arange(0, BLOCK_K);
+      auto a_ptrs =
+          a + (offs_am(tk::_, tk::newaxis) * stride_am + offs_k(tk::newaxis, tk::_) * stride_ak);
+      auto b_ptrs =
+          b + (offs_k(tk::_, tk::newaxis) * stride_bk + offs_bn(tk::newaxis, tk::_) * stride_bn);
+
+      // Walk K; the last step masks the K tail with zeros.
+      auto acc = tk::zeros<float>({BLOCK_M, BLOCK_N});
+      tk::for_range(0, tk::cdiv(K, BLOCK_K), [&](tk::i32 k) {
+        auto a_tile = tk::load(a_ptrs, offs_k(tk::newaxis, tk::_) < K - k * BLOCK_K, 0.0f);
+        auto b_tile = tk::load(b_ptrs, offs_k(tk::_, tk::newaxis) < K - k * BLOCK_K, 0.0f);
+        acc = tk::dot(a_tile, b_tile, acc, INPUT_PRECISION);
+        a_ptrs += BLOCK_K * stride_ak;
+        b_ptrs += BLOCK_K * stride_bk;
+      });
+
+      // Store the tile (converted to c's element type), masked at the edges of C.
+      auto offs_cm = pid_m * BLOCK_M + tk::arange(0, BLOCK_M);
+      auto offs_cn = pid_n * BLOCK_N + tk::arange(0, BLOCK_N);
+      auto c_ptrs =
+          c + stride_cm * offs_cm(tk::_, tk::newaxis) + stride_cn * offs_cn(tk::newaxis, tk::_);
+      auto c_mask = (offs_cm(tk::_, tk::newaxis) < M) & (offs_cn(tk::newaxis, tk::_) < N);
+      tk::store(c_ptrs, acc, c_mask);
+    });
+
+} // namespace examples
