@@ -1,8 +1,9 @@
 # TkIrCheck.cmake -- run as
-#   cmake -P TkIrCheck.cmake -- <exe> [args...] "|" <mlir-opt> [mlir-opt args...]
+#   cmake -P TkIrCheck.cmake -- <exe> [args...] "|" <checker> [checker args...]
 #
-# Runs `<exe> args | <mlir-opt> args` and fails if either process fails
-# (the equivalent of `set -o pipefail`). Used by tk_add_ir_check().
+# Runs `<exe> args | <checker> args` and fails if either process fails (the
+# equivalent of `set -o pipefail`). The checker is tk-opt, or mlir-opt without
+# the backend. Used by tk_add_ir_check().
 
 cmake_minimum_required(VERSION 3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/TkScriptCommon.cmake")
@@ -10,13 +11,13 @@ include("${CMAKE_CURRENT_LIST_DIR}/TkScriptCommon.cmake")
 tk_script_args(args)
 list(FIND args "|" bar)
 if(bar LESS 1)
-  message(FATAL_ERROR "TkIrCheck: expected `-- <exe> [args] | <mlir-opt> [args]`")
+  message(FATAL_ERROR "TkIrCheck: expected `-- <exe> [args] | <checker> [args]`")
 endif()
 list(SUBLIST args 0 ${bar} producer)
 math(EXPR consumer_begin "${bar} + 1")
 list(SUBLIST args ${consumer_begin} -1 consumer)
 if(NOT consumer)
-  message(FATAL_ERROR "TkIrCheck: no mlir-opt command after `|`")
+  message(FATAL_ERROR "TkIrCheck: no checker command after `|`")
 endif()
 
 execute_process(
@@ -30,11 +31,13 @@ list(GET results 1 consumer_result)
 
 if(NOT producer_result STREQUAL "0" OR NOT consumer_result STREQUAL "0")
   tk_print_excerpt("stderr" "${err}")
-  tk_print_excerpt("mlir-opt output" "${out}")
+  tk_print_excerpt("checker output" "${out}")
   list(JOIN producer " " producer_shown)
   list(JOIN consumer " " consumer_shown)
   message(FATAL_ERROR "IR check failed:\n"
     "  producer: ${producer_shown} -> ${producer_result}\n"
-    "  mlir-opt: ${consumer_shown} -> ${consumer_result}")
+    "  checker:  ${consumer_shown} -> ${consumer_result}")
 endif()
-message(STATUS "IR round-trip through mlir-opt OK")
+list(GET consumer 0 checker)
+get_filename_component(checker "${checker}" NAME)
+message(STATUS "IR parsed and verified by ${checker}")

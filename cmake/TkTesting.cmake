@@ -26,12 +26,15 @@
 #       that header (twice, to check include guards). Built with the normal
 #       build; failing to compile fails the build.
 #
-#   tk_add_ir_check(<name> <exe> [ARGS <arg>...] [MLIR_OPT_ARGS <arg>...]
+#   tk_add_ir_check(<name> <exe> [ARGS <arg>...] [OPT_ARGS <arg>...]
 #                   [LABELS <label>...])
-#       ir.<name>  [ir;<labels>]  runs `<exe> <args> | mlir-opt-22
-#       --allow-unregistered-dialect <mlir-opt-args>`; fails if either fails.
-#       <exe> may be a target name or a path. Not registered (message only)
-#       when mlir-opt-22 cannot be found. Arguments cannot contain `;`.
+#       ir.<name>  [ir;<labels>]  runs `<exe> <args> | tk-opt <opt-args>`, which
+#       parses and verifies the IR with the tk dialect; fails if either fails.
+#       Without the backend (TK_BUILD_BACKEND=OFF) the check falls back to
+#       `mlir-opt-22 --allow-unregistered-dialect <opt-args>` (SSA, regions and
+#       the upstream ops only), and is not registered (message only) when
+#       mlir-opt-22 cannot be found either. <exe> may be a target name or a
+#       path. Arguments cannot contain `;`.
 #
 #   tk_add_format_test(<name> DIRS <dir>...)
 #       <name>  [format]  clang-format-22 --dry-run -Werror over the C++ files
@@ -178,21 +181,26 @@ endfunction()
 
 # ---------------------------------------------------------------------------
 function(tk_add_ir_check name exe)
-  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "ARGS;MLIR_OPT_ARGS;LABELS")
-  find_program(TK_MLIR_OPT NAMES mlir-opt-22 mlir-opt
-    HINTS /usr/lib/llvm-22/bin
-    DOC "mlir-opt used by tk_add_ir_check()")
-  if(NOT TK_MLIR_OPT)
-    message(STATUS "TileKit: mlir-opt-22 not found; IR check ir.${name} not registered")
-    return()
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "ARGS;OPT_ARGS;LABELS")
+  if(TARGET tk-opt)
+    set(checker "$<TARGET_FILE:tk-opt>")
+  else()
+    find_program(TK_MLIR_OPT NAMES mlir-opt-22 mlir-opt
+      HINTS /usr/lib/llvm-22/bin
+      DOC "mlir-opt used by tk_add_ir_check() when tk-opt is not built")
+    if(NOT TK_MLIR_OPT)
+      message(STATUS "TileKit: neither tk-opt nor mlir-opt-22 available; "
+        "IR check ir.${name} not registered")
+      return()
+    endif()
+    set(checker "${TK_MLIR_OPT}" --allow-unregistered-dialect)
   endif()
   if(TARGET ${exe})
     set(exe "$<TARGET_FILE:${exe}>")
   endif()
   add_test(NAME ir.${name}
     COMMAND "${CMAKE_COMMAND}" -P "${TK_CMAKE_SCRIPT_DIR}/TkIrCheck.cmake"
-      -- "${exe}" ${arg_ARGS}
-      "|" "${TK_MLIR_OPT}" --allow-unregistered-dialect ${arg_MLIR_OPT_ARGS})
+      -- "${exe}" ${arg_ARGS} "|" ${checker} ${arg_OPT_ARGS})
   set(labels ir ${arg_LABELS})
   set_tests_properties(ir.${name} PROPERTIES LABELS "${labels}" TIMEOUT 300)
 endfunction()

@@ -15,7 +15,7 @@ PACKAGES=(
   libboost-dev librange-v3-dev
   # tests
   catch2 clang-22 clang-format-22
-  # MLIR backend (lib/, added later) and IR round-trip checks
+  # MLIR backend (lib/, tk-opt, lit tests) and IR checks
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 libzstd-dev
   # build tools
   ninja-build ccache gdb

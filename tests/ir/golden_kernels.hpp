@@ -1,7 +1,7 @@
 // The kernels behind the printed-IR golden files (tests/golden/<family>.mlir).
 //
 // Shared by tests/unit/ir_golden.cpp (compares the printed IR with the golden files) and
-// tests/ir/print_all.cpp (prints it for the mlir-opt round-trip check). Every kernel is traced
+// tests/ir/print_all.cpp (prints it for the tk-opt check, ir.print_all). Every kernel is traced
 // with `.ir(...)` only; pointers are never dereferenced.
 //
 // Writing rules, so that the goldens do not depend on the compiler:

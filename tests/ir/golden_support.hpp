@@ -1,5 +1,5 @@
 // Helpers shared by the printed-IR golden test (tests/unit/ir_golden.cpp) and the IR printer
-// for the mlir-opt round trip (tests/ir/print_all.cpp).
+// for the tk-opt check (tests/ir/print_all.cpp).
 #pragma once
 
 #include "golden_kernels.hpp"
@@ -66,7 +66,7 @@ inline std::string strip_columns(std::string_view ir) {
 }
 
 /// The golden text of one family: a header, then each kernel's normalized IR, separated by
-/// `// -----` so that `mlir-opt --split-input-file` reads the file as is.
+/// `// -----` so that `tk-opt --split-input-file` reads the file as is.
 inline std::string family_text(const std::string &family) {
   std::string text = "// Printed-IR golden file of the `" + family +
                      "` kernels in tests/ir/golden_kernels.hpp.\n"
@@ -75,7 +75,7 @@ inline std::string family_text(const std::string &family) {
                      "// TK_UPDATE_GOLDEN=1 and review the diff (tests/README.md). Locations are "
                      "GCC's; other compilers\n"
                      "// compare without columns. "
-                     "Check: mlir-opt-22 --allow-unregistered-dialect --split-input-file\n";
+                     "Check: tk-opt --split-input-file\n";
   for (const auto &c : cases()) {
     if (family != c.family)
       continue;

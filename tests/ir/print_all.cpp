@@ -1,7 +1,7 @@
 // Prints the IR of every golden kernel (tests/ir/golden_kernels.hpp) to stdout, chunks separated
-// by `// -----`, for the round trip through mlir-opt:
+// by `// -----`, for the check by tk-opt (mlir-opt without the backend):
 //
-//   print_all [family...] | mlir-opt-22 --allow-unregistered-dialect --split-input-file
+//   print_all [family...] | tk-opt --split-input-file
 //
 // Without arguments it prints every family. Exits 1 on an unknown family or a trace error.
 #include "golden_support.hpp"

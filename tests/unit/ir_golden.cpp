@@ -196,27 +196,33 @@ TEST_CASE("ir golden: tracing on several threads at once gives identical bytes",
 
 namespace {
 
-/// mlir-opt from LLVM 22: $TK_MLIR_OPT, then the usual install locations, then PATH.
-std::string find_mlir_opt() {
+/// The command that checks printed IR: $TK_MLIR_OPT (an mlir-opt, as is) if set; else the
+/// build's tk-opt (TK_OPT_PATH, defined when the backend is built), which verifies the tk ops;
+/// else mlir-opt from LLVM 22 (install locations, then PATH), which skips them. Empty if none.
+std::string find_ir_checker() {
   if (const char *v = std::getenv("TK_MLIR_OPT"); v && *v)
-    return v;
+    return "\"" + std::string(v) + "\" --allow-unregistered-dialect";
+#ifdef TK_OPT_PATH
+  if (fs::exists(TK_OPT_PATH))
+    return "\"" TK_OPT_PATH "\"";
+#endif
   for (const char *p : {"/usr/lib/llvm-22/bin/mlir-opt", "/usr/bin/mlir-opt-22"})
     if (fs::exists(p))
-      return p;
+      return "\"" + std::string(p) + "\" --allow-unregistered-dialect";
 #ifndef _WIN32
   if (std::system("command -v mlir-opt-22 >/dev/null 2>&1") == 0)
-    return "mlir-opt-22";
+    return "mlir-opt-22 --allow-unregistered-dialect";
 #endif
   return {};
 }
 
 } // namespace
 
-TEST_CASE("ir golden: the printed IR of every golden kernel parses with mlir-opt",
-          "[ir][golden][mlir-opt]") {
-  const std::string mlir_opt = find_mlir_opt();
-  if (mlir_opt.empty()) {
-    WARN("mlir-opt-22 not found (set TK_MLIR_OPT); skipping the parse check");
+TEST_CASE("ir golden: the printed IR of every golden kernel parses and verifies (tk-opt)",
+          "[ir][golden][tk-opt]") {
+  const std::string checker = find_ir_checker();
+  if (checker.empty()) {
+    WARN("neither tk-opt nor mlir-opt-22 found (set TK_MLIR_OPT); skipping the parse check");
     return;
   }
   // A directory of its own: several builds may run this test at once.
@@ -228,9 +234,8 @@ TEST_CASE("ir golden: the printed IR of every golden kernel parses with mlir-opt
     CAPTURE(family);
     const fs::path input = dir / (family + ".mlir"), log = dir / (family + ".log");
     write_file(input, tk_golden::family_text(family));
-    const std::string cmd = "\"" + mlir_opt + "\" --allow-unregistered-dialect " +
-                            "--split-input-file \"" + input.string() + "\" > \"" + log.string() +
-                            "\" 2>&1";
+    const std::string cmd =
+        checker + " --split-input-file \"" + input.string() + "\" > \"" + log.string() + "\" 2>&1";
     const int rc = std::system(cmd.c_str());
     std::string output;
     read_file(log, output);

@@ -1,0 +1,349 @@
+/// @file Verifiers of the tk ops. The ODS constraints (TkOps.td) check each operand's kind;
+/// these check how operands, properties and results fit together, with messages that say what
+/// the IR must look like instead.
+#include "Dialect/Tk/IR/Dialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+
+#define GET_OP_CLASSES
+#include "Dialect/Tk/IR/TkOps.cpp.inc"
+
+namespace {
+
+/// A value's shape: a tensor's dimensions; none for a scalar.
+ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+/// `element` in `shape`: the scalar itself when `isTensor` is false.
+Type typeOf(bool isTensor, ArrayRef<int64_t> shape, Type element) {
+  return isTensor ? Type(RankedTensorType::get(shape, element)) : element;
+}
+
+/// `element` in the shape of `like` (a scalar when `like` is one).
+Type withShapeOf(Type like, Type element) {
+  return typeOf(isa<RankedTensorType>(like), shapeOf(like), element);
+}
+
+/// Both scalars, or tensors of one shape.
+bool sameShape(Type a, Type b) {
+  return isa<RankedTensorType>(a) == isa<RankedTensorType>(b) && shapeOf(a) == shapeOf(b);
+}
+
+/// Same shape and element type; tensor encodings (layouts, added by later passes) may differ.
+bool matches(Type actual, Type expected) {
+  return sameShape(actual, expected) &&
+         getElementTypeOrSelf(actual) == getElementTypeOrSelf(expected);
+}
+
+/// The pointee type of a pointer or of a block of pointers (checked by ODS).
+Type pointeeOf(Type ptrLike) {
+  return cast<PointerType>(getElementTypeOrSelf(ptrLike)).getPointeeType();
+}
+
+LogicalResult verifyGridAxis(Operation *op, IntegerAttr axis) {
+  if (axis.getInt() < 0 || axis.getInt() > 2)
+    return op->emitOpError() << "axis must be 0, 1 or 2 (the grid has three dimensions), got "
+                             << axis.getInt();
+  return success();
+}
+
+LogicalResult verifyMask(Operation *op, Value ptr, Value mask) {
+  if (!mask)
+    return success();
+  Type expected = withShapeOf(ptr.getType(), IntegerType::get(op->getContext(), 1));
+  if (!matches(mask.getType(), expected))
+    return op->emitOpError() << "mask must be " << expected << " (one i1 per pointer), got "
+                             << mask.getType();
+  return success();
+}
+
+/// Operands of tk.reduce / tk.scan: at least one, all of one shape, `axis` within their rank.
+LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs, int64_t axis) {
+  if (srcs.empty())
+    return op->emitOpError() << "needs at least one operand";
+  Type first = srcs.front().getType();
+  for (auto [i, src] : llvm::enumerate(srcs))
+    if (shapeOf(src.getType()) != shapeOf(first))
+      return op->emitOpError() << "operands must have one shape: operand " << i << " is "
+                               << src.getType() << ", operand 0 is " << first;
+  const auto rank = int64_t(shapeOf(first).size());
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError() << "axis " << axis << " is out of range for operands of rank " << rank
+                             << " (0 <= axis < " << rank << ")";
+  if (op->getNumResults() != srcs.size())
+    return op->emitOpError() << "has " << op->getNumResults() << " results for " << srcs.size()
+                             << " operands; it returns one result per operand";
+  return success();
+}
+
+/// The combine region of tk.reduce / tk.scan: 2N scalar arguments (N left values, then N right
+/// values) ending in its return op with N scalars, each of its operand's element type.
+template <class ReturnOp>
+LogicalResult verifyCombineRegion(Operation *op, Region &region, ValueRange srcs) {
+  Block &block = region.front();
+  const size_t n = srcs.size();
+  if (block.getNumArguments() != 2 * n)
+    return op->emitOpError() << "the combine region takes " << 2 * n << " scalar arguments (" << n
+                             << " left values, then " << n << " right values), got "
+                             << block.getNumArguments();
+  for (auto [k, arg] : llvm::enumerate(block.getArguments())) {
+    Type expected = getElementTypeOrSelf(srcs[k % n].getType());
+    if (arg.getType() != expected)
+      return op->emitOpError() << "combine argument " << k << " must be " << expected
+                               << " (the element type of operand " << k % n << "), got "
+                               << arg.getType();
+  }
+  // MLIR has checked that the block ends in a terminator, and ours check their parent op; this
+  // catches other dialects' parentless terminators.
+  auto ret = dyn_cast<ReturnOp>(block.back());
+  if (!ret)
+    return op->emitOpError() << "the combine region must end in '" << ReturnOp::getOperationName()
+                             << "'";
+  if (ret->getNumOperands() != n)
+    return ret.emitOpError() << "returns " << ret->getNumOperands() << " values; the combine "
+                             << "region returns " << n << ", one per operand";
+  for (auto [i, value] : llvm::enumerate(ret->getOperands())) {
+    Type expected = getElementTypeOrSelf(srcs[i].getType());
+    if (value.getType() != expected)
+      return ret.emitOpError() << "value " << i << " must be " << expected
+                               << " (the element type of operand " << i << "), got "
+                               << value.getType();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult GetProgramIdOp::verify() { return verifyGridAxis(*this, getAxisAttr()); }
+
+LogicalResult GetNumProgramsOp::verify() { return verifyGridAxis(*this, getAxisAttr()); }
+
+LogicalResult MakeRangeOp::verify() {
+  const int64_t start = getStartAttr().getInt(), end = getEndAttr().getInt();
+  if (end <= start)
+    return emitOpError() << "end (" << end << ") must be greater than start (" << start << ")";
+  const int64_t n = end - start;
+  if (!llvm::isPowerOf2_64(uint64_t(n)))
+    return emitOpError() << "the range holds end - start = " << n
+                         << " values, which is not a power of two";
+  if (getType().getDimSize(0) != n)
+    return emitOpError() << "result must hold end - start = " << n << " values, got " << getType();
+  return success();
+}
+
+LogicalResult SplatOp::verify() {
+  if (getType().getElementType() != getSrc().getType())
+    return emitOpError() << "result must be a block of the operand's type " << getSrc().getType()
+                         << ", got " << getType();
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = getSrc().getType(), result = getType();
+  if (src.getElementType() != result.getElementType())
+    return emitOpError() << "result element type must be the operand's, " << src.getElementType()
+                         << ", got " << result.getElementType();
+  if (src.getRank() != result.getRank())
+    return emitOpError() << "keeps the rank: the operand has rank " << src.getRank()
+                         << ", the result " << result.getRank()
+                         << " (add dimensions with tk.expand_dims or tk.reshape first)";
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (src.getDimSize(d) != 1 && src.getDimSize(d) != result.getDimSize(d))
+      return emitOpError() << "dimension " << d << " of the operand is " << src.getDimSize(d)
+                           << "; it must be 1 or the result's, " << result.getDimSize(d);
+  return success();
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  Type src = getSrc().getType();
+  const int64_t axis = getAxisAttr().getInt();
+  const auto rank = int64_t(shapeOf(src).size());
+  if (axis < 0 || axis > rank)
+    return emitOpError() << "axis " << axis << " is out of range for an operand of rank " << rank
+                         << " (0 <= axis <= " << rank << ")";
+  SmallVector<int64_t> shape(shapeOf(src));
+  shape.insert(shape.begin() + axis, 1);
+  Type expected = typeOf(true, shape, getElementTypeOrSelf(src));
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the operand with a dimension of size 1 at axis " << axis << "), got "
+                         << getType();
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  Type src = getSrc().getType();
+  if (getElementTypeOrSelf(src) != getType().getElementType())
+    return emitOpError() << "result element type must be the operand's, "
+                         << getElementTypeOrSelf(src) << ", got " << getType().getElementType();
+  const int64_t in = ShapedType::getNumElements(shapeOf(src));
+  if (in != getType().getNumElements())
+    return emitOpError() << "keeps the number of elements: the operand holds " << in
+                         << ", the result " << getType().getNumElements();
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  auto src = getSrc().getType();
+  ArrayRef<int32_t> order = getOrder();
+  SmallVector<bool> seen(src.getRank(), false);
+  bool permutation = int64_t(order.size()) == src.getRank();
+  for (int32_t d : order) {
+    permutation = permutation && d >= 0 && d < src.getRank() && !seen[size_t(d)];
+    if (permutation)
+      seen[size_t(d)] = true;
+  }
+  if (!permutation)
+    return emitOpError() << "order must be a permutation of 0 .. " << src.getRank() - 1
+                         << " (one entry per dimension of the operand), got " << getOrderAttr();
+  SmallVector<int64_t> shape;
+  for (int32_t d : order)
+    shape.push_back(src.getDimSize(d));
+  Type expected = typeOf(true, shape, src.getElementType());
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (result dimension d is operand dimension order[d]), got "
+                         << getType();
+  return success();
+}
+
+LogicalResult AddPtrOp::verify() {
+  Type ptr = getPtr().getType();
+  if (!sameShape(ptr, getOffset().getType()))
+    return emitOpError() << "offsets must have the pointers' shape: the pointers are " << ptr
+                         << ", the offsets " << getOffset().getType();
+  if (getType() != ptr)
+    return emitOpError() << "result must have the pointers' type " << ptr << ", got " << getType();
+  return success();
+}
+
+LogicalResult LoadOp::verify() {
+  Type ptr = getPtr().getType();
+  Type expected = withShapeOf(ptr, pointeeOf(ptr));
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the pointee type in the pointers' shape), got " << getType();
+  if (failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  if (getOther() && !getMask())
+    return emitOpError() << "has `other` but no `mask`: `other` fills the lanes the mask turns "
+                            "off, so give a mask or drop `other`";
+  if (getOther() && !matches(getOther().getType(), expected))
+    return emitOpError() << "other must be " << expected << " (the loaded type), got "
+                         << getOther().getType();
+  return success();
+}
+
+LogicalResult StoreOp::verify() {
+  Type ptr = getPtr().getType();
+  Type expected = withShapeOf(ptr, pointeeOf(ptr));
+  if (!matches(getValue().getType(), expected))
+    return emitOpError() << "value must be " << expected
+                         << " (the pointee type in the pointers' shape), got "
+                         << getValue().getType();
+  return verifyMask(*this, getPtr(), getMask());
+}
+
+LogicalResult ReduceOp::verify() {
+  const int64_t axis = getAxisAttr().getInt();
+  if (failed(verifyCombineOperands(*this, getSrcs(), axis)))
+    return failure();
+  for (auto [i, src, result] : llvm::enumerate(getSrcs(), getResults())) {
+    SmallVector<int64_t> shape(shapeOf(src.getType()));
+    shape.erase(shape.begin() + axis);
+    Type expected = typeOf(!shape.empty(), shape, getElementTypeOrSelf(src.getType()));
+    if (!matches(result.getType(), expected))
+      return emitOpError() << "result " << i << " must be " << expected << " (operand " << i
+                           << " without dimension " << axis << "), got " << result.getType();
+  }
+  return success();
+}
+
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombineRegion<ReduceReturnOp>(*this, getCombineOp(), getSrcs());
+}
+
+LogicalResult ScanOp::verify() {
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxisAttr().getInt())))
+    return failure();
+  for (auto [i, src, result] : llvm::enumerate(getSrcs(), getResults()))
+    if (!matches(result.getType(), src.getType()))
+      return emitOpError() << "result " << i << " must be " << src.getType() << " (operand " << i
+                           << "'s type: a scan keeps the shape), got " << result.getType();
+  return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombineRegion<ScanReturnOp>(*this, getCombineOp(), getSrcs());
+}
+
+LogicalResult DotOp::verify() {
+  auto a = getA().getType(), b = getB().getType(), c = getC().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError() << "a, b and c must be 2-D blocks, got " << a << ", " << b << ", " << c;
+  const int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
+  if (b.getDimSize(0) != k)
+    return emitOpError() << "inner dimensions differ: a is " << a << " (M x K), b is " << b
+                         << " (K x N)";
+  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+    return emitOpError() << "the accumulator must be M x N = " << m << " x " << n << ", got " << c;
+  if (getType() != c)
+    return emitOpError() << "result must have the accumulator's type " << c << ", got "
+                         << getType();
+  if (m < 16 || n < 16 || k < 16)
+    return emitOpError() << "every dimension must be at least 16 (tensor-core tiles), got a " << a
+                         << " and b " << b;
+  Type in = a.getElementType(), acc = c.getElementType();
+  if (b.getElementType() != in)
+    return emitOpError() << "a and b must have one element type, got " << in << " and "
+                         << b.getElementType();
+  const bool supported = (in.isF16() && (acc.isF32() || acc.isF16())) ||
+                         (in.isBF16() && acc.isF32()) || (in.isF32() && acc.isF32()) ||
+                         (in.isSignlessInteger(8) && acc.isSignlessInteger(32));
+  if (!supported)
+    return emitOpError() << "unsupported input/accumulator types " << in << "/" << acc
+                         << "; supported: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32";
+  const StringRef precision = getInputPrecision();
+  if (precision != "tf32" && precision != "ieee")
+    return emitOpError() << "input_precision must be \"tf32\" or \"ieee\", got \"" << precision
+                         << "\"";
+  if (precision == "tf32" && !in.isF32())
+    return emitOpError() << "input_precision \"tf32\" applies to f32 inputs; use \"ieee\" for "
+                         << in;
+  if (getMaxNumImpreciseAccAttr().getInt() < 0)
+    return emitOpError() << "max_num_imprecise_acc must not be negative, got "
+                         << getMaxNumImpreciseAccAttr().getInt();
+  return success();
+}
+
+LogicalResult BitcastOp::verify() {
+  Type src = getSrc().getType(), result = getType();
+  if (!isa<PointerType>(getElementTypeOrSelf(src)) ||
+      !isa<PointerType>(getElementTypeOrSelf(result)))
+    return emitOpError() << "casts pointers to pointers, got " << src << " to " << result
+                         << "; bit-cast numbers with arith.bitcast";
+  if (!sameShape(src, result))
+    return emitOpError() << "keeps the shape, got " << src << " to " << result;
+  return success();
+}
+
+LogicalResult PtrToIntOp::verify() {
+  if (!sameShape(getSrc().getType(), getType()))
+    return emitOpError() << "keeps the shape, got " << getSrc().getType() << " to " << getType();
+  return success();
+}
+
+LogicalResult IntToPtrOp::verify() {
+  if (!sameShape(getSrc().getType(), getType()))
+    return emitOpError() << "keeps the shape, got " << getSrc().getType() << " to " << getType();
+  return success();
+}

@@ -1,0 +1,201 @@
+// The tk ops. Each matches the generic form the front end prints (docs/ir.md): operand and
+// property names, operandSegmentSizes on tk.load, explicit region terminators. The assembly
+// formats below are only how tk-opt prints; the generic form always parses.
+
+#ifndef TK_OPS_TD
+#define TK_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "TkTypes.td"
+
+class Tk_Op<string mnemonic, list<Trait> traits = []> : Op<Tk_Dialect, mnemonic, traits> {
+  let hasVerifier = 1;
+}
+
+// Program instances.
+
+class Tk_GridOp<string mnemonic, string what> : Tk_Op<mnemonic, [Pure]> {
+  let summary = what # " along a grid axis";
+  let arguments = (ins I32Attr:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tk_GetProgramIdOp : Tk_GridOp<"get_program_id", "the program instance's index">;
+def Tk_GetNumProgramsOp : Tk_GridOp<"get_num_programs", "the number of program instances">;
+
+def Tk_MakeRangeOp : Tk_Op<"make_range", [Pure]> {
+  let summary = "the integers start ... end - 1";
+  let description = [{
+    `end - start` is the result's only dimension and a power of two.
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs 1DTensorOf<[I32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+// Shapes. Broadcasting is always explicit in the front end's IR.
+
+def Tk_SplatOp : Tk_Op<"splat", [Pure]> {
+  let summary = "a block filled with one scalar";
+  let arguments = (ins Tk_Elem:$src);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_BroadcastOp : Tk_Op<"broadcast", [Pure]> {
+  let summary = "expands dimensions of size 1, keeping the rank";
+  let arguments = (ins Tk_Tensor:$src);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_ExpandDimsOp : Tk_Op<"expand_dims", [Pure]> {
+  let summary = "inserts a dimension of size 1 at `axis`";
+  let arguments = (ins Tk_Value:$src, I32Attr:$axis);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_ReshapeOp : Tk_Op<"reshape", [Pure]> {
+  let summary = "the same elements in row-major order, in another shape";
+  let arguments = (ins Tk_Value:$src);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_TransOp : Tk_Op<"trans", [Pure]> {
+  let summary = "permutes dimensions: result dimension d is operand dimension order[d]";
+  let arguments = (ins Tk_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+// Pointers and memory.
+
+def Tk_AddPtrOp : Tk_Op<"addptr", [Pure]> {
+  let summary = "pointer + offset, in elements of the pointee type";
+  let description = [{
+    Offsets are signed integers of any width, in the pointers' shape.
+  }];
+  let arguments = (ins Tk_PtrLike:$ptr, Tk_IntLike:$offset);
+  let results = (outs Tk_PtrLike:$result);
+  let assemblyFormat = [{
+    $ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset) `->` type($result)
+  }];
+}
+
+def Tk_LoadOp : Tk_Op<"load", [AttrSizedOperandSegments]> {
+  let summary = "loads from global memory";
+  let description = [{
+    Lanes where `mask` is false are not read and yield `other` (zero without it). The result is
+    the pointee type in the pointers' shape.
+  }];
+  let arguments = (ins Arg<Tk_PtrLike, "the addresses", [MemRead]>:$ptr,
+                       Optional<Tk_BoolLike>:$mask,
+                       Optional<Tk_Value>:$other);
+  let results = (outs Tk_Value:$result);
+  let assemblyFormat = [{
+    $ptr (`,` $mask^)? (`,` $other^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tk_StoreOp : Tk_Op<"store"> {
+  let summary = "stores to global memory";
+  let description = [{
+    Lanes where `mask` is false are not written.
+  }];
+  let arguments = (ins Arg<Tk_PtrLike, "the addresses", [MemWrite]>:$ptr,
+                       Tk_Value:$value,
+                       Optional<Tk_BoolLike>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $value (`,` $mask^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+// Reductions and scans: one combine region on scalars, N left values then N right values.
+
+class Tk_CombineOp<string mnemonic, list<Trait> traits = []>
+    : Tk_Op<mnemonic, !listconcat(traits, [RecursiveMemoryEffects])> {
+  let regions = (region SizedRegion<1>:$combineOp);
+  let hasRegionVerifier = 1;
+  let assemblyFormat = [{
+    $srcs attr-dict `:` functional-type($srcs, results) $combineOp
+  }];
+}
+
+def Tk_ReduceOp : Tk_CombineOp<"reduce"> {
+  let summary = "reduces blocks along an axis with a combine region";
+  let description = [{
+    N operands of one shape are reduced together along `axis`; the results are their shapes
+    without `axis` (scalars for 1-D operands). The region must be associative and commutative.
+  }];
+  let arguments = (ins Variadic<Tk_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tk_Value>:$results);
+}
+
+def Tk_ScanOp : Tk_CombineOp<"scan"> {
+  let summary = "inclusive scans along an axis with a combine region";
+  let description = [{
+    Like `tk.reduce`, but each result has its operand's shape; from the last element to the first
+    when `reverse`.
+  }];
+  let arguments = (ins Variadic<Tk_Tensor>:$srcs, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs Variadic<Tk_Tensor>:$results);
+}
+
+class Tk_CombineReturnOp<string mnemonic, string parent>
+    : Op<Tk_Dialect, mnemonic, [Pure, Terminator, HasParent<parent>]> {
+  let summary = "returns the combined scalars from a " # parent # " region";
+  let arguments = (ins Variadic<Tk_Elem>:$result);
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
+}
+
+def Tk_ReduceReturnOp : Tk_CombineReturnOp<"reduce.return", "ReduceOp">;
+def Tk_ScanReturnOp : Tk_CombineReturnOp<"scan.return", "ScanOp">;
+
+// Matrix product.
+
+def Tk_DotOp : Tk_Op<"dot", [Pure]> {
+  let summary = "a × b + c on 2-D blocks (tensor cores)";
+  let description = [{
+    `a` is M×K, `b` K×N, `c` and the result M×N, every dimension at least 16. Input/accumulator
+    types: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32. `input_precision` is "tf32" (f32 inputs
+    rounded to TF32) or "ieee".
+  }];
+  let arguments = (ins Tk_Tensor:$a, Tk_Tensor:$b, Tk_Tensor:$c, StrAttr:$input_precision,
+                       I32Attr:$max_num_imprecise_acc);
+  let results = (outs Tk_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `+` type($c) `->` type($d)
+  }];
+}
+
+// Casts.
+
+def Tk_BitcastOp : Tk_Op<"bitcast", [Pure]> {
+  let summary = "reinterprets pointers as pointers to another type";
+  let description = [{
+    Numbers are bit-cast with `arith.bitcast`; the verifier says so.
+  }];
+  let arguments = (ins Tk_Value:$src);
+  let results = (outs Tk_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_PtrToIntOp : Tk_Op<"ptr_to_int", [Pure]> {
+  let summary = "the address of each pointer, as i64";
+  let arguments = (ins Tk_PtrLike:$src);
+  let results = (outs Tk_I64Like:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_IntToPtrOp : Tk_Op<"int_to_ptr", [Pure]> {
+  let summary = "i64 addresses as pointers";
+  let arguments = (ins Tk_I64Like:$src);
+  let results = (outs Tk_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+#endif // TK_OPS_TD

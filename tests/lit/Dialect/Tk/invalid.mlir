@@ -1,0 +1,579 @@
+// One case per error of the tk dialect's verifiers (lib/Dialect/Tk/IR/{Types,Dialect,Ops}.cpp),
+// plus a few of the ODS constraints, each with the message the user sees.
+// RUN: tk-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{!tk.ptr points to an integer or floating-point type (i1 ... i64, f16, bf16, f32, f64), got 'index'}}
+func.func @ptr_to_index(%arg0: !tk.ptr<index>)
+
+// -----
+
+// expected-error @+1 {{'tk.divisibility' of argument 0 must be an i32 integer such as `16 : i32`, got 16 : i64}}
+func.func @divisibility_i64(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i64}) {
+  func.return
+}
+
+// -----
+
+// expected-error @+1 {{'tk.divisibility' of argument 1 must be a positive power of two, got 12}}
+func.func @divisibility_not_pow2(%arg0: !tk.ptr<f32>, %arg1: i32 {tk.divisibility = 12 : i32}) {
+  func.return
+}
+
+// -----
+
+// expected-error @+1 {{'tk.divisibility' applies to pointer and integer arguments; argument 0 is 'f32'}}
+func.func @divisibility_on_float(%arg0: f32 {tk.divisibility = 16 : i32}) {
+  func.return
+}
+
+// -----
+
+// expected-error @+1 {{unknown argument attribute 'tk.alignment' on argument 0 (the tk dialect defines only 'tk.divisibility')}}
+func.func @unknown_arg_attr(%arg0: !tk.ptr<f32> {tk.alignment = 16 : i32}) {
+  func.return
+}
+
+// -----
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{'tk.get_program_id' op axis must be 0, 1 or 2 (the grid has three dimensions), got 3}}
+  %0 = "tk.get_program_id"() <{axis = 3 : i32}> : () -> i32
+  func.return
+}
+
+// -----
+
+func.func @num_programs_axis() {
+  // expected-error @+1 {{'tk.get_num_programs' op axis must be 0, 1 or 2 (the grid has three dimensions), got -1}}
+  %0 = "tk.get_num_programs"() <{axis = -1 : i32}> : () -> i32
+  func.return
+}
+
+// -----
+
+func.func @make_range_empty() {
+  // expected-error @+1 {{'tk.make_range' op end (0) must be greater than start (4)}}
+  %0 = "tk.make_range"() <{end = 0 : i32, start = 4 : i32}> : () -> tensor<4xi32>
+  func.return
+}
+
+// -----
+
+func.func @make_range_not_pow2() {
+  // expected-error @+1 {{'tk.make_range' op the range holds end - start = 3 values, which is not a power of two}}
+  %0 = "tk.make_range"() <{end = 3 : i32, start = 0 : i32}> : () -> tensor<3xi32>
+  func.return
+}
+
+// -----
+
+func.func @make_range_size() {
+  // expected-error @+1 {{'tk.make_range' op result must hold end - start = 16 values, got 'tensor<8xi32>'}}
+  %0 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<8xi32>
+  func.return
+}
+
+// -----
+
+func.func @make_range_rank() {
+  // expected-error @+1 {{'tk.make_range' op result #0 must be 1D tensor of 32-bit signless integer values, but got 'tensor<4x4xi32>'}}
+  %0 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<4x4xi32>
+  func.return
+}
+
+// -----
+
+func.func @splat_type(%arg0: i32) {
+  // expected-error @+1 {{'tk.splat' op result must be a block of the operand's type 'i32', got 'tensor<16xf32>'}}
+  %0 = "tk.splat"(%arg0) : (i32) -> tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @splat_of_block(%arg0: tensor<4xi32>) {
+  // expected-error @+1 {{'tk.splat' op operand #0 must be integer, float or pointer, but got 'tensor<4xi32>'}}
+  %0 = "tk.splat"(%arg0) : (tensor<4xi32>) -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @broadcast_element_type(%arg0: tensor<8x1xi32>) {
+  // expected-error @+1 {{'tk.broadcast' op result element type must be the operand's, 'i32', got 'i64'}}
+  %0 = "tk.broadcast"(%arg0) : (tensor<8x1xi32>) -> tensor<8x16xi64>
+  func.return
+}
+
+// -----
+
+func.func @broadcast_rank(%arg0: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.broadcast' op keeps the rank: the operand has rank 1, the result 2 (add dimensions with tk.expand_dims or tk.reshape first)}}
+  %0 = "tk.broadcast"(%arg0) : (tensor<16xi32>) -> tensor<8x16xi32>
+  func.return
+}
+
+// -----
+
+func.func @broadcast_dimension(%arg0: tensor<8x4xi32>) {
+  // expected-error @+1 {{'tk.broadcast' op dimension 1 of the operand is 4; it must be 1 or the result's, 16}}
+  %0 = "tk.broadcast"(%arg0) : (tensor<8x4xi32>) -> tensor<8x16xi32>
+  func.return
+}
+
+// -----
+
+func.func @broadcast_dynamic(%arg0: tensor<?x1xi32>) {
+  // expected-error @+1 {{'tk.broadcast' op operand #0 must be statically shaped tensor of integer, float or pointer values, but got 'tensor<?x1xi32>'}}
+  %0 = "tk.broadcast"(%arg0) : (tensor<?x1xi32>) -> tensor<8x16xi32>
+  func.return
+}
+
+// -----
+
+func.func @expand_dims_axis(%arg0: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.expand_dims' op axis 2 is out of range for an operand of rank 1 (0 <= axis <= 1)}}
+  %0 = "tk.expand_dims"(%arg0) <{axis = 2 : i32}> : (tensor<16xi32>) -> tensor<16x1xi32>
+  func.return
+}
+
+// -----
+
+func.func @expand_dims_result(%arg0: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.expand_dims' op result must be 'tensor<16x1xi32>' (the operand with a dimension of size 1 at axis 1), got 'tensor<1x16xi32>'}}
+  %0 = "tk.expand_dims"(%arg0) <{axis = 1 : i32}> : (tensor<16xi32>) -> tensor<1x16xi32>
+  func.return
+}
+
+// -----
+
+func.func @reshape_element_type(%arg0: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tk.reshape' op result element type must be the operand's, 'f32', got 'f16'}}
+  %0 = "tk.reshape"(%arg0) : (tensor<16x32xf32>) -> tensor<512xf16>
+  func.return
+}
+
+// -----
+
+func.func @reshape_count(%arg0: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tk.reshape' op keeps the number of elements: the operand holds 512, the result 256}}
+  %0 = "tk.reshape"(%arg0) : (tensor<16x32xf32>) -> tensor<256xf32>
+  func.return
+}
+
+// -----
+
+func.func @trans_order(%arg0: tensor<16x32xf32>) {
+  // expected-error @+1 {{'tk.trans' op order must be a permutation of 0 .. 1 (one entry per dimension of the operand), got array<i32: 0, 0>}}
+  %0 = "tk.trans"(%arg0) <{order = array<i32: 0, 0>}> : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  func.return
+}
+
+// -----
+
+func.func @trans_result(%arg0: tensor<8x4x16xf32>) {
+  // expected-error @+1 {{'tk.trans' op result must be 'tensor<16x8x4xf32>' (result dimension d is operand dimension order[d]), got 'tensor<4x16x8xf32>'}}
+  %0 = "tk.trans"(%arg0) <{order = array<i32: 2, 0, 1>}> : (tensor<8x4x16xf32>) -> tensor<4x16x8xf32>
+  func.return
+}
+
+// -----
+
+func.func @addptr_shape(%arg0: tensor<128x!tk.ptr<f32>>, %arg1: tensor<64xi32>) {
+  // expected-error @+1 {{'tk.addptr' op offsets must have the pointers' shape: the pointers are 'tensor<128x!tk.ptr<f32>>', the offsets 'tensor<64xi32>'}}
+  %0 = "tk.addptr"(%arg0, %arg1) : (tensor<128x!tk.ptr<f32>>, tensor<64xi32>) -> tensor<128x!tk.ptr<f32>>
+  func.return
+}
+
+// -----
+
+func.func @addptr_result(%arg0: !tk.ptr<f32>, %arg1: i32) {
+  // expected-error @+1 {{'tk.addptr' op result must have the pointers' type '!tk.ptr<f32>', got '!tk.ptr<f16>'}}
+  %0 = "tk.addptr"(%arg0, %arg1) : (!tk.ptr<f32>, i32) -> !tk.ptr<f16>
+  func.return
+}
+
+// -----
+
+func.func @addptr_float_offset(%arg0: !tk.ptr<f32>, %arg1: f32) {
+  // expected-error @+1 {{'tk.addptr' op operand #1 must be integer or block of integers, but got 'f32'}}
+  %0 = "tk.addptr"(%arg0, %arg1) : (!tk.ptr<f32>, f32) -> !tk.ptr<f32>
+  func.return
+}
+
+// -----
+
+func.func @load_result(%arg0: tensor<128x!tk.ptr<f32>>) {
+  // expected-error @+1 {{'tk.load' op result must be 'tensor<128xf32>' (the pointee type in the pointers' shape), got 'tensor<128xf16>'}}
+  %0 = "tk.load"(%arg0) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<128x!tk.ptr<f32>>) -> tensor<128xf16>
+  func.return
+}
+
+// -----
+
+func.func @load_mask(%arg0: tensor<128x!tk.ptr<f32>>, %arg1: tensor<64xi1>) {
+  // expected-error @+1 {{'tk.load' op mask must be 'tensor<128xi1>' (one i1 per pointer), got 'tensor<64xi1>'}}
+  %0 = "tk.load"(%arg0, %arg1) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f32>>, tensor<64xi1>) -> tensor<128xf32>
+  func.return
+}
+
+// -----
+
+func.func @load_other_without_mask(%arg0: tensor<128x!tk.ptr<f32>>, %arg1: tensor<128xf32>) {
+  // expected-error @+1 {{'tk.load' op has `other` but no `mask`: `other` fills the lanes the mask turns off, so give a mask or drop `other`}}
+  %0 = "tk.load"(%arg0, %arg1) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>) -> tensor<128xf32>
+  func.return
+}
+
+// -----
+
+func.func @load_other(%arg0: tensor<128x!tk.ptr<f32>>, %arg1: tensor<128xi1>, %arg2: tensor<128xi32>) {
+  // expected-error @+1 {{'tk.load' op other must be 'tensor<128xf32>' (the loaded type), got 'tensor<128xi32>'}}
+  %0 = "tk.load"(%arg0, %arg1, %arg2) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>, tensor<128xi32>) -> tensor<128xf32>
+  func.return
+}
+
+// -----
+
+func.func @load_segments(%arg0: tensor<128x!tk.ptr<f32>>) {
+  // expected-error @+1 {{'tk.load' op operand count (1) does not match with the total size (2) specified in attribute 'operandSegmentSizes'}}
+  %0 = "tk.load"(%arg0) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f32>>) -> tensor<128xf32>
+  func.return
+}
+
+// -----
+
+func.func @store_value(%arg0: tensor<128x!tk.ptr<f32>>, %arg1: tensor<128xf16>) {
+  // expected-error @+1 {{'tk.store' op value must be 'tensor<128xf32>' (the pointee type in the pointers' shape), got 'tensor<128xf16>'}}
+  "tk.store"(%arg0, %arg1) : (tensor<128x!tk.ptr<f32>>, tensor<128xf16>) -> ()
+  func.return
+}
+
+// -----
+
+func.func @store_mask(%arg0: !tk.ptr<f32>, %arg1: f32, %arg2: tensor<1xi1>) {
+  // expected-error @+1 {{'tk.store' op mask must be 'i1' (one i1 per pointer), got 'tensor<1xi1>'}}
+  "tk.store"(%arg0, %arg1, %arg2) : (!tk.ptr<f32>, f32, tensor<1xi1>) -> ()
+  func.return
+}
+
+// -----
+
+func.func @reduce_no_operand() {
+  // expected-error @+1 {{'tk.reduce' op needs at least one operand}}
+  "tk.reduce"() <{axis = 0 : i32}> ({
+    ^bb0:
+      "tk.reduce.return"() : () -> ()
+  }) : () -> ()
+  func.return
+}
+
+// -----
+
+func.func @reduce_shapes(%arg0: tensor<16xf32>, %arg1: tensor<8xi32>) {
+  // expected-error @+1 {{'tk.reduce' op operands must have one shape: operand 1 is 'tensor<8xi32>', operand 0 is 'tensor<16xf32>'}}
+  %0:2 = "tk.reduce"(%arg0, %arg1) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: i32, %c: f32, %d: i32):
+      "tk.reduce.return"(%a, %b) : (f32, i32) -> ()
+  }) : (tensor<16xf32>, tensor<8xi32>) -> (f32, i32)
+  func.return
+}
+
+// -----
+
+func.func @reduce_axis(%arg0: tensor<8x16xf32>) {
+  // expected-error @+1 {{'tk.reduce' op axis 2 is out of range for operands of rank 2 (0 <= axis < 2)}}
+  %0 = "tk.reduce"(%arg0) <{axis = 2 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.reduce.return"(%s) : (f32) -> ()
+  }) : (tensor<8x16xf32>) -> tensor<8xf32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_result_count(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.reduce' op has 2 results for 1 operands; it returns one result per operand}}
+  %0:2 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.reduce.return"(%s) : (f32) -> ()
+  }) : (tensor<16xf32>) -> (f32, f32)
+  func.return
+}
+
+// -----
+
+func.func @reduce_result(%arg0: tensor<8x16xf32>) {
+  // expected-error @+1 {{'tk.reduce' op result 0 must be 'tensor<8xf32>' (operand 0 without dimension 1), got 'tensor<16xf32>'}}
+  %0 = "tk.reduce"(%arg0) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.reduce.return"(%s) : (f32) -> ()
+  }) : (tensor<8x16xf32>) -> tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_to_scalar(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.reduce' op result 0 must be 'f32' (operand 0 without dimension 0), got 'tensor<1xf32>'}}
+  %0 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.reduce.return"(%s) : (f32) -> ()
+  }) : (tensor<16xf32>) -> tensor<1xf32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_argument_count(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.reduce' op the combine region takes 2 scalar arguments (1 left values, then 1 right values), got 1}}
+  %0 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32):
+      "tk.reduce.return"(%a) : (f32) -> ()
+  }) : (tensor<16xf32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @reduce_argument_type(%arg0: tensor<16xf32>, %arg1: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.reduce' op combine argument 3 must be 'i32' (the element type of operand 1), got 'f32'}}
+  %0:2 = "tk.reduce"(%arg0, %arg1) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: i32, %c: f32, %d: f32):
+      "tk.reduce.return"(%a, %b) : (f32, i32) -> ()
+  }) : (tensor<16xf32>, tensor<16xi32>) -> (f32, i32)
+  func.return
+}
+
+// -----
+
+func.func @reduce_return_count(%arg0: tensor<16xf32>) {
+  %0 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      // expected-error @+1 {{'tk.reduce.return' op returns 2 values; the combine region returns 1, one per operand}}
+      "tk.reduce.return"(%a, %b) : (f32, f32) -> ()
+  }) : (tensor<16xf32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @reduce_return_type(%arg0: tensor<16xf32>) {
+  %0 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %i = arith.fptosi %a : f32 to i32
+      // expected-error @+1 {{'tk.reduce.return' op value 0 must be 'f32' (the element type of operand 0), got 'i32'}}
+      "tk.reduce.return"(%i) : (i32) -> ()
+  }) : (tensor<16xf32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @reduce_terminator(%arg0: tensor<16xf32>) {
+  %0 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      // expected-error @+1 {{'tk.scan.return' op expects parent op 'tk.scan'}}
+      "tk.scan.return"(%a) : (f32) -> ()
+  }) : (tensor<16xf32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @reduce_return_outside(%arg0: f32) {
+  // expected-error @+1 {{'tk.reduce.return' op expects parent op 'tk.reduce'}}
+  "tk.reduce.return"(%arg0) : (f32) -> ()
+}
+
+// -----
+
+func.func @reduce_two_blocks(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.reduce' op region #0 ('combineOp') failed to verify constraint: region with 1 blocks}}
+  %0 = "tk.reduce"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      cf.br ^bb1
+    ^bb1:
+      "tk.reduce.return"(%a) : (f32) -> ()
+  }) : (tensor<16xf32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @scan_axis(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.scan' op axis -1 is out of range for operands of rank 1 (0 <= axis < 1)}}
+  %0 = "tk.scan"(%arg0) <{axis = -1 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.scan.return"(%s) : (f32) -> ()
+  }) : (tensor<16xf32>) -> tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @scan_result(%arg0: tensor<8x16xf32>) {
+  // expected-error @+1 {{'tk.scan' op result 0 must be 'tensor<8x16xf32>' (operand 0's type: a scan keeps the shape), got 'tensor<8xf32>'}}
+  %0 = "tk.scan"(%arg0) <{axis = 1 : i32, reverse = false}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.scan.return"(%s) : (f32) -> ()
+  }) : (tensor<8x16xf32>) -> tensor<8xf32>
+  func.return
+}
+
+// -----
+
+func.func @scan_argument_type(%arg0: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.scan' op combine argument 0 must be 'i32' (the element type of operand 0), got 'i64'}}
+  %0 = "tk.scan"(%arg0) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i64, %b: i32):
+      "tk.scan.return"(%b) : (i32) -> ()
+  }) : (tensor<16xi32>) -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @scan_reverse_missing(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.scan' op requires attribute 'reverse'}}
+  %0 = "tk.scan"(%arg0) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.scan.return"(%s) : (f32) -> ()
+  }) : (tensor<16xf32>) -> tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op a, b and c must be 2-D blocks, got 'tensor<16xf16>', 'tensor<16x16xf16>', 'tensor<16x16xf32>'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_inner(%a: tensor<32x16xf16>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{'tk.dot' op inner dimensions differ: a is 'tensor<32x16xf16>' (M x K), b is 'tensor<32x32xf16>' (K x N)}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<32x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_accumulator(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op the accumulator must be M x N = 32 x 32, got 'tensor<16x16xf32>'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_result(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<32x32xf32>) {
+  // expected-error @+1 {{'tk.dot' op result must have the accumulator's type 'tensor<32x32xf32>', got 'tensor<32x32xf16>'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf16>
+  func.return
+}
+
+// -----
+
+func.func @dot_small(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<8x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op every dimension must be at least 16 (tensor-core tiles), got a 'tensor<8x16xf16>' and b 'tensor<16x16xf16>'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<8x16xf16>, tensor<16x16xf16>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_mixed_inputs(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op a and b must have one element type, got 'f16' and 'bf16'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_types(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'i8'/'f32'; supported: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xi8>, tensor<16x16xi8>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op input_precision must be "tf32" or "ieee", got "tf32x3"}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_tf32_f16(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op input_precision "tf32" applies to f32 inputs; use "ieee" for 'f16'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_imprecise_acc(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op max_num_imprecise_acc must not be negative, got -1}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = -1 : i32}> : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_precision_missing(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op requires attribute 'input_precision'}}
+  %0 = "tk.dot"(%a, %b, %c) <{max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @bitcast_numbers(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.bitcast' op casts pointers to pointers, got 'tensor<16xf32>' to 'tensor<16xi32>'; bit-cast numbers with arith.bitcast}}
+  %0 = "tk.bitcast"(%arg0) : (tensor<16xf32>) -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @bitcast_shape(%arg0: tensor<16x!tk.ptr<f32>>) {
+  // expected-error @+1 {{'tk.bitcast' op keeps the shape, got 'tensor<16x!tk.ptr<f32>>' to '!tk.ptr<i32>'}}
+  %0 = "tk.bitcast"(%arg0) : (tensor<16x!tk.ptr<f32>>) -> !tk.ptr<i32>
+  func.return
+}
+
+// -----
+
+func.func @ptr_to_int_shape(%arg0: tensor<16x!tk.ptr<f32>>) {
+  // expected-error @+1 {{'tk.ptr_to_int' op keeps the shape, got 'tensor<16x!tk.ptr<f32>>' to 'tensor<8xi64>'}}
+  %0 = "tk.ptr_to_int"(%arg0) : (tensor<16x!tk.ptr<f32>>) -> tensor<8xi64>
+  func.return
+}
+
+// -----
+
+func.func @ptr_to_int_i32(%arg0: !tk.ptr<f32>) {
+  // expected-error @+1 {{'tk.ptr_to_int' op result #0 must be i64 or block of i64, but got 'i32'}}
+  %0 = "tk.ptr_to_int"(%arg0) : (!tk.ptr<f32>) -> i32
+  func.return
+}
+
+// -----
+
+func.func @int_to_ptr_shape(%arg0: i64) {
+  // expected-error @+1 {{'tk.int_to_ptr' op keeps the shape, got 'i64' to 'tensor<1x!tk.ptr<f32>>'}}
+  %0 = "tk.int_to_ptr"(%arg0) : (i64) -> tensor<1x!tk.ptr<f32>>
+  func.return
+}

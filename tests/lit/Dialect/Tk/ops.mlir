@@ -1,0 +1,172 @@
+// Every tk op, written the way the front end prints it (generic form, docs/ir.md): tk-opt parses
+// and verifies it, prints its custom form, which parses again (round trip), and prints the
+// front end's generic form back exactly with --mlir-print-op-generic.
+// RUN: tk-opt %s | tk-opt | FileCheck %s
+// RUN: tk-opt %s --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// CHECK-LABEL: func.func @grid
+// CHECK-SAME: (%{{.*}}: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %{{.*}}: i32 {tk.divisibility = 16 : i32}, %{{.*}}: f32)
+func.func @grid(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: i32 {tk.divisibility = 16 : i32}, %arg2: f32) {
+  // CHECK: tk.get_program_id {axis = 0 : i32} : i32
+  // GENERIC: "tk.get_program_id"() <{axis = 0 : i32}> : () -> i32
+  %0 = "tk.get_program_id"() <{axis = 0 : i32}> : () -> i32
+  // CHECK: tk.get_num_programs {axis = 2 : i32} : i32
+  // GENERIC: "tk.get_num_programs"() <{axis = 2 : i32}> : () -> i32
+  %1 = "tk.get_num_programs"() <{axis = 2 : i32}> : () -> i32
+  func.return
+}
+
+// CHECK-LABEL: func.func @shapes
+func.func @shapes(%arg0: i32, %arg1: !tk.ptr<f32>) {
+  // CHECK: tk.make_range {end = 64 : i32, start = 32 : i32} : tensor<32xi32>
+  // GENERIC: "tk.make_range"() <{end = 64 : i32, start = 32 : i32}> : () -> tensor<32xi32>
+  %0 = "tk.make_range"() <{end = 64 : i32, start = 32 : i32}> : () -> tensor<32xi32>
+  // CHECK: tk.splat %{{.*}} : i32 -> tensor<8x1xi32>
+  // GENERIC: "tk.splat"(%{{.*}}) : (i32) -> tensor<8x1xi32>
+  %1 = "tk.splat"(%arg0) : (i32) -> tensor<8x1xi32>
+  // CHECK: tk.splat %{{.*}} : !tk.ptr<f32> -> tensor<8x16x!tk.ptr<f32>>
+  %2 = "tk.splat"(%arg1) : (!tk.ptr<f32>) -> tensor<8x16x!tk.ptr<f32>>
+  // CHECK: tk.broadcast %{{.*}} : tensor<8x1xi32> -> tensor<8x16xi32>
+  // GENERIC: "tk.broadcast"(%{{.*}}) : (tensor<8x1xi32>) -> tensor<8x16xi32>
+  %3 = "tk.broadcast"(%1) : (tensor<8x1xi32>) -> tensor<8x16xi32>
+  // CHECK: tk.expand_dims %{{.*}} {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  // GENERIC: "tk.expand_dims"(%{{.*}}) <{axis = 1 : i32}> : (tensor<32xi32>) -> tensor<32x1xi32>
+  %4 = "tk.expand_dims"(%0) <{axis = 1 : i32}> : (tensor<32xi32>) -> tensor<32x1xi32>
+  // A scalar is a rank-0 block: tk::expand_dims and tk::reshape accept it.
+  // CHECK: tk.expand_dims %{{.*}} {axis = 0 : i32} : i32 -> tensor<1xi32>
+  %5 = "tk.expand_dims"(%arg0) <{axis = 0 : i32}> : (i32) -> tensor<1xi32>
+  // CHECK: tk.reshape %{{.*}} : tensor<8x16xi32> -> tensor<128xi32>
+  // GENERIC: "tk.reshape"(%{{.*}}) : (tensor<8x16xi32>) -> tensor<128xi32>
+  %6 = "tk.reshape"(%3) : (tensor<8x16xi32>) -> tensor<128xi32>
+  // CHECK: tk.reshape %{{.*}} : i32 -> tensor<1x1xi32>
+  %7 = "tk.reshape"(%arg0) : (i32) -> tensor<1x1xi32>
+  // CHECK: tk.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<8x16xi32> -> tensor<16x8xi32>
+  // GENERIC: "tk.trans"(%{{.*}}) <{order = array<i32: 1, 0>}> : (tensor<8x16xi32>) -> tensor<16x8xi32>
+  %8 = "tk.trans"(%3) <{order = array<i32: 1, 0>}> : (tensor<8x16xi32>) -> tensor<16x8xi32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @memory
+func.func @memory(%arg0: !tk.ptr<f32>, %arg1: i64) {
+  %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
+  %1 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<128x!tk.ptr<f32>>
+  // CHECK: tk.addptr %{{.*}}, %{{.*}} : tensor<128x!tk.ptr<f32>>, tensor<128xi32> -> tensor<128x!tk.ptr<f32>>
+  // GENERIC: "tk.addptr"(%{{.*}}, %{{.*}}) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>>
+  %2 = "tk.addptr"(%1, %0) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>>
+  // CHECK: tk.addptr %{{.*}}, %{{.*}} : !tk.ptr<f32>, i64 -> !tk.ptr<f32>
+  %3 = "tk.addptr"(%arg0, %arg1) : (!tk.ptr<f32>, i64) -> !tk.ptr<f32>
+  %4 = "tk.splat"(%arg1) : (i64) -> tensor<128xi64>
+  %5 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
+  %6 = arith.extsi %5 : tensor<128xi32> to tensor<128xi64>
+  %7 = arith.cmpi slt, %6, %4 : tensor<128xi64>
+  %8 = arith.constant dense<0.0> : tensor<128xf32>
+  // CHECK: tk.load %{{.*}} : (tensor<128x!tk.ptr<f32>>) -> tensor<128xf32>
+  // GENERIC: "tk.load"(%{{.*}}) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<128x!tk.ptr<f32>>) -> tensor<128xf32>
+  %9 = "tk.load"(%2) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<128x!tk.ptr<f32>>) -> tensor<128xf32>
+  // CHECK: tk.load %{{.*}}, %{{.*}} : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>) -> tensor<128xf32>
+  // GENERIC: "tk.load"(%{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>) -> tensor<128xf32>
+  %10 = "tk.load"(%2, %7) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>) -> tensor<128xf32>
+  // CHECK: tk.load %{{.*}}, %{{.*}}, %{{.*}} : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>, tensor<128xf32>) -> tensor<128xf32>
+  // GENERIC: "tk.load"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>, tensor<128xf32>) -> tensor<128xf32>
+  %11 = "tk.load"(%2, %7, %8) <{operandSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>, tensor<128xf32>) -> tensor<128xf32>
+  // CHECK: tk.load %{{.*}} : (!tk.ptr<f32>) -> f32
+  %12 = "tk.load"(%3) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tk.ptr<f32>) -> f32
+  // CHECK: tk.store %{{.*}}, %{{.*}} : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>) -> ()
+  // GENERIC: "tk.store"(%{{.*}}, %{{.*}}) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>) -> ()
+  "tk.store"(%2, %9) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>) -> ()
+  // CHECK: tk.store %{{.*}}, %{{.*}}, %{{.*}} : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> ()
+  // GENERIC: "tk.store"(%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> ()
+  "tk.store"(%2, %11, %7) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> ()
+  // CHECK: tk.store %{{.*}}, %{{.*}} : (!tk.ptr<f32>, f32) -> ()
+  "tk.store"(%3, %12) : (!tk.ptr<f32>, f32) -> ()
+  func.return
+}
+
+// CHECK-LABEL: func.func @casts
+func.func @casts(%arg0: !tk.ptr<f32>) {
+  %0 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<16x!tk.ptr<f32>>
+  // CHECK: tk.bitcast %{{.*}} : tensor<16x!tk.ptr<f32>> -> tensor<16x!tk.ptr<i32>>
+  // GENERIC: "tk.bitcast"(%{{.*}}) : (tensor<16x!tk.ptr<f32>>) -> tensor<16x!tk.ptr<i32>>
+  %1 = "tk.bitcast"(%0) : (tensor<16x!tk.ptr<f32>>) -> tensor<16x!tk.ptr<i32>>
+  // CHECK: tk.bitcast %{{.*}} : !tk.ptr<f32> -> !tk.ptr<i8>
+  %2 = "tk.bitcast"(%arg0) : (!tk.ptr<f32>) -> !tk.ptr<i8>
+  // CHECK: tk.ptr_to_int %{{.*}} : tensor<16x!tk.ptr<f32>> -> tensor<16xi64>
+  // GENERIC: "tk.ptr_to_int"(%{{.*}}) : (tensor<16x!tk.ptr<f32>>) -> tensor<16xi64>
+  %3 = "tk.ptr_to_int"(%0) : (tensor<16x!tk.ptr<f32>>) -> tensor<16xi64>
+  // CHECK: tk.int_to_ptr %{{.*}} : tensor<16xi64> -> tensor<16x!tk.ptr<f32>>
+  // GENERIC: "tk.int_to_ptr"(%{{.*}}) : (tensor<16xi64>) -> tensor<16x!tk.ptr<f32>>
+  %4 = "tk.int_to_ptr"(%3) : (tensor<16xi64>) -> tensor<16x!tk.ptr<f32>>
+  // CHECK: tk.ptr_to_int %{{.*}} : !tk.ptr<f32> -> i64
+  %5 = "tk.ptr_to_int"(%arg0) : (!tk.ptr<f32>) -> i64
+  func.return
+}
+
+// CHECK-LABEL: func.func @reduce
+func.func @reduce(%arg0: tensor<8x16xf32>, %arg1: tensor<16xf32>, %arg2: tensor<16xi32>) {
+  // CHECK: tk.reduce %{{.*}} {axis = 1 : i32} : (tensor<8x16xf32>) -> tensor<8xf32> {
+  // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+  // CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
+  // CHECK-NEXT: tk.reduce.return %[[S]] : f32
+  // CHECK-NEXT: }
+  // GENERIC: "tk.reduce"(%{{.*}}) <{axis = 1 : i32}> ({
+  // GENERIC: "tk.reduce.return"(%{{.*}}) : (f32) -> ()
+  // GENERIC-NEXT: }) : (tensor<8x16xf32>) -> tensor<8xf32>
+  %0 = "tk.reduce"(%arg0) <{axis = 1 : i32}> ({
+    ^bb0(%1: f32, %2: f32):
+      %3 = arith.addf %1, %2 : f32
+      "tk.reduce.return"(%3) : (f32) -> ()
+  }) : (tensor<8x16xf32>) -> tensor<8xf32>
+  // Two operands (argmax), reduced to scalars.
+  // CHECK: tk.reduce %{{.*}}, %{{.*}} {axis = 0 : i32} : (tensor<16xf32>, tensor<16xi32>) -> (f32, i32) {
+  // CHECK: tk.reduce.return %{{.*}}, %{{.*}} : f32, i32
+  %4:2 = "tk.reduce"(%arg1, %arg2) <{axis = 0 : i32}> ({
+    ^bb0(%5: f32, %6: i32, %7: f32, %8: i32):
+      %9 = arith.cmpf ogt, %5, %7 : f32
+      %10 = arith.select %9, %5, %7 : f32
+      %11 = arith.select %9, %6, %8 : i32
+      "tk.reduce.return"(%10, %11) : (f32, i32) -> ()
+  }) : (tensor<16xf32>, tensor<16xi32>) -> (f32, i32)
+  func.return
+}
+
+// CHECK-LABEL: func.func @scan
+func.func @scan(%arg0: tensor<8x16xf32>) {
+  // CHECK: tk.scan %{{.*}} {axis = 0 : i32, reverse = true} : (tensor<8x16xf32>) -> tensor<8x16xf32> {
+  // CHECK: tk.scan.return %{{.*}} : f32
+  // GENERIC: "tk.scan"(%{{.*}}) <{axis = 0 : i32, reverse = true}> ({
+  // GENERIC: "tk.scan.return"(%{{.*}}) : (f32) -> ()
+  %0 = "tk.scan"(%arg0) <{axis = 0 : i32, reverse = true}> ({
+    ^bb0(%1: f32, %2: f32):
+      %3 = arith.addf %1, %2 : f32
+      "tk.scan.return"(%3) : (f32) -> ()
+  }) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  func.return
+}
+
+// CHECK-LABEL: func.func @dot
+func.func @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf32>, %x: tensor<16x32xf32>, %y: tensor<32x16xf32>, %z: tensor<16x16xf32>) {
+  // CHECK: tk.dot %{{.*}}, %{{.*}}, %{{.*}} {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xf16> * tensor<16x64xf16> + tensor<32x64xf32> -> tensor<32x64xf32>
+  // GENERIC: "tk.dot"(%{{.*}}, %{{.*}}, %{{.*}}) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  // CHECK: tk.dot {{.*}} {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
+  %1 = "tk.dot"(%x, %y, %z) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// The upstream ops the front end prints alongside (scf.for carrying blocks of pointers).
+// CHECK-LABEL: func.func @loop
+func.func @loop(%arg0: !tk.ptr<f16>, %arg1: i32) {
+  %0 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<16xi32>
+  %1 = "tk.splat"(%arg0) : (!tk.ptr<f16>) -> tensor<16x!tk.ptr<f16>>
+  %2 = "tk.addptr"(%1, %0) : (tensor<16x!tk.ptr<f16>>, tensor<16xi32>) -> tensor<16x!tk.ptr<f16>>
+  %3 = arith.constant 0 : i32
+  %4 = arith.constant 1 : i32
+  %5 = arith.constant dense<16> : tensor<16xi32>
+  // CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (tensor<16x!tk.ptr<f16>>) : i32 {
+  // CHECK-NEXT: tk.addptr %[[P]]
+  %6 = scf.for %7 = %3 to %arg1 step %4 iter_args(%8 = %2) -> (tensor<16x!tk.ptr<f16>>) : i32 {
+    %9 = "tk.addptr"(%8, %5) : (tensor<16x!tk.ptr<f16>>, tensor<16xi32>) -> tensor<16x!tk.ptr<f16>>
+    scf.yield %9 : tensor<16x!tk.ptr<f16>>
+  }
+  func.return
+}
