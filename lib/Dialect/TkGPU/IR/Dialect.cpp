@@ -1,0 +1,63 @@
+/// @file The tkgpu dialect: registration, and its module attributes `tkgpu.num_warps` and
+/// `tkgpu.threads_per_warp`.
+#include "Dialect/TkGPU/IR/Dialect.h"
+
+#include "Dialect/TkGPU/IR/Layout.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+#include "Dialect/TkGPU/IR/TkGPUDialect.cpp.inc"
+
+void TkGPUDialect::initialize() {
+  registerAttributes();
+  addOperations<
+#define GET_OP_LIST
+#include "Dialect/TkGPU/IR/TkGPUOps.cpp.inc"
+      >();
+}
+
+/// `tkgpu.num_warps` (a positive power of two) and `tkgpu.threads_per_warp` (32) on a module;
+/// every blocked layout in a module with `tkgpu.num_warps` spreads over exactly that many warps.
+LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  const bool isNumWarps = attr.getName() == getNumWarpsAttrName();
+  if (!isNumWarps && attr.getName() != getThreadsPerWarpAttrName())
+    return op->emitError() << "unknown attribute '" << attr.getName().getValue()
+                           << "' (the tkgpu dialect defines '" << getNumWarpsAttrName() << "' and '"
+                           << getThreadsPerWarpAttrName() << "')";
+  if (!isa<ModuleOp>(op))
+    return op->emitError() << "'" << attr.getName().getValue() << "' belongs on the module";
+  if (!value || !value.getType().isSignlessInteger(32))
+    return op->emitError() << "'" << attr.getName().getValue() << "' must be an i32 integer, got "
+                           << attr.getValue();
+  const int64_t n = value.getInt();
+  if (!isNumWarps) {
+    if (n != 32)
+      return op->emitError() << "'" << getThreadsPerWarpAttrName()
+                             << "' must be 32 (NVIDIA warps), got " << n;
+    return success();
+  }
+  if (n <= 0 || !llvm::isPowerOf2_64(uint64_t(n)))
+    return op->emitError() << "'" << getNumWarpsAttrName()
+                           << "' must be a positive power of two, got " << n;
+  WalkResult walk = op->walk([&](Operation *inner) {
+    for (Type type : inner->getResultTypes()) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !isDistributedLayout(tensor.getEncoding()))
+        continue;
+      if (getNumWarps(tensor.getEncoding()) != uint64_t(n)) {
+        inner->emitOpError() << "result layout " << tensor.getEncoding() << " spreads over "
+                             << getNumWarps(tensor.getEncoding()) << " warps, but the module has "
+                             << getNumWarpsAttrName() << " = " << n;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}

@@ -1,0 +1,49 @@
+/// @file The C++ API of tkgpu layouts: how many elements a thread holds, which tensor element
+/// is a thread's n-th, and Triton's default blocked layout for a shape. Plain index arithmetic,
+/// used by the passes that choose layouts and by the lowering to LLVM (which emits the same
+/// arithmetic as IR).
+#ifndef TK_DIALECT_TKGPU_IR_LAYOUT_H
+#define TK_DIALECT_TKGPU_IR_LAYOUT_H
+
+#include "Dialect/TkGPU/IR/Dialect.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::tkgpu {
+
+/// A distributed layout (blocked or slice) or null.
+bool isDistributedLayout(Attribute layout);
+
+/// The layout's rank (the rank of the tensors it lays out).
+unsigned getRank(Attribute layout);
+
+/// Dimensions from the fastest-varying, as lane, warp and element numbering follows them.
+llvm::SmallVector<unsigned> getOrder(Attribute layout);
+
+/// Warps the layout spreads a tensor over (the product of warpsPerCTA).
+unsigned getNumWarps(Attribute layout);
+
+/// Elements each thread holds along each dimension of a tensor of `shape`.
+llvm::SmallVector<unsigned> getElemsPerThread(Attribute layout, llvm::ArrayRef<int64_t> shape);
+
+/// Elements each thread holds in all (the product of getElemsPerThread).
+unsigned getTotalElemsPerThread(Attribute layout, llvm::ArrayRef<int64_t> shape);
+
+/// The tensor index of the `elem`-th element held by lane `lane` of warp `warp`, for
+/// 0 <= elem < getTotalElemsPerThread. A thread's elements are numbered along getOrder: the
+/// fastest dimension's first.
+llvm::SmallVector<int64_t> getElementIndex(Attribute layout, llvm::ArrayRef<int64_t> shape,
+                                           unsigned warp, unsigned lane, unsigned elem);
+
+/// Triton's default blocked layout for `shape`: order = dimensions reversed (the last one
+/// fastest), lanes then warps handed out from the fastest dimension, clamped to the shape, the
+/// rest on the slowest. sizePerThread is 1 except, when `elementBits` is given, along the
+/// fastest dimension: up to 16 bytes per thread where the tensor has that many elements per
+/// thread to give.
+BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *context, llvm::ArrayRef<int64_t> shape,
+                                              unsigned numWarps, unsigned threadsPerWarp = 32,
+                                              unsigned elementBits = 0);
+
+} // namespace mlir::tkgpu
+
+#endif // TK_DIALECT_TKGPU_IR_LAYOUT_H

@@ -1,0 +1,35 @@
+// The tkgpu dialect: GPU layouts of tk tensors (Triton's `ttg`), as tensor encodings, and the
+// ops that move values between layouts (docs/backend.md, "Layouts").
+
+#ifndef TKGPU_DIALECT_TD
+#define TKGPU_DIALECT_TD
+
+include "mlir/IR/DialectBase.td"
+
+def TkGPU_Dialect : Dialect {
+  let name = "tkgpu";
+  let cppNamespace = "::mlir::tkgpu";
+  let summary = "GPU layouts of tk tensors (Triton's `ttg`)";
+  let description = [{
+    A layout says which thread of which warp holds which elements of a tensor. It is an
+    attribute used as the tensor's encoding: `tensor<32x64xf32, #tkgpu.blocked<{...}>>`.
+    Passes choose layouts (`tk-assign-layouts`), change them, and remove the explicit
+    `tkgpu.convert_layout` ops between them (`tk-remove-layout-conversions`).
+  }];
+
+  let useDefaultAttributePrinterParser = 1;
+  // `tkgpu.num_warps` and `tkgpu.threads_per_warp` on the module.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
+      return ::llvm::StringLiteral("tkgpu.num_warps");
+    }
+    static constexpr ::llvm::StringLiteral getThreadsPerWarpAttrName() {
+      return ::llvm::StringLiteral("tkgpu.threads_per_warp");
+    }
+
+    void registerAttributes();
+  }];
+}
+
+#endif // TKGPU_DIALECT_TD

@@ -1,0 +1,241 @@
+/// @file tk-assign-layouts: gives every tensor a tkgpu layout (Triton's
+/// ConvertTritonToTritonGPU). A DialectConversion: the type converter gives a tensor without a
+/// layout the default blocked layout of its shape; one pattern for every op computes its
+/// results' layouts from its operands' (rules in Passes.td), inserting tkgpu.convert_layout
+/// where an operand must change; MLIR's scf structural conversions carry the type converter's
+/// layouts through loops and branches.
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+#include "Dialect/TkGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKASSIGNLAYOUTS
+#include "Dialect/TkGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+bool hasLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return !tensor || tensor.getEncoding();
+}
+
+/// Every tensor the op uses, defines or binds in its regions has a layout.
+bool hasLayouts(Operation *op) {
+  auto blockArgsHaveLayouts = [](Region &region) {
+    return llvm::all_of(region.getArgumentTypes(), hasLayout);
+  };
+  return llvm::all_of(op->getOperandTypes(), hasLayout) &&
+         llvm::all_of(op->getResultTypes(), hasLayout) &&
+         llvm::all_of(op->getRegions(), blockArgsHaveLayouts);
+}
+
+/// Made from scalars alone: as cheap to make in any layout.
+bool isCheap(Value value) {
+  return isa_and_nonnull<tk::SplatOp, tk::MakeRangeOp, arith::ConstantOp>(value.getDefiningOp());
+}
+
+Attribute layoutOf(Value value) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  return tensor ? tensor.getEncoding() : Attribute();
+}
+
+RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout);
+}
+
+Value convertTo(OpBuilder &builder, Location loc, Value value, Attribute layout) {
+  if (layoutOf(value) == layout)
+    return value;
+  return ConvertLayoutOp::create(builder, loc, withLayout(value.getType(), layout), value);
+}
+
+/// Tensors without a layout get the default blocked layout of their shape; conversions between
+/// layouts are tkgpu.convert_layout.
+struct LayoutTypeConverter : TypeConverter {
+  LayoutTypeConverter(MLIRContext *context, unsigned numWarps) {
+    addConversion([](Type type) { return type; });
+    addConversion([=](RankedTensorType type) -> Type {
+      if (type.getEncoding())
+        return type;
+      return withLayout(type, getDefaultBlockedEncoding(context, type.getShape(), numWarps));
+    });
+    auto convert = [](OpBuilder &builder, Type type, ValueRange inputs, Location loc) -> Value {
+      if (inputs.size() != 1 || !hasLayout(type) || !isa<RankedTensorType>(type) ||
+          !isa<RankedTensorType>(inputs.front().getType()) || !layoutOf(inputs.front()))
+        return {};
+      return ConvertLayoutOp::create(builder, loc, type, inputs.front());
+    };
+    addTargetMaterialization(convert);
+    addSourceMaterialization(convert);
+  }
+};
+
+/// Rebuilds any tk/arith/math op with layouts on its tensors. Without a type converter of its
+/// own, it sees operands in the layouts their producers were given (not the default), so
+/// layouts flow from producers to users.
+struct AssignLayoutPattern : ConversionPattern {
+  AssignLayoutPattern(MLIRContext *context, unsigned numWarps)
+      : ConversionPattern(MatchAnyOpTypeTag(), /*benefit=*/1, context), numWarps(numWarps) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (isa<scf::SCFDialect, func::FuncDialect, TkGPUDialect>(op->getDialect()) ||
+        (op->getNumRegions() && !isa<tk::ReduceOp, tk::ScanOp>(op)))
+      return rewriter.notifyMatchFailure(op, "not converted by this pattern");
+    MLIRContext *context = op->getContext();
+    Location loc = op->getLoc();
+    SmallVector<Value> newOperands(operands);
+    auto defaultFor = [&](Type type) -> Attribute {
+      return getDefaultBlockedEncoding(context, cast<RankedTensorType>(type).getShape(), numWarps);
+    };
+    auto convertAll = [&](MutableArrayRef<Value> values, Attribute layout) {
+      for (Value &value : values)
+        if (isa<RankedTensorType>(value.getType()))
+          value = convertTo(rewriter, loc, value, layout);
+    };
+
+    Attribute resultLayout;
+    if (auto reduce = dyn_cast<tk::ReduceOp>(op)) {
+      auto layout = dyn_cast<BlockedEncodingAttr>(layoutOf(newOperands.front()));
+      if (!layout)
+        layout = cast<BlockedEncodingAttr>(defaultFor(newOperands.front().getType()));
+      convertAll(newOperands, layout);
+      if (layout.getRank() > 1) // else the results are scalars
+        resultLayout = SliceEncodingAttr::get(context, unsigned(reduce.getAxis()), layout);
+    } else if (isa<tk::ScanOp>(op)) {
+      resultLayout = layoutOf(newOperands.front());
+      convertAll(newOperands, resultLayout);
+    } else if (auto expand = dyn_cast<tk::ExpandDimsOp>(op)) {
+      const unsigned axis = unsigned(expand.getAxis());
+      auto slice = dyn_cast_or_null<SliceEncodingAttr>(layoutOf(newOperands.front()));
+      if (slice && slice.getDim() == axis) {
+        resultLayout = slice.getParent();
+      } else {
+        auto parent = cast<BlockedEncodingAttr>(defaultFor(expand.getType()));
+        resultLayout = parent;
+        if (layoutOf(newOperands.front()))
+          newOperands.front() = convertTo(rewriter, loc, newOperands.front(),
+                                          SliceEncodingAttr::get(context, axis, parent));
+      }
+    } else if (auto broadcast = dyn_cast<tk::BroadcastOp>(op)) {
+      // The default layout of the broadcast shape, not of the thin operand's (a 4x1 operand's
+      // default puts every lane on dim 0); a blocked operand is converted to it while small.
+      resultLayout = layoutOf(newOperands.front());
+      if (isa<BlockedEncodingAttr>(resultLayout)) {
+        resultLayout = defaultFor(broadcast.getType());
+        newOperands.front() = convertTo(rewriter, loc, newOperands.front(), resultLayout);
+      }
+    } else if (auto trans = dyn_cast<tk::TransOp>(op);
+               trans && isa<BlockedEncodingAttr>(layoutOf(newOperands.front()))) {
+      // The operand's layout with its dimensions permuted: a transpose that moves no data.
+      auto src = cast<BlockedEncodingAttr>(layoutOf(newOperands.front()));
+      ArrayRef<int32_t> perm = trans.getOrder();
+      SmallVector<unsigned> size, lanes, warps, order, position(perm.size());
+      for (auto [d, from] : llvm::enumerate(perm)) {
+        size.push_back(src.getSizePerThread()[from]);
+        lanes.push_back(src.getThreadsPerWarp()[from]);
+        warps.push_back(src.getWarpsPerCTA()[from]);
+        position[from] = unsigned(d);
+      }
+      for (unsigned d : src.getOrder())
+        order.push_back(position[d]);
+      resultLayout = BlockedEncodingAttr::get(context, size, lanes, warps, order);
+    } else if (isa<tk::DotOp>(op)) {
+      // Blocked operands for now; accelerate-matmul will give them tensor-core layouts.
+      for (Value &value : newOperands)
+        value = convertTo(rewriter, loc, value, defaultFor(value.getType()));
+      resultLayout = layoutOf(newOperands.back());
+    } else {
+      // Elementwise ops keep their first tensor operand's layout; ops that change the shape
+      // (splat, make_range, constants, reshape) start from the default.
+      Type result = op->getNumResults() ? op->getResultTypes().front() : Type();
+      auto shape = [](Type type) { return cast<RankedTensorType>(type).getShape(); };
+      // Splats, ranges and constants are as cheap in any layout: follow another operand.
+      for (bool cheapToo : {false, true}) {
+        for (Value value : newOperands)
+          if (isa<RankedTensorType>(value.getType()) && (cheapToo || !isCheap(value)) &&
+              (!result || !isa<RankedTensorType>(result) ||
+               shape(value.getType()) == shape(result)))
+            if ((resultLayout = layoutOf(value)))
+              break;
+        if (resultLayout)
+          break;
+      }
+      if (!resultLayout && result && isa<RankedTensorType>(result))
+        resultLayout = defaultFor(result);
+      for (Value &value : newOperands)
+        if (isa<RankedTensorType>(value.getType()) && result && isa<RankedTensorType>(result) &&
+            shape(value.getType()) == shape(result))
+          value = convertTo(rewriter, loc, value, resultLayout);
+      if (!result)
+        convertAll(newOperands, resultLayout); // tk.store: pointers, value and mask
+    }
+
+    Operation *newOp = rewriter.clone(*op);
+    rewriter.modifyOpInPlace(newOp, [&] {
+      newOp->setOperands(newOperands);
+      for (OpResult result : newOp->getResults())
+        if (isa<RankedTensorType>(result.getType()))
+          result.setType(withLayout(result.getType(), resultLayout));
+      if (auto constant = dyn_cast<arith::ConstantOp>(newOp))
+        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+          constant.setValueAttr(dense.reshape(cast<ShapedType>(constant.getType())));
+    });
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+
+  unsigned numWarps;
+};
+
+struct AssignLayouts : tkgpu::impl::TkAssignLayoutsBase<AssignLayouts> {
+  using TkAssignLayoutsBase::TkAssignLayoutsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (!llvm::isPowerOf2_32(unsigned(numWarps))) {
+      module.emitError() << "num-warps must be a positive power of two, got " << unsigned(numWarps);
+      return signalPassFailure();
+    }
+    Builder builder(context);
+    module->setAttr(TkGPUDialect::getNumWarpsAttrName(), builder.getI32IntegerAttr(numWarps));
+    module->setAttr(TkGPUDialect::getThreadsPerWarpAttrName(), builder.getI32IntegerAttr(32));
+
+    LayoutTypeConverter converter(context, numWarps);
+    ConversionTarget target(*context);
+    target.markUnknownOpDynamicallyLegal(hasLayouts);
+    target.addLegalOp<ModuleOp>();
+    // Kernels take scalars and pointers; tensor arguments and results (tests, helpers) get the
+    // default layout of their shape.
+    target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp func) {
+      return converter.isSignatureLegal(func.getFunctionType()) &&
+             converter.isLegal(&func.getBody());
+    });
+    target.addDynamicallyLegalOp<func::ReturnOp>(
+        [&](func::ReturnOp ret) { return converter.isLegal(ret.getOperandTypes()); });
+    RewritePatternSet patterns(context);
+    patterns.add<AssignLayoutPattern>(context, numWarps);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
+      module.emitError() << "tk-assign-layouts could not give every tensor a layout";
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

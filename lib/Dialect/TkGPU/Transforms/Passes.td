@@ -1,0 +1,56 @@
+// Passes on tkgpu layouts. One pass per file beside this one; each has a lit test under
+// tests/lit/Dialect/TkGPU/.
+
+#ifndef TKGPU_PASSES_TD
+#define TKGPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TkAssignLayouts : Pass<"tk-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "gives every tensor a tkgpu layout (Triton's ConvertTritonToTritonGPU)";
+  let description = [{
+    A DialectConversion: tensors without a layout get one. Ops that make tensors from
+    scalars or constants (`tk.make_range`, `tk.splat`, `arith.constant`) get the default
+    blocked layout of their shape; elementwise ops keep their first tensor operand's layout,
+    preferring one not made by those ops (other operands are converted to it); `tk.reduce`
+    results are its operand's layout sliced along the axis; `tk.expand_dims` turns a slice
+    along its axis back into the parent, and otherwise converts its operand to a slice of the
+    default layout of its result; `tk.trans` permutes its operand's blocked layout;
+    `tk.broadcast` gives the default layout of its result's shape (a blocked operand is
+    converted to it before it is broadcast, while it is small; a slice is kept); `tk.dot` takes
+    default blocked operands; `scf` values carried through loops and branches take the default
+    layout of their shape.
+    Sets `tkgpu.num_warps` and `tkgpu.threads_per_warp` on the module.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", "4", "warps per program instance (CTA)">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
+}
+
+def TkRemoveLayoutConversions : Pass<"tk-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "removes tkgpu.convert_layout ops where the IR can do without them";
+  let description = [{
+    Greedy rewrites: identity conversions go; chains fold into one conversion; ops without
+    tensor operands (`tk.make_range`, `tk.splat`, `arith.constant`) are rebuilt in the layout
+    they are converted to; a conversion of an elementwise op, `tk.broadcast` or
+    `tk.expand_dims` used only by it is hoisted above the op when every operand can be had in
+    the layout needed for free (in it already, converted from it, cheap, or made by such an op
+    in turn, up to 8 ops up) (backward); an elementwise op whose tensor operands are all
+    conversions from one layout is rebuilt in that layout, with one conversion after it
+    (forward). Not handled yet: see RemoveLayoutConversions.cpp.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
+}
+
+def TkTestLayoutMapping : Pass<"tk-test-layout-mapping", "::mlir::ModuleOp"> {
+  let summary = "test: prints which elements threads hold, for each layout on a function arg";
+  let description = [{
+    For every tensor argument of every function: a remark with Triton's default layouts for its
+    shape and its layout's number of warps (scalar, and vectorized for its element type), and a
+    remark with the elements per thread and, for a few threads, the tensor indices they hold
+    (Layout.h's getElementIndex).
+  }];
+}
+
+#endif // TKGPU_PASSES_TD

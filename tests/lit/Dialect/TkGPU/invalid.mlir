@@ -1,0 +1,86 @@
+// One case per error of the tkgpu dialect's verifiers (lib/Dialect/TkGPU/IR/{Attrs,Dialect,Ops}.cpp),
+// each with the message the user sees.
+// RUN: tk-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{blocked layout's sizePerThread, threadsPerWarp, warpsPerCTA and order must have one entry per dimension, got 2, 2, 1 and 2}}
+func.func @ranks(%x: tensor<4x4xf32, #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4], order = [1, 0]}>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout's threadsPerWarp must multiply to 32 (a warp), got 16}}
+func.func @lanes(%x: tensor<4x4xf32, #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout's warpsPerCTA entries must be positive powers of two, got 3}}
+func.func @warps(%x: tensor<4x4xf32, #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [3, 1], order = [1, 0]}>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout's order must be a permutation of 0..1}}
+func.func @order(%x: tensor<4x4xf32, #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 1]}>>)
+
+// -----
+
+// expected-error @+1 {{blocked layout of rank 2 on a tensor of rank 1}}
+func.func @tensor_rank(%x: tensor<4xf32, #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>>)
+
+// -----
+
+// expected-error @+1 {{slice layout's dim 2 is out of range for a parent of rank 2}}
+func.func @slice_dim(%x: tensor<4xf32, #tkgpu.slice<{dim = 2, parent = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>}>>)
+
+// -----
+
+// expected-error @+1 {{slice layout's parent must have rank >= 2, got 1}}
+func.func @slice_rank(%x: tensor<f32, #tkgpu.slice<{dim = 0, parent = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>}>>)
+
+// -----
+
+// expected-error @+1 {{slice layout of rank 1 on a tensor of rank 2}}
+func.func @slice_tensor_rank(%x: tensor<4x4xf32, #tkgpu.slice<{dim = 0, parent = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>}>>)
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @convert_shape(%x: tensor<128xf32, #b>) {
+  // expected-error @+1 {{'tkgpu.convert_layout' op result must have the operand's shape and element type: converts 'tensor<128xf32, #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>' to 'tensor<128xf16, #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>'}}
+  %0 = tkgpu.convert_layout %x : tensor<128xf32, #b> -> tensor<128xf16, #b>
+  func.return
+}
+
+// -----
+
+func.func @convert_no_layout(%x: tensor<128xf32>) {
+  // expected-error @+1 {{'tkgpu.convert_layout' op operand and result must both have a layout, got 'tensor<128xf32>' and 'tensor<128xf32>'}}
+  %0 = tkgpu.convert_layout %x : tensor<128xf32> -> tensor<128xf32>
+  func.return
+}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.num_warps' must be a positive power of two, got 3}}
+module attributes {tkgpu.num_warps = 3 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.threads_per_warp' must be 32 (NVIDIA warps), got 64}}
+module attributes {tkgpu.threads_per_warp = 64 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps' and 'tkgpu.threads_per_warp')}}
+module attributes {tkgpu.warps = 4 : i32} {
+}
+
+// -----
+
+module attributes {tkgpu.num_warps = 8 : i32} {
+  func.func @warps_mismatch(%n: i32) {
+    // expected-error @+1 {{'tk.splat' op result layout #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}> spreads over 4 warps, but the module has tkgpu.num_warps = 8}}
+    %0 = tk.splat %n : i32 -> tensor<128xi32, #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>
+    func.return
+  }
+}

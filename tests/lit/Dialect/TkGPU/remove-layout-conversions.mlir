@@ -1,0 +1,128 @@
+// RUN: tk-opt %s -split-input-file -tk-remove-layout-conversions | FileCheck %s
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #tkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Identities go; A -> B -> A is nothing; A -> B -> C is A -> C.
+// CHECK-LABEL: func.func @chains
+// CHECK-SAME: (%[[X:.+]]: tensor<512xf32, #[[A:[a-z0-9]+]]>)
+// CHECK-NEXT: %[[XC:.+]] = tkgpu.convert_layout %[[X]] : tensor<512xf32, #[[A]]> -> tensor<512xf32, #[[C:[a-z0-9]+]]>
+// CHECK-NEXT: return %[[X]], %[[XC]]
+func.func @chains(%x: tensor<512xf32, #a>) -> (tensor<512xf32, #a>, tensor<512xf32, #c>) {
+  %0 = tkgpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #a>
+  %1 = tkgpu.convert_layout %0 : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %2 = tkgpu.convert_layout %1 : tensor<512xf32, #b> -> tensor<512xf32, #a>
+  %3 = tkgpu.convert_layout %1 : tensor<512xf32, #b> -> tensor<512xf32, #c>
+  func.return %2, %3 : tensor<512xf32, #a>, tensor<512xf32, #c>
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Ranges, splats and constants are rebuilt in the layout they are converted to.
+// CHECK: #[[B:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [4]
+// CHECK-LABEL: func.func @cheap
+// CHECK-NEXT: %[[CST:.+]] = arith.constant dense<1.000000e+00> : tensor<512xf32, #[[B]]>
+// CHECK-NEXT: %[[R:.+]] = tk.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #[[B]]>
+// CHECK-NEXT: %[[S:.+]] = tk.splat %{{.*}} : i32 -> tensor<512xi32, #[[B]]>
+// CHECK-NEXT: return %[[R]], %[[S]], %[[CST]]
+func.func @cheap(%n: i32) -> (tensor<512xi32, #b>, tensor<512xi32, #b>, tensor<512xf32, #b>) {
+  %0 = tk.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #a>
+  %1 = tkgpu.convert_layout %0 : tensor<512xi32, #a> -> tensor<512xi32, #b>
+  %2 = tk.splat %n : i32 -> tensor<512xi32, #a>
+  %3 = tkgpu.convert_layout %2 : tensor<512xi32, #a> -> tensor<512xi32, #b>
+  %4 = arith.constant dense<1.0> : tensor<512xf32, #a>
+  %5 = tkgpu.convert_layout %4 : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  func.return %1, %3, %5 : tensor<512xi32, #b>, tensor<512xi32, #b>, tensor<512xf32, #b>
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Backward: the conversion of an elementwise op's result is hoisted above it when its operands
+// are free in the target layout (here converted from it, and a constant).
+// CHECK-LABEL: func.func @hoist
+// CHECK-SAME: (%[[X:.+]]: tensor<512xf32, #[[B:[a-z0-9]+]]>)
+// CHECK-NEXT: %[[CST:.+]] = arith.constant dense<2.000000e+00> : tensor<512xf32, #[[B]]>
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[X]], %[[CST]] : tensor<512xf32, #[[B]]>
+// CHECK-NEXT: %[[E:.+]] = math.exp %[[M]] : tensor<512xf32, #[[B]]>
+// CHECK-NEXT: return %[[E]]
+func.func @hoist(%x: tensor<512xf32, #b>) -> tensor<512xf32, #b> {
+  %0 = tkgpu.convert_layout %x : tensor<512xf32, #b> -> tensor<512xf32, #a>
+  %cst = arith.constant dense<2.0> : tensor<512xf32, #a>
+  %1 = arith.mulf %0, %cst : tensor<512xf32, #a>
+  %2 = math.exp %1 : tensor<512xf32, #a>
+  %3 = tkgpu.convert_layout %2 : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  func.return %3 : tensor<512xf32, #b>
+}
+
+// -----
+
+#b1d = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#col = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tile = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+
+// Backward over a chain (what tk-assign-layouts leaves for a tile's row offsets): the range is
+// made in the slice of the tile's layout, and expand_dims, muli and broadcast run in it.
+// CHECK: #[[TILE:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK: #[[ROWS:[a-z0-9]+]] = #tkgpu.slice<{dim = 1, parent = #[[TILE]]}>
+// CHECK-LABEL: func.func @rows
+// CHECK-NOT: tkgpu.convert_layout
+// CHECK: tk.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #[[ROWS]]>
+// CHECK-NEXT: tk.expand_dims %{{.*}} {axis = 1 : i32} : tensor<32xi32, #[[ROWS]]> -> tensor<32x1xi32, #[[TILE]]>
+// CHECK: arith.muli %{{.*}}, %{{.*}} : tensor<32x1xi32, #[[TILE]]>
+// CHECK-NEXT: tk.broadcast %{{.*}} : tensor<32x1xi32, #[[TILE]]> -> tensor<32x64xi32, #[[TILE]]>
+// CHECK-NOT: tkgpu.convert_layout
+func.func @rows(%stride: i32) -> tensor<32x64xi32, #tile> {
+  %0 = tk.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #b1d>
+  %1 = tkgpu.convert_layout %0 : tensor<32xi32, #b1d> -> tensor<32xi32, #tkgpu.slice<{dim = 1, parent = #col}>>
+  %2 = tk.expand_dims %1 {axis = 1 : i32} : tensor<32xi32, #tkgpu.slice<{dim = 1, parent = #col}>> -> tensor<32x1xi32, #col>
+  %3 = tk.splat %stride : i32 -> tensor<32x1xi32, #col>
+  %4 = arith.muli %2, %3 : tensor<32x1xi32, #col>
+  %5 = tkgpu.convert_layout %4 : tensor<32x1xi32, #col> -> tensor<32x1xi32, #tile>
+  %6 = tk.broadcast %5 : tensor<32x1xi32, #tile> -> tensor<32x64xi32, #tile>
+  func.return %6 : tensor<32x64xi32, #tile>
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Forward: two conversions from one layout into an elementwise op become one after it.
+// CHECK-LABEL: func.func @sink
+// CHECK-SAME: (%[[X:.+]]: tensor<512xf32, #[[A:[a-z0-9]+]]>, %[[Y:.+]]: tensor<512xf32, #[[A]]>)
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[X]], %[[Y]] : tensor<512xf32, #[[A]]>
+// CHECK-NEXT: %[[C:.+]] = tkgpu.convert_layout %[[S]] : tensor<512xf32, #[[A]]> -> tensor<512xf32, #[[B:[a-z0-9]+]]>
+// CHECK-NEXT: return %[[C]]
+func.func @sink(%x: tensor<512xf32, #a>, %y: tensor<512xf32, #a>) -> tensor<512xf32, #b> {
+  %0 = tkgpu.convert_layout %x : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %1 = tkgpu.convert_layout %y : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %2 = arith.addf %0, %1 : tensor<512xf32, #b>
+  func.return %2 : tensor<512xf32, #b>
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Not handled: loads are anchors (their layout is coalesce's), and values with another use
+// are not rebuilt; both conversions stay.
+// CHECK-LABEL: func.func @kept
+// CHECK: tk.load %{{.*}} -> tensor<512xf32, #[[A:[a-z0-9]+]]>
+// CHECK: tkgpu.convert_layout %{{.*}} : tensor<512xf32, #[[A]]> -> tensor<512xf32, #[[B:[a-z0-9]+]]>
+// CHECK: %[[E:.+]] = math.exp %{{.*}} : tensor<512xf32, #[[A]]>
+// CHECK: tkgpu.convert_layout %[[E]] : tensor<512xf32, #[[A]]> -> tensor<512xf32, #[[B]]>
+func.func @kept(%p: tensor<512x!tk.ptr<f32>, #a>, %x: tensor<512xf32, #a>) -> (tensor<512xf32, #b>, tensor<512xf32, #b>, tensor<512xf32, #a>) {
+  %0 = tk.load %p : (tensor<512x!tk.ptr<f32>, #a>) -> tensor<512xf32, #a>
+  %1 = tkgpu.convert_layout %0 : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  %2 = math.exp %x : tensor<512xf32, #a>
+  %3 = tkgpu.convert_layout %2 : tensor<512xf32, #a> -> tensor<512xf32, #b>
+  func.return %1, %3, %2 : tensor<512xf32, #b>, tensor<512xf32, #b>, tensor<512xf32, #a>
+}
