@@ -17,6 +17,8 @@ PACKAGES=(
   catch2 clang-22 clang-format-22
   # MLIR backend (lib/, tk-opt, lit tests) and IR checks
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 libzstd-dev
+  # libFuzzer for tests/fuzz (clang-22 -fsanitize=fuzzer)
+  libclang-rt-22-dev
   # build tools
   ninja-build ccache gdb
 )

@@ -15,3 +15,9 @@ config.test_exec_root = os.path.join(config.tk_obj_root, "tests", "lit")
 # FileCheck, not and count from LLVM 22; tk-opt from this build.
 llvm_config.use_default_substitutions()
 llvm_config.add_tool_substitutions(["tk-opt"], [config.tk_tools_dir])
+# `not` and `count` run as plain commands (external shell): put LLVM's tools on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# tk-compile (the C ABI's command line) when built: tests of code generation REQUIRE it.
+if os.path.exists(os.path.join(config.tk_tools_dir, "tk-compile")):
+    config.available_features.add("tk-compile")
+    llvm_config.add_tool_substitutions(["tk-compile"], [config.tk_tools_dir])

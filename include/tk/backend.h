@@ -1,0 +1,142 @@
+/**
+ * @file
+ * The backend's C ABI: IR text and options in, a GPU binary and its launch metadata out.
+ *
+ * Plain C, usable from C and C++, with no MLIR, LLVM or CUDA includes. The implementation,
+ * libtilekit_backend.so, links MLIR and LLVM statically and exports only the `tk_` functions
+ * below, so a program using it never meets LLVM's symbols or version.
+ *
+ *     tk_compile_options opts;
+ *     tk_compile_options_init(&opts);
+ *     opts.target = "sm_90a";
+ *     tk_compile_result *res = NULL;
+ *     if (tk_compile(ir, strlen(ir), &opts, &res) != TK_OK)
+ *       fprintf(stderr, "%s\n", tk_compile_result_error(res));
+ *     ... tk_compile_result_binary(res, &size) ...
+ *     tk_compile_result_free(res);
+ *
+ * Thread safety: tk_compile may run on many threads at once; a result belongs to its caller.
+ * Environment: TK_DEBUG (log each stage and the binary producer's choice to stderr), TK_PTXAS
+ * (the ptxas to run), TK_NVJITLINK=0 (skip nvJitLink), CUDA_PATH (where CUDA lives); see
+ * docs/backend.md.
+ */
+#ifndef TK_BACKEND_H
+#define TK_BACKEND_H
+
+#include <stddef.h>
+
+#if defined(_WIN32)
+#if defined(TK_BACKEND_BUILDING)
+#define TK_BACKEND_API __declspec(dllexport)
+#else
+#define TK_BACKEND_API __declspec(dllimport)
+#endif
+#else
+#define TK_BACKEND_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What tk_compile returns. */
+typedef enum tk_status {
+  TK_OK = 0,
+  TK_ERROR_INVALID_ARGUMENT = 1, /**< bad options or arguments: nothing was parsed */
+  TK_ERROR_PARSE = 2,            /**< the IR text does not parse or verify */
+  TK_ERROR_UNSUPPORTED = 3,      /**< valid IR the backend cannot compile (yet) */
+  TK_ERROR_CODEGEN = 4,          /**< translation to LLVM IR or PTX failed */
+  TK_ERROR_NO_CUBIN = 5 /**< TK_OUTPUT_CUBIN asked for, but neither nvJitLink nor ptxas worked */
+} tk_status;
+
+/** The kind of binary wanted, and the kind produced. */
+typedef enum tk_output_kind {
+  TK_OUTPUT_AUTO = 0, /**< a cubin when nvJitLink or ptxas works, else PTX for the driver's JIT */
+  TK_OUTPUT_PTX = 1,  /**< PTX text (NUL-terminated) */
+  TK_OUTPUT_CUBIN = 2 /**< an ELF cubin for exactly the target */
+} tk_output_kind;
+
+/** Compilation stages, for tk_compile_result_stage_ms. */
+typedef enum tk_stage {
+  TK_STAGE_PARSE = 0,     /**< parse and verify the IR text */
+  TK_STAGE_PASSES = 1,    /**< the tk → LLVM dialect pass pipeline */
+  TK_STAGE_TRANSLATE = 2, /**< LLVM dialect → LLVM IR, libdevice linking */
+  TK_STAGE_LLVM_OPT = 3,  /**< LLVM's O3 pipeline */
+  TK_STAGE_PTX = 4,       /**< NVPTX code generation */
+  TK_STAGE_CUBIN = 5,     /**< nvJitLink or ptxas */
+  TK_STAGE_COUNT = 6
+} tk_stage;
+
+/** Options; fill with tk_compile_options_init, then set what differs. */
+typedef struct tk_compile_options {
+  /** "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a", "sm_100a", "sm_120a", ...: see
+   *  tk_backend_targets. Required. */
+  const char *target;
+  /** Warps per program (block): a power of two from 1 to 32. Default 4. */
+  int num_warps;
+  /** Software-pipelining stages for loads in loops: 1 to 8. Default 3. */
+  int num_stages;
+  /** Default TK_OUTPUT_AUTO. */
+  tk_output_kind output;
+  /** Non-zero: log like TK_DEBUG=1 for this call. */
+  int debug;
+} tk_compile_options;
+
+/** The outcome of one tk_compile; opaque, freed by tk_compile_result_free. */
+typedef struct tk_compile_result tk_compile_result;
+
+/** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug. */
+TK_BACKEND_API void tk_compile_options_init(tk_compile_options *opts);
+
+/**
+ * Compiles one module of IR text (`tk` dialect as the front end prints it, or a module already
+ * in the LLVM and NVVM dialects with one `llvm.func` marked `nvvm.kernel`).
+ *
+ * `ir` need not be NUL-terminated. On return *out holds a result (also on failure, when out is
+ * not NULL): the binary on TK_OK, else the error text, each diagnostic as
+ * `file:line:col: error: message` with the user's source locations when the IR carries them.
+ * Never aborts or prints on bad input (only TK_DEBUG logs to stderr).
+ */
+TK_BACKEND_API tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
+                                    tk_compile_result **out);
+
+/** Frees a result; NULL is allowed. */
+TK_BACKEND_API void tk_compile_result_free(tk_compile_result *res);
+
+/** The status tk_compile returned with this result. */
+TK_BACKEND_API tk_status tk_compile_result_status(const tk_compile_result *res);
+/** The error text ("" on success): one diagnostic per line. */
+TK_BACKEND_API const char *tk_compile_result_error(const tk_compile_result *res);
+/** The binary (NULL on failure) and its size in bytes; PTX is NUL-terminated, the size excludes
+ *  the NUL. */
+TK_BACKEND_API const void *tk_compile_result_binary(const tk_compile_result *res, size_t *size);
+/** TK_OUTPUT_PTX or TK_OUTPUT_CUBIN: what tk_compile_result_binary holds. */
+TK_BACKEND_API tk_output_kind tk_compile_result_kind(const tk_compile_result *res);
+/** The PTX text, also when the binary is a cubin ("" on failure). */
+TK_BACKEND_API const char *tk_compile_result_ptx(const tk_compile_result *res);
+/** The kernel's symbol name, for cuModuleGetFunction. */
+TK_BACKEND_API const char *tk_compile_result_kernel_name(const tk_compile_result *res);
+/** The target compiled for ("sm_90a"). */
+TK_BACKEND_API const char *tk_compile_result_target(const tk_compile_result *res);
+/** Static shared memory in bytes the kernel uses. */
+TK_BACKEND_API size_t tk_compile_result_shared_bytes(const tk_compile_result *res);
+/** Threads per block to launch with: num_warps * 32. */
+TK_BACKEND_API int tk_compile_result_threads_per_block(const tk_compile_result *res);
+/** What produced the binary: "nvJitLink", "ptxas" or "none" (PTX for the driver's JIT), and
+ *  why the ones before it failed. */
+TK_BACKEND_API const char *tk_compile_result_producer_log(const tk_compile_result *res);
+/** Milliseconds spent in a stage (0 for stages not run). */
+TK_BACKEND_API double tk_compile_result_stage_ms(const tk_compile_result *res, tk_stage stage);
+
+/** "parse", "passes", "translate", "llvm-opt", "ptx", "cubin"; NULL when out of range. */
+TK_BACKEND_API const char *tk_stage_name(tk_stage stage);
+/** The supported targets, space-separated ("sm_75 sm_80 ..."). */
+TK_BACKEND_API const char *tk_backend_targets(void);
+/** The backend's version, "0.1.0 (LLVM 22.1.8)": part of every cache key. */
+TK_BACKEND_API const char *tk_backend_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TK_BACKEND_H */

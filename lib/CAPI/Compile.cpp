@@ -1,0 +1,326 @@
+//===- Compile.cpp - the backend's C ABI (include/tk/backend.h) -----------===//
+//
+// tk_compile: validate the options (before anything in LLVM could call report_fatal_error),
+// parse and verify the text in a private MLIRContext whose diagnostics are captured as text,
+// lower tk IR to the LLVM dialect (CAPI/Lower.cpp), then generate PTX and a cubin (Target/).
+//
+//===----------------------------------------------------------------------===//
+#include "tk/backend.h"
+
+#include "CAPI/Lower.h"
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Target/Cubin.h"
+#include "Target/PTXCodeGen.h"
+#include "Target/Targets.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+
+struct tk_compile_result {
+  tk_status status = TK_OK;
+  std::string error;
+  std::string binary;
+  tk_output_kind kind = TK_OUTPUT_PTX;
+  std::string ptx;
+  std::string kernelName;
+  std::string target;
+  size_t sharedBytes = 0;
+  int threadsPerBlock = 0;
+  std::string producerLog;
+  double stageMs[TK_STAGE_COUNT] = {};
+};
+
+namespace {
+
+using namespace mlir;
+
+bool envSet(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && llvm::StringRef(value) != "0";
+}
+
+tk_status fail(tk_compile_result &result, tk_status status, std::string message) {
+  result.status = status;
+  if (!message.empty())
+    result.error += message + "\n";
+  return status;
+}
+
+/// A location as users read it: file:line:col (the innermost file location of fused, named or
+/// call-site locations), else MLIR's own printing.
+std::string describe(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return (file.getFilename().strref() + ":" + llvm::Twine(file.getLine()) + ":" +
+            llvm::Twine(file.getColumn()))
+        .str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (isa<FileLineColLoc>(inner))
+        return describe(inner);
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return describe(name.getChildLoc());
+  if (auto callSite = dyn_cast<CallSiteLoc>(loc))
+    return describe(callSite.getCallee());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  loc.print(os);
+  return text;
+}
+
+const char *severityName(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+void appendDiagnostic(std::string &out, Diagnostic &diagnostic) {
+  out += describe(diagnostic.getLocation()) + ": " + severityName(diagnostic.getSeverity()) + ": " +
+         diagnostic.str() + "\n";
+  for (Diagnostic &note : diagnostic.getNotes())
+    appendDiagnostic(out, note);
+}
+
+/// True when every op is builtin, LLVM or NVVM: ready for code generation.
+bool isLLVMDialectModule(ModuleOp module) {
+  bool ready = true;
+  module.walk([&](Operation *op) {
+    llvm::StringRef dialect = op->getName().getDialectNamespace();
+    if (dialect != "llvm" && dialect != "nvvm" && dialect != "builtin") {
+      ready = false;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return ready;
+}
+
+const char *validate(const char *ir, size_t irLen, const tk_compile_options *opts,
+                     const mlir::tk::GpuTarget *&target) {
+  if (!opts)
+    return "no options given (tk_compile_options_init, then set target)";
+  if (!opts->target || !*opts->target)
+    return "no target given: set tk_compile_options.target, e.g. \"sm_90a\"";
+  target = mlir::tk::lookupGpuTarget(opts->target);
+  if (!target)
+    return nullptr; // reported with the list of names by the caller
+  int warps = opts->num_warps;
+  if (warps < 1 || warps > 32 || (warps & (warps - 1)) != 0)
+    return "num_warps must be a power of two from 1 to 32";
+  if (opts->num_stages < 1 || opts->num_stages > 8)
+    return "num_stages must be from 1 to 8";
+  if (opts->output != TK_OUTPUT_AUTO && opts->output != TK_OUTPUT_PTX &&
+      opts->output != TK_OUTPUT_CUBIN)
+    return "output must be TK_OUTPUT_AUTO, TK_OUTPUT_PTX or TK_OUTPUT_CUBIN";
+  if (!ir || irLen == 0)
+    return "empty IR text";
+  return "";
+}
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
+                  const mlir::tk::GpuTarget &target, tk_compile_result &result, bool debug) {
+  DialectRegistry registry;
+  registry.insert<mlir::tk::TkDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                  func::FuncDialect, math::MathDialect, scf::SCFDialect>();
+  mlir::tk::registerPTXCodeGenDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.printOpOnDiagnostic(false);
+  context.printStackTraceOnDiagnostic(false);
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    appendDiagnostic(result.error, diagnostic);
+    return success();
+  });
+
+  auto start = std::chrono::steady_clock::now();
+  ParserConfig config(&context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, config, "<tk-ir>");
+  result.stageMs[TK_STAGE_PARSE] = msSince(start);
+  if (!module)
+    return fail(result, TK_ERROR_PARSE, "");
+
+  if (!isLLVMDialectModule(*module)) {
+    start = std::chrono::steady_clock::now();
+    mlir::tk::LoweringOptions lowering;
+    lowering.numWarps = static_cast<unsigned>(opts.num_warps);
+    lowering.numStages = static_cast<unsigned>(opts.num_stages);
+    lowering.computeCapability = target.computeCapability;
+    lowering.dumpIR = envSet("TK_DUMP");
+    LogicalResult lowered = mlir::tk::lowerToLLVM(*module, lowering);
+    result.stageMs[TK_STAGE_PASSES] = msSince(start);
+    if (failed(lowered))
+      return fail(result, TK_ERROR_UNSUPPORTED, "");
+  }
+
+  FailureOr<mlir::tk::PTXModule> ptx =
+      mlir::tk::translateToPTX(*module, target, static_cast<unsigned>(opts.num_warps) * 32);
+  if (failed(ptx))
+    return fail(result, TK_ERROR_CODEGEN, "");
+  result.stageMs[TK_STAGE_TRANSLATE] = ptx->translateMs;
+  result.stageMs[TK_STAGE_LLVM_OPT] = ptx->optMs;
+  result.stageMs[TK_STAGE_PTX] = ptx->ptxMs;
+  result.kernelName = ptx->kernelName;
+  result.sharedBytes = ptx->sharedBytes;
+  result.ptx = std::move(ptx->ptx);
+  if (debug && !ptx->log.empty())
+    llvm::errs() << "tk: " << ptx->log;
+
+  if (opts.output == TK_OUTPUT_PTX) {
+    result.producerLog = "none: PTX asked for\n";
+  } else {
+    start = std::chrono::steady_clock::now();
+    std::optional<mlir::tk::Cubin> cubin =
+        mlir::tk::compilePTXToCubin(result.ptx, target, result.producerLog);
+    result.stageMs[TK_STAGE_CUBIN] = msSince(start);
+    if (cubin) {
+      result.binary = std::move(cubin->bytes);
+      result.kind = TK_OUTPUT_CUBIN;
+    } else if (opts.output == TK_OUTPUT_CUBIN) {
+      return fail(result, TK_ERROR_NO_CUBIN, "no cubin: " + result.producerLog);
+    } else {
+      result.producerLog += "none: PTX for the driver's JIT\n";
+    }
+  }
+  if (result.kind == TK_OUTPUT_PTX)
+    result.binary = result.ptx;
+  if (debug) {
+    llvm::errs() << "tk: " << result.kernelName << " for " << target.name << ": "
+                 << result.producerLog;
+    for (int stage = 0; stage < TK_STAGE_COUNT; ++stage)
+      llvm::errs() << "tk:   " << tk_stage_name(static_cast<tk_stage>(stage)) << " "
+                   << llvm::format("%.2f", result.stageMs[stage]) << " ms\n";
+  }
+  return TK_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+void tk_compile_options_init(tk_compile_options *opts) {
+  if (!opts)
+    return;
+  opts->target = nullptr;
+  opts->num_warps = 4;
+  opts->num_stages = 3;
+  opts->output = TK_OUTPUT_AUTO;
+  opts->debug = 0;
+}
+
+tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
+                     tk_compile_result **out) {
+  if (!out)
+    return TK_ERROR_INVALID_ARGUMENT;
+  auto *result = new tk_compile_result();
+  *out = result;
+  const mlir::tk::GpuTarget *target = nullptr;
+  const char *problem = validate(ir, ir_len, opts, target);
+  if (!problem)
+    return fail(*result, TK_ERROR_INVALID_ARGUMENT,
+                std::string("unknown target '") + opts->target +
+                    "'; supported: " + mlir::tk::gpuTargetNames());
+  if (*problem)
+    return fail(*result, TK_ERROR_INVALID_ARGUMENT, problem);
+  result->target = target->name.str();
+  result->threadsPerBlock = opts->num_warps * 32;
+  bool debug = opts->debug || envSet("TK_DEBUG");
+  // MLIR's lexer reads the byte after the text, expecting a NUL: `ir` need not have one.
+  std::string text(ir, ir_len);
+  tk_status status = compile(text, *opts, *target, *result, debug);
+  if (status != TK_OK) {
+    result->status = status;
+    result->binary.clear();
+    if (debug)
+      llvm::errs() << "tk: compilation failed:\n" << result->error;
+  }
+  return status;
+}
+
+void tk_compile_result_free(tk_compile_result *res) { delete res; }
+
+tk_status tk_compile_result_status(const tk_compile_result *res) {
+  return res ? res->status : TK_ERROR_INVALID_ARGUMENT;
+}
+
+const char *tk_compile_result_error(const tk_compile_result *res) {
+  return res ? res->error.c_str() : "no result";
+}
+
+const void *tk_compile_result_binary(const tk_compile_result *res, size_t *size) {
+  bool ok = res && res->status == TK_OK;
+  if (size)
+    *size = ok ? res->binary.size() : 0;
+  return ok ? res->binary.data() : nullptr;
+}
+
+tk_output_kind tk_compile_result_kind(const tk_compile_result *res) {
+  return res ? res->kind : TK_OUTPUT_PTX;
+}
+
+const char *tk_compile_result_ptx(const tk_compile_result *res) {
+  return res && res->status == TK_OK ? res->ptx.c_str() : "";
+}
+
+const char *tk_compile_result_kernel_name(const tk_compile_result *res) {
+  return res ? res->kernelName.c_str() : "";
+}
+
+const char *tk_compile_result_target(const tk_compile_result *res) {
+  return res ? res->target.c_str() : "";
+}
+
+size_t tk_compile_result_shared_bytes(const tk_compile_result *res) {
+  return res ? res->sharedBytes : 0;
+}
+
+int tk_compile_result_threads_per_block(const tk_compile_result *res) {
+  return res ? res->threadsPerBlock : 0;
+}
+
+const char *tk_compile_result_producer_log(const tk_compile_result *res) {
+  return res ? res->producerLog.c_str() : "";
+}
+
+double tk_compile_result_stage_ms(const tk_compile_result *res, tk_stage stage) {
+  if (!res || stage < 0 || stage >= TK_STAGE_COUNT)
+    return 0;
+  return res->stageMs[stage];
+}
+
+const char *tk_stage_name(tk_stage stage) {
+  static const char *const names[TK_STAGE_COUNT] = {"parse",    "passes", "translate",
+                                                    "llvm-opt", "ptx",    "cubin"};
+  return stage >= 0 && stage < TK_STAGE_COUNT ? names[stage] : nullptr;
+}
+
+const char *tk_backend_targets(void) { return mlir::tk::gpuTargetNames(); }
+
+const char *tk_backend_version(void) { return "0.1.0 (LLVM " LLVM_VERSION_STRING ")"; }
+
+} // extern "C"

@@ -1,0 +1,23 @@
+//===- Lower.h - the tk -> LLVM dialect pass pipeline -----------*- C++ -*-===//
+#ifndef TK_CAPI_LOWER_H
+#define TK_CAPI_LOWER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::tk {
+
+struct LoweringOptions {
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+  unsigned computeCapability = 80;
+  bool dumpIR = false; // print the IR after each stage to stderr (TK_DUMP)
+};
+
+/// Runs the stages that turn `tk` IR into the LLVM and NVVM dialects, in order (Lower.cpp lists
+/// them). Errors are emitted as diagnostics on the module.
+LogicalResult lowerToLLVM(ModuleOp module, const LoweringOptions &options);
+
+} // namespace mlir::tk
+
+#endif // TK_CAPI_LOWER_H

@@ -1,0 +1,242 @@
+//===- PTXCodeGen.cpp - LLVM + NVVM dialect module to PTX -----------------===//
+#include "Target/PTXCodeGen.h"
+
+#include "Target/CudaPaths.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <chrono>
+#include <mutex>
+
+namespace mlir::tk {
+
+namespace {
+
+double msSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// Collects LLVM's own diagnostics (linker, back end) instead of letting them reach stderr.
+struct LLVMDiagnostics {
+  std::string errors;
+  static void handle(const llvm::DiagnosticInfo *info, void *context) {
+    auto *self = static_cast<LLVMDiagnostics *>(context);
+    if (info->getSeverity() != llvm::DS_Error)
+      return;
+    llvm::raw_string_ostream os(self->errors);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info->print(printer);
+    os << "\n";
+  }
+};
+
+bool callsLibdevice(const llvm::Module &module) {
+  for (const llvm::Function &function : module)
+    if (function.isDeclaration() && function.getName().starts_with("__nv_"))
+      return true;
+  return false;
+}
+
+/// libdevice's bytes, read once per process and kept (about 0.5 MB); "" when unreadable, with
+/// the reason in `error`.
+llvm::StringRef libdeviceBitcode(std::string &path, std::string &error) {
+  static std::once_flag once;
+  static std::unique_ptr<llvm::MemoryBuffer> bitcode;
+  static std::string foundPath, readError;
+  std::call_once(once, [] {
+    foundPath = findLibdevice();
+    if (foundPath.empty()) {
+      readError = "libdevice.10.bc was not found (set CUDA_PATH)";
+      return;
+    }
+    auto buffer = llvm::MemoryBuffer::getFile(foundPath);
+    if (buffer)
+      bitcode = std::move(*buffer);
+    else
+      readError = "cannot read " + foundPath + ": " + buffer.getError().message();
+  });
+  path = foundPath;
+  error = readError;
+  return bitcode ? bitcode->getBuffer() : llvm::StringRef();
+}
+
+/// Links libdevice's functions that `module` calls, loading only those (lazily) from the
+/// bitcode; libdevice's __nvvm_reflect calls are folded by the NVPTX back end's NVVMReflect
+/// pass during optimization (no flush-to-zero).
+LogicalResult linkLibdevice(llvm::Module &module, ModuleOp op, std::string &log) {
+  std::string path, error;
+  llvm::StringRef bitcode = libdeviceBitcode(path, error);
+  if (bitcode.empty())
+    return op.emitError("the kernel calls libdevice (__nv_*) functions, but ") << error;
+  auto libdevice =
+      llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(bitcode, path), module.getContext());
+  if (!libdevice)
+    return op.emitError("cannot parse ") << path << ": " << llvm::toString(libdevice.takeError());
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  if (!module.getModuleFlag("nvvm-reflect-ftz"))
+    module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
+  if (llvm::Linker::linkModules(module, std::move(*libdevice), llvm::Linker::LinkOnlyNeeded))
+    return op.emitError("linking libdevice failed");
+  // Linked definitions are external: make them internal so that O3 inlines them and drops the
+  // rest instead of emitting each as a .visible .func.
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && function.getName().starts_with("__nv_"))
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  log += "libdevice: linked " + path + "\n";
+  return success();
+}
+
+void runO3(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine); // registers NVPTX's callbacks (NVVMReflect, ...)
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  passes.run(module, mam);
+}
+
+uint64_t staticSharedBytes(const llvm::Module &module) {
+  constexpr unsigned kSharedAddressSpace = 3;
+  const llvm::DataLayout &layout = module.getDataLayout();
+  uint64_t bytes = 0;
+  for (const llvm::GlobalVariable &global : module.globals()) {
+    if (global.getAddressSpace() != kSharedAddressSpace || global.isDeclaration())
+      continue;
+    uint64_t align = global.getAlign().valueOrOne().value();
+    bytes = (bytes + align - 1) / align * align;
+    bytes += layout.getTypeAllocSize(global.getValueType());
+  }
+  return bytes;
+}
+
+} // namespace
+
+void registerPTXCodeGenDialects(DialectRegistry &registry) {
+  registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+}
+
+FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
+                                    unsigned threadsPerBlock) {
+  PTXModule result;
+  auto start = std::chrono::steady_clock::now();
+
+  LLVM::LLVMFuncOp kernel;
+  StringRef kernelAttr = NVVM::NVVMDialect::getKernelFuncAttrName();
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
+    if (!function->hasAttr(kernelAttr))
+      continue;
+    if (kernel)
+      return function.emitError("a module may hold one kernel; ")
+             << kernel.getName() << " is one already";
+    kernel = function;
+  }
+  if (!kernel)
+    return module.emitError("no kernel: no llvm.func carries the nvvm.kernel attribute");
+  result.kernelName = kernel.getName().str();
+  MLIRContext *context = module.getContext();
+  if (!kernel->hasAttr(NVVM::NVVMDialect::getMaxntidAttrName()) &&
+      !kernel->hasAttr(NVVM::NVVMDialect::getReqntidAttrName()))
+    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    DenseI32ArrayAttr::get(context, {static_cast<int32_t>(threadsPerBlock), 1, 1}));
+
+  initializeNVPTX();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!nvptx)
+    return module.emitError("NVPTX target unavailable: ") << error;
+  std::string features = "+ptx" + std::to_string(target.ptxVersion);
+  std::unique_ptr<llvm::TargetMachine> machine(
+      nvptx->createTargetMachine(triple, target.name, features, llvm::TargetOptions(), std::nullopt,
+                                 std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return module.emitError("cannot create the NVPTX target machine for ") << target.name;
+
+  llvm::LLVMContext llvmContext;
+  LLVMDiagnostics diagnostics;
+  llvmContext.setDiagnosticHandlerCallBack(&LLVMDiagnostics::handle, &diagnostics);
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, result.kernelName);
+  if (!llvmModule)
+    return failure(); // translation emitted its diagnostics
+  llvmModule->setTargetTriple(triple);
+  llvmModule->setDataLayout(machine->createDataLayout());
+  if (callsLibdevice(*llvmModule) && failed(linkLibdevice(*llvmModule, module, result.log)))
+    return failure();
+  {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (llvm::verifyModule(*llvmModule, &os))
+      return module.emitError("invalid LLVM IR after translation: ") << message;
+  }
+  result.translateMs = msSince(start);
+
+  start = std::chrono::steady_clock::now();
+  runO3(*llvmModule, *machine);
+  result.optMs = msSince(start);
+  result.sharedBytes = staticSharedBytes(*llvmModule);
+
+  start = std::chrono::steady_clock::now();
+  llvm::SmallString<0> ptx;
+  {
+    llvm::raw_svector_ostream os(ptx);
+    llvm::legacy::PassManager codegen;
+    if (machine->addPassesToEmitFile(codegen, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+      return module.emitError("the NVPTX target cannot emit PTX");
+    codegen.run(*llvmModule);
+  }
+  result.ptxMs = msSince(start);
+  if (!diagnostics.errors.empty())
+    return module.emitError("NVPTX code generation failed: ") << diagnostics.errors;
+  result.ptx = ptx.str().str();
+  return result;
+}
+
+} // namespace mlir::tk

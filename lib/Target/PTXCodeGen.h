@@ -1,0 +1,44 @@
+//===- PTXCodeGen.h - LLVM + NVVM dialect module to PTX ---------*- C++ -*-===//
+//
+// The code generator's first half: an MLIR module in the LLVM and NVVM dialects, holding one
+// kernel (an llvm.func with the unit attribute nvvm.kernel), becomes LLVM IR, is linked with
+// libdevice when it calls __nv_* functions, is optimized with LLVM's O3 pipeline and is emitted
+// as PTX by the NVPTX target. Errors are emitted as MLIR diagnostics on the module.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TK_TARGET_PTXCODEGEN_H
+#define TK_TARGET_PTXCODEGEN_H
+
+#include "Target/Targets.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::tk {
+
+struct PTXModule {
+  std::string ptx;
+  std::string kernelName;
+  uint64_t sharedBytes = 0; // static shared memory (addrspace(3) globals)
+  double translateMs = 0, optMs = 0, ptxMs = 0;
+  std::string log; // what TK_DEBUG shows: libdevice linked or not, ...
+};
+
+/// Registers what translateToPTX needs in a context: the LLVM and NVVM dialects and their
+/// translations to LLVM IR.
+void registerPTXCodeGenDialects(DialectRegistry &registry);
+
+/// Translates `module` for `target`. A kernel without nvvm.maxntid / nvvm.reqntid gets
+/// nvvm.maxntid = [threadsPerBlock, 1, 1].
+FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
+                                    unsigned threadsPerBlock);
+
+} // namespace mlir::tk
+
+#endif // TK_TARGET_PTXCODEGEN_H

@@ -1,0 +1,274 @@
+/// @file Tests of libtilekit_backend.so through its C ABI (include/tk/backend.h) only: code
+/// generation for every target, cubins through ptxas, and one error test per misuse.
+/// Usage: backend_test <dir of inputs/*.mlir>. Prints a line per check; exits non-zero on failure.
+#include "tk/backend.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+extern "C" int tk_backend_header_is_c(void); // header_c.c
+
+namespace {
+
+int failures = 0;
+std::string inputDir;
+
+void check(bool ok, const std::string &what, const std::string &detail = "") {
+  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+  if (!ok) {
+    ++failures;
+    if (!detail.empty())
+      std::printf("     %s\n", detail.c_str());
+  }
+}
+
+std::string readInput(const char *name) {
+  std::ifstream in(inputDir + "/" + name);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().empty()) {
+    std::printf("FAIL cannot read %s/%s\n", inputDir.c_str(), name);
+    std::exit(1);
+  }
+  return text.str();
+}
+
+struct Compiled {
+  tk_status status;
+  tk_compile_result *result = nullptr;
+  Compiled(const std::string &ir, const char *target, tk_output_kind output, int warps = 4) {
+    tk_compile_options opts;
+    tk_compile_options_init(&opts);
+    opts.target = target;
+    opts.output = output;
+    opts.num_warps = warps;
+    status = tk_compile(ir.data(), ir.size(), &opts, &result);
+  }
+  ~Compiled() { tk_compile_result_free(result); }
+  std::string error() const { return tk_compile_result_error(result); }
+};
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+void everyTargetToPTX(const std::string &vectorAdd) {
+  std::istringstream names(tk_backend_targets());
+  std::string target;
+  while (names >> target) {
+    Compiled c(vectorAdd, target.c_str(), TK_OUTPUT_PTX);
+    std::string ptx = c.status == TK_OK ? tk_compile_result_ptx(c.result) : "";
+    size_t size = 0;
+    const void *binary = tk_compile_result_binary(c.result, &size);
+    check(c.status == TK_OK && contains(ptx, ".entry vector_add") &&
+              contains(ptx, ".target " + target + "\n") && binary && size == ptx.size() &&
+              tk_compile_result_kind(c.result) == TK_OUTPUT_PTX,
+          "vector_add -> PTX for " + target, c.error());
+    check(std::string(tk_compile_result_kernel_name(c.result)) == "vector_add" &&
+              tk_compile_result_threads_per_block(c.result) == 128 &&
+              tk_compile_result_target(c.result) == target &&
+              tk_compile_result_shared_bytes(c.result) == 0 && contains(ptx, ".maxntid 128"),
+          "vector_add metadata for " + target);
+  }
+}
+
+/// tk_compile from several threads at once (each has its own contexts; one-time setup is
+/// guarded): every result must be the same PTX.
+void threads(const std::string &vectorAdd, const std::string &expShared) {
+  Compiled reference(vectorAdd, "sm_90a", TK_OUTPUT_PTX);
+  std::string expected = tk_compile_result_ptx(reference.result);
+  std::vector<int> ok(8, 0);
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 8; ++t)
+    workers.emplace_back([&, t] {
+      Compiled c(t % 2 ? expShared : vectorAdd, "sm_90a", TK_OUTPUT_PTX);
+      ok[t] =
+          c.status == TK_OK && (t % 2 || std::string(tk_compile_result_ptx(c.result)) == expected);
+    });
+  for (std::thread &worker : workers)
+    worker.join();
+  bool all = true;
+  for (int value : ok)
+    all = all && value;
+  check(all, "8 threads compiling at once");
+}
+
+void timings(const std::string &vectorAdd) {
+  Compiled c(vectorAdd, "sm_90a", TK_OUTPUT_AUTO);
+  check(c.status == TK_OK, "vector_add sm_90a auto", c.error());
+  std::printf("     stages (ms):");
+  for (int s = 0; s < TK_STAGE_COUNT; ++s)
+    std::printf(" %s %.2f", tk_stage_name(static_cast<tk_stage>(s)),
+                tk_compile_result_stage_ms(c.result, static_cast<tk_stage>(s)));
+  std::printf("\n     producer: %s", tk_compile_result_producer_log(c.result));
+}
+
+bool ptxasAvailable() {
+  if (const char *p = std::getenv("TK_PTXAS"); p && access(p, X_OK) == 0)
+    return true;
+  if (const char *root = std::getenv("CUDA_PATH"))
+    if (access((std::string(root) + "/bin/ptxas").c_str(), X_OK) == 0)
+      return true;
+  return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ||
+         std::system("command -v ptxas > /dev/null 2>&1") == 0;
+}
+
+void cubins(const std::string &vectorAdd, const std::string &expShared) {
+  if (!ptxasAvailable()) {
+    std::printf(
+        "skip cubin tests: no ptxas (TK_PTXAS, CUDA_PATH/bin, /usr/local/cuda/bin, PATH)\n");
+    return;
+  }
+  setenv("TK_NVJITLINK", "0", 1); // exercise ptxas, not nvJitLink
+  for (const char *target : {"sm_80", "sm_90a", "sm_100a", "sm_120a"}) {
+    Compiled c(vectorAdd, target, TK_OUTPUT_CUBIN);
+    size_t size = 0;
+    const auto *bytes =
+        static_cast<const unsigned char *>(tk_compile_result_binary(c.result, &size));
+    bool elf = bytes && size > 4 &&
+               std::memcmp(bytes,
+                           "\x7f"
+                           "ELF",
+                           4) == 0;
+    check(c.status == TK_OK && elf && tk_compile_result_kind(c.result) == TK_OUTPUT_CUBIN &&
+              contains(tk_compile_result_producer_log(c.result), "cubin by ptxas"),
+          std::string("vector_add -> cubin by ptxas for ") + target,
+          c.error() + tk_compile_result_producer_log(c.result));
+  }
+  {
+    Compiled c(expShared, "sm_90a", TK_OUTPUT_CUBIN);
+    std::string ptx = tk_compile_result_ptx(c.result);
+    check(c.status == TK_OK && tk_compile_result_shared_bytes(c.result) == 1024 &&
+              contains(ptx, "ex2.approx") && !contains(ptx, "__nv_expf") &&
+              contains(ptx, "bar.sync"),
+          "exp_shared: libdevice linked, 1024 shared bytes, cubin", c.error());
+  }
+  unsetenv("TK_NVJITLINK");
+  {
+    Compiled c(vectorAdd, "sm_90a", TK_OUTPUT_CUBIN);
+    size_t size = 0;
+    tk_compile_result_binary(c.result, &size);
+    check(c.status == TK_OK && size > 0, "vector_add -> cubin, nvJitLink first",
+          c.error() + tk_compile_result_producer_log(c.result));
+  }
+  setenv("TK_NVJITLINK", "0", 1);
+  setenv("TK_PTXAS", "/nonexistent/ptxas", 1);
+  {
+    Compiled autoKind(vectorAdd, "sm_90a", TK_OUTPUT_AUTO);
+    check(autoKind.status == TK_OK && tk_compile_result_kind(autoKind.result) == TK_OUTPUT_PTX &&
+              contains(tk_compile_result_producer_log(autoKind.result), "driver's JIT"),
+          "no nvJitLink, no ptxas: auto falls back to PTX", autoKind.error());
+    Compiled cubin(vectorAdd, "sm_90a", TK_OUTPUT_CUBIN);
+    check(cubin.status == TK_ERROR_NO_CUBIN &&
+              contains(cubin.error(), "TK_PTXAS=/nonexistent/ptxas"),
+          "no nvJitLink, no ptxas: TK_OUTPUT_CUBIN fails with the reasons", cubin.error());
+  }
+  unsetenv("TK_PTXAS");
+  unsetenv("TK_NVJITLINK");
+}
+
+void errors(const std::string &vectorAdd, const std::string &tkLevel) {
+  {
+    std::string bad = "module {\n  llvm.func @k() {\n    %0 = llvm.mlir.constant(1 : i32) : \n";
+    Compiled c(bad, "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_PARSE && contains(c.error(), "<tk-ir>:3:") &&
+              contains(c.error(), "error:"),
+          "malformed IR: parse error with line:col", c.error());
+  }
+  {
+    std::string bad = "module {\n  llvm.func @k() attributes {nvvm.kernel} {\n"
+                      "    %0 = llvm.fadd %1, %1 : f32 loc(\"user.cpp\":12:7)\n"
+                      "    llvm.return\n  }\n}\n";
+    Compiled c(bad, "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_PARSE && contains(c.error(), ":3:"),
+          "undefined value: error names the line", c.error());
+  }
+  {
+    std::string bad = "module {\n  llvm.func @k(%a: f32) attributes {nvvm.kernel} {\n"
+                      "    %0 = llvm.fadd %a, %a : i32 loc(\"user.cpp\":12:7)\n"
+                      "    llvm.return\n  }\n}\n";
+    Compiled c(bad, "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_PARSE && !c.error().empty(), "type mismatch rejected", c.error());
+  }
+  {
+    std::string noKernel = "module {\n  llvm.func @k() {\n    llvm.return\n  }\n}\n";
+    Compiled c(noKernel, "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_CODEGEN && contains(c.error(), "nvvm.kernel"),
+          "no nvvm.kernel function: codegen error", c.error());
+  }
+  {
+    Compiled c(vectorAdd, "sm_42", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_INVALID_ARGUMENT && contains(c.error(), "unknown target 'sm_42'") &&
+              contains(c.error(), "sm_90a"),
+          "unknown target", c.error());
+  }
+  for (int warps : {0, 3, 64, -4}) {
+    Compiled c(vectorAdd, "sm_80", TK_OUTPUT_PTX, warps);
+    check(c.status == TK_ERROR_INVALID_ARGUMENT && contains(c.error(), "num_warps"),
+          "num_warps " + std::to_string(warps) + " rejected", c.error());
+  }
+  {
+    Compiled c("", "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_INVALID_ARGUMENT && contains(c.error(), "empty"), "empty input",
+          c.error());
+  }
+  {
+    Compiled c(vectorAdd, nullptr, TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_INVALID_ARGUMENT && contains(c.error(), "no target"), "no target",
+          c.error());
+  }
+  {
+    tk_compile_result *result = nullptr;
+    check(tk_compile(vectorAdd.data(), vectorAdd.size(), nullptr, &result) ==
+                  TK_ERROR_INVALID_ARGUMENT &&
+              result && contains(tk_compile_result_error(result), "no options"),
+          "NULL options");
+    tk_compile_result_free(result);
+    check(tk_compile(vectorAdd.data(), vectorAdd.size(), nullptr, nullptr) ==
+              TK_ERROR_INVALID_ARGUMENT,
+          "NULL out");
+  }
+  {
+    Compiled c(tkLevel, "sm_90a", TK_OUTPUT_AUTO);
+    check(c.status == TK_ERROR_UNSUPPORTED &&
+              contains(c.error(), "lowering of tk ops to LLVM is not implemented yet"),
+          "tk-level IR: not implemented yet", c.error());
+  }
+  {
+    Compiled c("this is not MLIR \x01\xff", "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_PARSE, "garbage text", c.error());
+  }
+  {
+    Compiled c("module { foo.bar() : () -> () }", "sm_80", TK_OUTPUT_PTX);
+    check(c.status == TK_ERROR_PARSE && contains(c.error(), "foo"), "unregistered dialect",
+          c.error());
+  }
+  check(std::strlen(tk_backend_version()) > 0 && tk_stage_name(TK_STAGE_COUNT) == nullptr,
+        std::string("version: ") + tk_backend_version());
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <inputs dir>\n", argv[0]);
+    return 2;
+  }
+  inputDir = argv[1];
+  std::string vectorAdd = readInput("vector_add.mlir");
+  check(tk_backend_header_is_c() == 1, "tk/backend.h compiles as C and works from C");
+  everyTargetToPTX(vectorAdd);
+  timings(vectorAdd);
+  threads(vectorAdd, readInput("exp_shared.mlir"));
+  cubins(vectorAdd, readInput("exp_shared.mlir"));
+  errors(vectorAdd, readInput("tk_level.mlir"));
+  std::printf("%d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,194 @@
+/// @file GPU test of the backend: tk_compile's cubins (nvJitLink, ptxas) and its PTX (driver JIT)
+/// load and compute the right results. The driver is loaded at run time, so this builds without
+/// one and exits 77 ("SKIPPED") where there is no GPU (tests/README.md, label gpu).
+/// Usage: tk_backend_gpu_test <dir of inputs/*.mlir>.
+#include "tk/backend.h"
+
+#include <cuda.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+// cuda.h maps cuMemAlloc to cuMemAlloc_v2 &c.: decltype gives the versioned prototype and the
+// string names the same version.
+#define TK_DRIVER_FUNCTIONS(X)                                                                     \
+  X(cuInit, "cuInit")                                                                              \
+  X(cuDeviceGet, "cuDeviceGet")                                                                    \
+  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                  \
+  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                          \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                            \
+  X(cuCtxSynchronize, "cuCtxSynchronize")                                                          \
+  X(cuModuleLoadData, "cuModuleLoadData")                                                          \
+  X(cuModuleUnload, "cuModuleUnload")                                                              \
+  X(cuModuleGetFunction, "cuModuleGetFunction")                                                    \
+  X(cuLaunchKernel, "cuLaunchKernel")                                                              \
+  X(cuMemAlloc, "cuMemAlloc_v2")                                                                   \
+  X(cuMemFree, "cuMemFree_v2")                                                                     \
+  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                               \
+  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
+
+struct Driver {
+#define TK_DECLARE(function, name) decltype(&::function) function = nullptr;
+  TK_DRIVER_FUNCTIONS(TK_DECLARE)
+#undef TK_DECLARE
+};
+
+Driver cu;
+int failures = 0;
+
+[[noreturn]] void skip(const std::string &why) {
+  std::printf("SKIPPED: %s\n", why.c_str());
+  std::exit(77);
+}
+
+void require(CUresult result, const char *what) {
+  if (result != CUDA_SUCCESS) {
+    std::printf("FAIL %s: CUresult %d\n", what, static_cast<int>(result));
+    std::exit(1);
+  }
+}
+
+std::string slurp(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+struct Module {
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  int threads = 0;
+  Module(const std::string &ir, const std::string &target, tk_output_kind output) {
+    tk_compile_options opts;
+    tk_compile_options_init(&opts);
+    opts.target = target.c_str();
+    opts.output = output;
+    tk_compile_result *result = nullptr;
+    if (tk_compile(ir.data(), ir.size(), &opts, &result) != TK_OK) {
+      std::printf("FAIL tk_compile: %s\n", tk_compile_result_error(result));
+      std::exit(1);
+    }
+    std::printf("     %s for %s: %s", tk_compile_result_kernel_name(result), target.c_str(),
+                tk_compile_result_producer_log(result));
+    require(cu.cuModuleLoadData(&module, tk_compile_result_binary(result, nullptr)),
+            "cuModuleLoadData");
+    require(cu.cuModuleGetFunction(&function, module, tk_compile_result_kernel_name(result)),
+            "cuModuleGetFunction");
+    threads = tk_compile_result_threads_per_block(result);
+    tk_compile_result_free(result);
+  }
+  ~Module() { cu.cuModuleUnload(module); }
+};
+
+void check(bool ok, const std::string &what) {
+  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
+  failures += !ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s <inputs dir>\n", argv[0]);
+    return 2;
+  }
+  std::string inputs = argv[1];
+  void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!libcuda)
+    skip("no CUDA driver (libcuda.so.1)");
+#define TK_RESOLVE(function, name)                                                                 \
+  cu.function = reinterpret_cast<decltype(cu.function)>(dlsym(libcuda, name));                     \
+  if (!cu.function)                                                                                \
+    skip("the driver lacks " name);
+  TK_DRIVER_FUNCTIONS(TK_RESOLVE)
+#undef TK_RESOLVE
+  CUdevice device;
+  if (cu.cuInit(0) != CUDA_SUCCESS || cu.cuDeviceGet(&device, 0) != CUDA_SUCCESS)
+    skip("no usable GPU");
+  int major = 0, minor = 0;
+  cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  std::string base = "sm_" + std::to_string(major * 10 + minor);
+  std::string supported = std::string(" ") + tk_backend_targets() + " ";
+  if (supported.find(" " + base + " ") == std::string::npos)
+    skip(base + " is not a backend target");
+  CUcontext context;
+  require(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  require(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+
+  int n = 1000003;
+  std::vector<float> a(n), b(n), out(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i) * 0.5f;
+    b[i] = 1.0f - static_cast<float>(i);
+  }
+  CUdeviceptr da, db, dout;
+  require(cu.cuMemAlloc(&da, n * sizeof(float)), "cuMemAlloc");
+  require(cu.cuMemAlloc(&db, n * sizeof(float)), "cuMemAlloc");
+  require(cu.cuMemAlloc(&dout, n * sizeof(float)), "cuMemAlloc");
+  require(cu.cuMemcpyHtoD(da, a.data(), n * sizeof(float)), "cuMemcpyHtoD");
+  require(cu.cuMemcpyHtoD(db, b.data(), n * sizeof(float)), "cuMemcpyHtoD");
+
+  std::string vectorAdd = slurp(inputs + "/vector_add.mlir");
+  std::string targets[] = {base, supported.find(" " + base + "a ") != std::string::npos ? base + "a"
+                                                                                        : base};
+  struct Variant {
+    const char *name;
+    const char *noNvJitLink;
+    tk_output_kind output;
+  } variants[] = {{"cubin (nvJitLink first)", nullptr, TK_OUTPUT_CUBIN},
+                  {"cubin (ptxas)", "0", TK_OUTPUT_CUBIN},
+                  {"PTX (driver JIT)", nullptr, TK_OUTPUT_PTX}};
+  for (const std::string &target : targets)
+    for (const Variant &variant : variants) {
+      if (variant.noNvJitLink)
+        setenv("TK_NVJITLINK", variant.noNvJitLink, 1);
+      else
+        unsetenv("TK_NVJITLINK");
+      Module kernel(vectorAdd, target, variant.output);
+      std::vector<float> zeros(n, 0.0f);
+      require(cu.cuMemcpyHtoD(dout, zeros.data(), n * sizeof(float)), "cuMemcpyHtoD");
+      void *args[] = {&dout, &da, &db, &n};
+      unsigned blocks = static_cast<unsigned>((n + kernel.threads - 1) / kernel.threads);
+      require(cu.cuLaunchKernel(kernel.function, blocks, 1, 1, kernel.threads, 1, 1, 0, nullptr,
+                                args, nullptr),
+              "cuLaunchKernel");
+      require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+      require(cu.cuMemcpyDtoH(out.data(), dout, n * sizeof(float)), "cuMemcpyDtoH");
+      int wrong = 0;
+      for (int i = 0; i < n; ++i)
+        wrong += out[i] != a[i] + b[i];
+      check(wrong == 0, "vector_add " + target + " " + variant.name);
+    }
+  unsetenv("TK_NVJITLINK");
+
+  {
+    Module kernel(slurp(inputs + "/exp_shared.mlir"), targets[1], TK_OUTPUT_AUTO);
+    void *args[] = {&dout, &da};
+    int threads = 128;
+    require(cu.cuLaunchKernel(kernel.function, 1, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr),
+            "cuLaunchKernel");
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    require(cu.cuMemcpyDtoH(out.data(), dout, threads * sizeof(float)), "cuMemcpyDtoH");
+    int wrong = 0;
+    for (int i = 0; i < threads; ++i) {
+      float expected = std::exp(a[i ^ 1]);
+      wrong += std::fabs(out[i] - expected) > 1e-5f * std::fabs(expected);
+    }
+    check(wrong == 0, "exp_shared " + targets[1] + " (libdevice expf, shared memory)");
+  }
+  cu.cuMemFree(da);
+  cu.cuMemFree(db);
+  cu.cuMemFree(dout);
+  std::printf("%d failure(s)\n", failures);
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,10 @@
+/* include/tk/backend.h is plain C: this file compiles it as C into tk_backend_test. */
+#include "tk/backend.h"
+
+int tk_backend_header_is_c(void);
+
+int tk_backend_header_is_c(void) {
+  tk_compile_options opts;
+  tk_compile_options_init(&opts);
+  return opts.num_warps == 4 && tk_stage_name(TK_STAGE_PARSE) != NULL;
+}

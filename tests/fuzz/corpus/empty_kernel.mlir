@@ -1,0 +1,5 @@
+module {
+  llvm.func @k() attributes {nvvm.kernel} {
+    llvm.return
+  }
+}
