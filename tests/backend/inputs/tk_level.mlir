@@ -1,5 +1,5 @@
-// tk-level IR (as the front end prints it): parses and verifies, but the lowering to the LLVM
-// dialect is not written yet, so tk_compile reports that.
+// tk-level IR (as the front end prints it), without masks: tk_compile lowers it through the
+// whole pipeline (Lower.cpp).
 module {
   func.func @copy(%arg0: !tk.ptr<f32>, %arg1: !tk.ptr<f32>) {
     %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>

@@ -28,6 +28,20 @@ def TkAssignLayouts : Pass<"tk-assign-layouts", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }
 
+def TkCoalesce : Pass<"tk-coalesce", "::mlir::ModuleOp"> {
+  let summary = "vectorizes loads and stores: layouts with contiguous elements per thread";
+  let description = [{
+    For each tk.load / tk.store of a tensor whose addresses AxisInfo proves contiguous and
+    aligned along the fastest dimension (AxisInfoResult::getVectorWidth, mask included): the
+    default blocked layout of its shape with sizePerThread along that dimension set to the
+    width (at most 16 bytes, and only where each thread has that many elements). Its operands
+    are converted to that layout, a load's result converted back; tk-remove-layout-conversions
+    removes what it can of those conversions. All tensor accesses of the module must agree on
+    the layout, or none changes (tkgpu.convert_layout is not lowered yet).
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
+}
+
 def TkRemoveLayoutConversions : Pass<"tk-remove-layout-conversions", "::mlir::ModuleOp"> {
   let summary = "removes tkgpu.convert_layout ops where the IR can do without them";
   let description = [{

@@ -1,0 +1,96 @@
+/// @file Elementwise ops on tensors -> one scalar op per element the thread holds: any arith op
+/// (the same op on the elements, which the upstream arith -> LLVM patterns then lower), and
+/// tk.addptr (llvm.getelementptr, on scalars too).
+#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+using llvm::SmallVector;
+
+namespace {
+
+/// Every operand's elements (all tensors of one shape and layout: the verifiers and
+/// tk-assign-layouts see to it), the i-th of each for the i-th scalar op.
+SmallVector<SmallVector<Value>> unpackOperands(ConversionPatternRewriter &rewriter, Location loc,
+                                               ValueRange operands) {
+  SmallVector<SmallVector<Value>> unpacked;
+  for (Value operand : operands)
+    unpacked.push_back(unpackElements(rewriter, loc, operand));
+  return unpacked;
+}
+
+/// An arith op on tensors (not arith.constant: SplatOpToLLVM.cpp).
+struct ArithTensorOpConversion : ConversionPattern {
+  ArithTensorOpConversion(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/2, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect>(op->getDialect()) || isa<arith::ConstantOp>(op) ||
+        op->getNumResults() != 1 || !isa<RankedTensorType>(op->getResult(0).getType()))
+      return failure();
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Type structType = getTypeConverter()->convertType(type);
+    Type elementType = getTypeConverter()->convertType(type.getElementType());
+    if (!structType || !elementType)
+      return rewriter.notifyMatchFailure(op, "result has no distributed layout");
+    for (Value operand : operands)
+      if (!isa<LLVM::LLVMStructType>(operand.getType()))
+        return rewriter.notifyMatchFailure(op, "operand is not a converted tensor");
+    Location loc = op->getLoc();
+    SmallVector<SmallVector<Value>> unpacked = unpackOperands(rewriter, loc, operands);
+    const unsigned count = cast<LLVM::LLVMStructType>(structType).getBody().size();
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < count; ++i) {
+      OperationState state(loc, op->getName());
+      for (const auto &elements : unpacked)
+        state.addOperands(elements[i]);
+      state.addTypes(elementType);
+      state.addAttributes(op->getAttrs());
+      results.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOp(op, packElements(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+struct AddPtrOpConversion : OpConversionPattern<AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type pointee = getTypeConverter()->convertType(
+        cast<PointerType>(getElementTypeOrSelf(op.getType())).getPointeeType());
+    if (!resultType || !pointee)
+      return rewriter.notifyMatchFailure(op, "types");
+    auto ptrType = LLVM::LLVMPointerType::get(getContext(), 1);
+    auto gep = [&](Value ptr, Value offset) -> Value {
+      return LLVM::GEPOp::create(rewriter, loc, ptrType, pointee, ptr, ValueRange{offset});
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, gep(adaptor.getPtr(), adaptor.getOffset()));
+      return success();
+    }
+    SmallVector<Value> ptrs = unpackElements(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> offsets = unpackElements(rewriter, loc, adaptor.getOffset());
+    SmallVector<Value> results;
+    for (auto [ptr, offset] : llvm::zip_equal(ptrs, offsets))
+      results.push_back(gep(ptr, offset));
+    rewriter.replaceOp(op, packElements(rewriter, loc, resultType, results));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tk::populateElementwiseOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                                   RewritePatternSet &patterns) {
+  patterns.add<ArithTensorOpConversion, AddPtrOpConversion>(converter, patterns.getContext());
+}

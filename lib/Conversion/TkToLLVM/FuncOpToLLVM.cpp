@@ -1,0 +1,67 @@
+/// @file func.func -> llvm.func (the kernel: `nvvm.kernel`, `nvvm.maxntid`) and func.return ->
+/// llvm.return. `tk.divisibility` on a pointer argument (the launch's promise that it is that
+/// many bytes aligned) becomes `llvm.align`, so LLVM knows it too; on integers it has done its
+/// work in AxisInfo and is dropped.
+#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+
+namespace {
+
+struct FuncOpConversion : OpConversionPattern<func::FuncOp> {
+  FuncOpConversion(TypeConverter &converter, MLIRContext *context, unsigned numWarps)
+      : OpConversionPattern(converter, context), numWarps(numWarps) {}
+
+  LogicalResult matchAndRewrite(func::FuncOp func, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = func.getFunctionType();
+    if (type.getNumResults() != 0)
+      return rewriter.notifyMatchFailure(func, "a kernel returns nothing");
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    if (failed(getTypeConverter()->convertSignatureArgs(type.getInputs(), signature)))
+      return rewriter.notifyMatchFailure(func, "argument types");
+    auto llvmType = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(getContext()),
+                                                signature.getConvertedTypes());
+    auto kernel = LLVM::LLVMFuncOp::create(rewriter, func.getLoc(), func.getName(), llvmType);
+    kernel->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), rewriter.getUnitAttr());
+    kernel->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                    rewriter.getDenseI32ArrayAttr({static_cast<int32_t>(numWarps * 32), 1, 1}));
+    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+      if (auto divisibility = func.getArgAttrOfType<IntegerAttr>(i, "tk.divisibility");
+          divisibility && isa<PointerType>(type.getInput(i)))
+        kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                          rewriter.getI64IntegerAttr(divisibility.getInt()));
+    rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
+    if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))
+      return failure();
+    rewriter.eraseOp(func);
+    return success();
+  }
+
+  unsigned numWarps;
+};
+
+struct ReturnOpConversion : OpConversionPattern<func::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(func::ReturnOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, adaptor.getOperands());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tk::populateFuncOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns, unsigned numWarps) {
+  patterns.add<FuncOpConversion>(converter, patterns.getContext(), numWarps);
+  patterns.add<ReturnOpConversion>(converter, patterns.getContext());
+}

@@ -1,0 +1,125 @@
+/// @file tk-coalesce: gives each tk.load / tk.store whose addresses AxisInfo proves contiguous
+/// and aligned a blocked layout in which a thread holds that many consecutive elements (up to 16
+/// bytes), so that the lowering emits one vector access per thread (Triton's Coalesce). The
+/// operands are converted to that layout and a load's result back; tk-remove-layout-conversions
+/// then moves the conversions away (rebuilding ranges and splats in the new layout).
+#include "Analysis/AxisInfo.h"
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+#include "Dialect/TkGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKCOALESCE
+#include "Dialect/TkGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+/// The layout a load/store should have: Triton's default for the shape, vectorized to `width`
+/// elements along the fastest dimension; null when that is not the pointer's most contiguous
+/// dimension or changes nothing.
+BlockedEncodingAttr coalescedLayout(RankedTensorType type, unsigned width, unsigned numWarps,
+                                    ArrayRef<unsigned> contiguousOrder) {
+  auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
+  const unsigned rank = type.getRank();
+  if (!blocked || width <= 1 || contiguousOrder.empty() || contiguousOrder[0] != rank - 1)
+    return {};
+  // getDefaultBlockedEncoding vectorizes to 128 / elementBits elements, where there are that many
+  // elements per thread.
+  auto layout = getDefaultBlockedEncoding(type.getContext(), type.getShape(), numWarps, 32,
+                                          /*elementBits=*/128 / width);
+  if (layout == blocked || layout.getSizePerThread()[rank - 1] <= 1)
+    return {};
+  return layout;
+}
+
+/// `value` in `layout`: the same value, a copy of its cheap elementwise computation in that
+/// layout (made before `before`), or a tkgpu.convert_layout.
+Value inLayout(OpBuilder &builder, Value value, BlockedEncodingAttr layout,
+               DenseMap<Value, Value> &copies) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getEncoding() == layout)
+    return value;
+  if (Value copy = copies.lookup(value))
+    return copy;
+  auto newType = RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+  Operation *def = value.getDefiningOp();
+  Value result;
+  auto constant = dyn_cast_or_null<arith::ConstantOp>(def);
+  if (constant && isa<SplatElementsAttr>(constant.getValue())) {
+    auto splat = cast<SplatElementsAttr>(constant.getValue());
+    result = arith::ConstantOp::create(
+        builder, def->getLoc(), newType,
+        DenseElementsAttr::get(newType, splat.getSplatValue<Attribute>()));
+  } else if (def && def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+             (isa<tk::MakeRangeOp, tk::SplatOp, tk::AddPtrOp>(def) ||
+              (isa<arith::ArithDialect>(def->getDialect()) && !constant))) {
+    IRMapping operands; // first, so that they are made before the copy
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        operands.map(operand, inLayout(builder, operand, layout, copies));
+    Operation *copy = builder.clone(*def, operands);
+    copy->getResult(0).setType(newType);
+    result = copy->getResult(0);
+  } else {
+    result = ConvertLayoutOp::create(builder, value.getLoc(), newType, value);
+  }
+  copies[value] = result;
+  return result;
+}
+
+struct TkCoalescePass : tkgpu::impl::TkCoalesceBase<TkCoalescePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto warps = module->getAttrOfType<IntegerAttr>("tkgpu.num_warps");
+    if (!warps)
+      return; // no layouts yet
+    tk::AxisInfoResult axisInfo(module);
+    if (!axisInfo.succeeded())
+      return;
+    // All tensor loads and stores of the module get one vectorized layout, or none does: a
+    // conversion between two accesses in different layouts (an aligned load stored through an
+    // unaligned pointer) would stay, and tkgpu.convert_layout is not lowered yet.
+    SmallVector<std::pair<Operation *, BlockedEncodingAttr>> rewrites;
+    bool agree = true;
+    module.walk([&](Operation *op) {
+      if (!isa<tk::LoadOp, tk::StoreOp>(op))
+        return;
+      Value ptr = op->getOperand(0);
+      auto type = dyn_cast<RankedTensorType>(ptr.getType());
+      if (!type)
+        return;
+      auto layout = coalescedLayout(type, axisInfo.getVectorWidth(op),
+                                    static_cast<unsigned>(warps.getInt()), axisInfo.getOrder(ptr));
+      if (!layout || (!rewrites.empty() && rewrites.front().second != layout))
+        agree = false;
+      rewrites.emplace_back(op, layout);
+    });
+    if (!agree)
+      return;
+    for (auto [op, layout] : rewrites) {
+      OpBuilder builder(op);
+      DenseMap<Value, Value> copies;
+      for (OpOperand &operand : op->getOpOperands())
+        operand.set(inLayout(builder, operand.get(), layout, copies));
+      builder.setInsertionPointAfter(op);
+      for (OpResult result : op->getResults()) {
+        Type old = result.getType();
+        auto tensor = cast<RankedTensorType>(old);
+        result.setType(RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout));
+        auto back = ConvertLayoutOp::create(builder, op->getLoc(), old, result);
+        result.replaceAllUsesExcept(back, back);
+      }
+    }
+  }
+};
+
+} // namespace
