@@ -118,8 +118,11 @@ TK_BACKEND_API const char *tk_compile_result_ptx(const tk_compile_result *res);
 TK_BACKEND_API const char *tk_compile_result_kernel_name(const tk_compile_result *res);
 /** The target compiled for ("sm_90a"). */
 TK_BACKEND_API const char *tk_compile_result_target(const tk_compile_result *res);
-/** Static shared memory in bytes the kernel uses. */
+/** Shared memory in bytes the kernel uses in all: static arrays plus the dynamic part. */
 TK_BACKEND_API size_t tk_compile_result_shared_bytes(const tk_compile_result *res);
+/** Dynamic shared memory in bytes the launch must provide (cuLaunchKernel's sharedMemBytes;
+ *  above 48 KB the function needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first). */
+TK_BACKEND_API size_t tk_compile_result_dynamic_shared_bytes(const tk_compile_result *res);
 /** Threads per block to launch with: num_warps * 32. */
 TK_BACKEND_API int tk_compile_result_threads_per_block(const tk_compile_result *res);
 /** What produced the binary: "nvJitLink", "ptxas" or "none" (PTX for the driver's JIT), and

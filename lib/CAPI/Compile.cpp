@@ -40,6 +40,7 @@ struct tk_compile_result {
   std::string kernelName;
   std::string target;
   size_t sharedBytes = 0;
+  size_t dynamicSharedBytes = 0;
   int threadsPerBlock = 0;
   std::string producerLog;
   double stageMs[TK_STAGE_COUNT] = {};
@@ -176,6 +177,8 @@ tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
     if (failed(lowered))
       return fail(result, TK_ERROR_UNSUPPORTED, "");
+    if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tkgpu.shared"))
+      result.dynamicSharedBytes = static_cast<size_t>(shared.getInt());
   }
 
   FailureOr<mlir::tk::PTXModule> ptx =
@@ -186,7 +189,7 @@ tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
   result.stageMs[TK_STAGE_LLVM_OPT] = ptx->optMs;
   result.stageMs[TK_STAGE_PTX] = ptx->ptxMs;
   result.kernelName = ptx->kernelName;
-  result.sharedBytes = ptx->sharedBytes;
+  result.sharedBytes = ptx->sharedBytes + result.dynamicSharedBytes;
   result.ptx = std::move(ptx->ptx);
   if (debug && !ptx->log.empty())
     llvm::errs() << "tk: " << ptx->log;
@@ -297,6 +300,10 @@ const char *tk_compile_result_target(const tk_compile_result *res) {
 
 size_t tk_compile_result_shared_bytes(const tk_compile_result *res) {
   return res ? res->sharedBytes : 0;
+}
+
+size_t tk_compile_result_dynamic_shared_bytes(const tk_compile_result *res) {
+  return res ? res->dynamicSharedBytes : 0;
 }
 
 int tk_compile_result_threads_per_block(const tk_compile_result *res) {

@@ -15,6 +15,7 @@
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 namespace mlir::tk {
 #define GEN_PASS_DEF_TKTOLLVM
@@ -26,16 +27,16 @@ using namespace mlir::tk;
 
 namespace {
 
-/// Ops this slice lowers. Any arith op on scalars or on tensors (elementwise), but of tensor
-/// constants only splats.
+/// Ops the pass lowers: every tk and tkgpu op, and the arith, math and scf ops the front end
+/// prints (of tensor constants, splats: the front end prints no others).
 bool isLowered(Operation *op) {
-  if (isa<ModuleOp, func::FuncOp, func::ReturnOp, GetProgramIdOp, GetNumProgramsOp, MakeRangeOp,
-          SplatOp, AddPtrOp, LoadOp, StoreOp>(op))
+  if (isa<ModuleOp, func::FuncOp, func::ReturnOp>(op))
     return true;
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
-  return isa<arith::ArithDialect>(op->getDialect());
+  return isa<TkDialect, tkgpu::TkGPUDialect, arith::ArithDialect, math::MathDialect,
+             scf::SCFDialect>(op->getDialect());
 }
 
 /// An error for the first op outside the slice or tensor without a layout.
@@ -91,6 +92,8 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     if (auto attr = module->getAttrOfType<IntegerAttr>("tkgpu.num_warps"))
       numWarps = static_cast<unsigned>(attr.getInt());
     VectorWidths widths = chooseVectorWidths(module);
+    if (failed(allocateSharedMemory(module)))
+      return signalPassFailure();
 
     TkToLLVMTypeConverter converter(context);
     {
@@ -101,10 +104,17 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
       populateSplatOpToLLVMPatterns(converter, patterns);
       populateElementwiseOpToLLVMPatterns(converter, patterns);
       populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
+      populateReduceOpToLLVMPatterns(converter, patterns);
+      populateScanOpToLLVMPatterns(converter, patterns);
+      populateViewOpToLLVMPatterns(converter, patterns);
+      populateDotOpToLLVMPatterns(converter, patterns);
+      populateMathOpToLLVMPatterns(converter, patterns);
+      populatePtrCastOpToLLVMPatterns(converter, patterns);
       arith::populateArithToLLVMConversionPatterns(converter, patterns);
       ConversionTarget target(*context);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect, scf::SCFDialect>();
       target.addLegalOp<ModuleOp>();
+      populateControlFlowOpToLLVMPatterns(converter, patterns, target);
       if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
         module.emitError("tk-to-llvm: could not lower the kernel to the LLVM dialect");
         return signalPassFailure();

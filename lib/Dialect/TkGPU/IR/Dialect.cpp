@@ -1,5 +1,5 @@
-/// @file The tkgpu dialect: registration, and its module attributes `tkgpu.num_warps` and
-/// `tkgpu.threads_per_warp`.
+/// @file The tkgpu dialect: registration, and its module attributes `tkgpu.num_warps`,
+/// `tkgpu.threads_per_warp` and `tkgpu.shared`.
 #include "Dialect/TkGPU/IR/Dialect.h"
 
 #include "Dialect/TkGPU/IR/Layout.h"
@@ -21,21 +21,28 @@ void TkGPUDialect::initialize() {
       >();
 }
 
-/// `tkgpu.num_warps` (a positive power of two) and `tkgpu.threads_per_warp` (32) on a module;
-/// every blocked layout in a module with `tkgpu.num_warps` spreads over exactly that many warps.
+/// `tkgpu.num_warps` (a positive power of two), `tkgpu.threads_per_warp` (32) and
+/// `tkgpu.shared` (the scratch bytes tk-to-llvm reserved, >= 0) on a module; every blocked
+/// layout in a module with `tkgpu.num_warps` spreads over exactly that many warps.
 LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   const bool isNumWarps = attr.getName() == getNumWarpsAttrName();
-  if (!isNumWarps && attr.getName() != getThreadsPerWarpAttrName())
+  const bool isShared = attr.getName() == "tkgpu.shared";
+  if (!isNumWarps && !isShared && attr.getName() != getThreadsPerWarpAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().getValue()
-                           << "' (the tkgpu dialect defines '" << getNumWarpsAttrName() << "' and '"
-                           << getThreadsPerWarpAttrName() << "')";
+                           << "' (the tkgpu dialect defines '" << getNumWarpsAttrName() << "', '"
+                           << getThreadsPerWarpAttrName() << "' and 'tkgpu.shared')";
   if (!isa<ModuleOp>(op))
     return op->emitError() << "'" << attr.getName().getValue() << "' belongs on the module";
   if (!value || !value.getType().isSignlessInteger(32))
     return op->emitError() << "'" << attr.getName().getValue() << "' must be an i32 integer, got "
                            << attr.getValue();
   const int64_t n = value.getInt();
+  if (isShared) {
+    if (n < 0)
+      return op->emitError() << "'tkgpu.shared' must be at least 0, got " << n;
+    return success();
+  }
   if (!isNumWarps) {
     if (n != 32)
       return op->emitError() << "'" << getThreadsPerWarpAttrName()

@@ -71,8 +71,14 @@ module attributes {tkgpu.threads_per_warp = 64 : i32} {
 
 // -----
 
-// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps' and 'tkgpu.threads_per_warp')}}
+// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps', 'tkgpu.threads_per_warp' and 'tkgpu.shared')}}
 module attributes {tkgpu.warps = 4 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.shared' must be at least 0, got -16}}
+module attributes {tkgpu.shared = -16 : i32} {
 }
 
 // -----

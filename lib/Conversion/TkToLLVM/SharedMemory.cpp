@@ -1,0 +1,73 @@
+/// @file Shared memory for the ops that exchange values between threads (reductions and scans
+/// across warps, layout conversions, reshapes, the FMA dot): each op's scratch size, the
+/// module's one dynamic shared array, and the barrier around its use.
+///
+/// Every such op uses the scratch from offset 0, with a barrier before it writes (earlier ops'
+/// reads are done) and one before it reads (its own writes are visible). So the kernel needs
+/// the largest op's scratch, not the sum, and no liveness analysis; the barriers cost little
+/// next to the exchange itself. The size goes on the module as `tkgpu.shared` (bytes), which
+/// the compile result reports and the launch passes as dynamic shared memory, so it may exceed
+/// the 48 KB a static array could have.
+#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+
+namespace {
+constexpr llvm::StringLiteral kSharedSymbol = "tk_shared";
+} // namespace
+
+unsigned mlir::tk::getScratchElementBytes(Type type) {
+  type = getElementTypeOrSelf(type);
+  if (isa<PointerType>(type))
+    return 8;
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+unsigned mlir::tk::getScratchBytes(Operation *op) {
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return getReduceScratchBytes(reduce);
+  if (auto scan = dyn_cast<ScanOp>(op))
+    return getScanScratchBytes(scan);
+  if (auto dot = dyn_cast<DotOp>(op))
+    return getDotScratchBytes(dot);
+  if (isa<tkgpu::ConvertLayoutOp, ReshapeOp, TransOp>(op))
+    return getViewScratchBytes(op);
+  return 0;
+}
+
+LogicalResult mlir::tk::allocateSharedMemory(ModuleOp module) {
+  uint64_t bytes = 0;
+  module.walk([&](Operation *op) { bytes = std::max<uint64_t>(bytes, getScratchBytes(op)); });
+  OpBuilder b(module.getBodyRegion());
+  module->setAttr("tkgpu.shared", b.getI32IntegerAttr(static_cast<int32_t>(bytes)));
+  if (bytes == 0)
+    return success();
+  if (bytes > 227 * 1024)
+    return module.emitError() << "the kernel needs " << bytes
+                              << " bytes of shared memory to exchange values between threads; "
+                                 "a block has at most 232448 (227 KB): use smaller blocks";
+  b.setInsertionPointToStart(module.getBody());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
+                         kSharedSymbol, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  return success();
+}
+
+Value mlir::tk::getSharedBase(OpBuilder &b, Location loc) {
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                   kSharedSymbol);
+}
+
+Value mlir::tk::getSharedAddress(OpBuilder &b, Location loc, Type elementType, Value index) {
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), elementType,
+                             getSharedBase(b, loc), ValueRange{index});
+}
+
+void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
