@@ -48,6 +48,8 @@ template <class T> struct constant {
   constexpr constant(T v) : value(v) {}
   constexpr operator T() const { return value; }
 };
+/// `tk::constant(64)` is a `tk::constant<int>` (stated, so -Wctad-maybe-unsupported is quiet).
+template <class T> constant(T) -> constant<T>;
 
 namespace detail {
 

@@ -197,8 +197,8 @@ void tkLevel(const std::string &vectorAddTk, const std::string &copy) {
           "tk IR copy, 8 warps -> PTX", c.error() + ptx);
   }
   {
-    // An aligned load stored through an unaligned pointer: tk-coalesce leaves both scalar (no
-    // layout conversion between them, which is not lowered yet).
+    // An aligned load stored through an unaligned pointer: a 16-byte load, scalar stores, and a
+    // layout conversion through shared memory between them.
     const std::string mixed = R"(module {
   func.func @copy(%arg0: !tk.ptr<f32>, %arg1: !tk.ptr<f32> {tk.divisibility = 16 : i32}) {
     %0 = "tk.make_range"() <{end = 1024 : i32, start = 0 : i32}> : () -> tensor<1024xi32>
@@ -213,8 +213,9 @@ void tkLevel(const std::string &vectorAddTk, const std::string &copy) {
 })";
     Compiled c(mixed, "sm_90a", TK_OUTPUT_PTX);
     std::string ptx = c.status == TK_OK ? tk_compile_result_ptx(c.result) : "";
-    check(c.status == TK_OK && contains(ptx, "ld.global.b32") && contains(ptx, "st.global.b32"),
-          "tk IR copy, aligned load + unaligned store -> scalar PTX", c.error() + ptx);
+    check(c.status == TK_OK && contains(ptx, "ld.global.v4.b32") &&
+              contains(ptx, "st.global.b32") && contains(ptx, "bar.sync"),
+          "tk IR copy, aligned load + unaligned store -> v4 load, scalar stores", c.error() + ptx);
   }
   if (!ptxasAvailable()) {
     std::printf("skip tk IR -> cubin: no ptxas\n");
@@ -290,7 +291,7 @@ void errors(const std::string &vectorAdd) {
           "NULL out");
   }
   {
-    // tk IR with an op the lowering does not cover yet: named, at the user's line.
+    // A reduction across warps: warp shuffles, then shared memory (reported as dynamic).
     const std::string reduce = R"(module {
   func.func @row_sum(%arg0: !tk.ptr<i32>) {
     %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
@@ -303,10 +304,31 @@ void errors(const std::string &vectorAdd) {
     func.return
   }
 })";
-    Compiled c(reduce, "sm_90a", TK_OUTPUT_AUTO);
+    Compiled c(reduce, "sm_90a", TK_OUTPUT_PTX);
+    const std::string ptx = c.status == TK_OK ? tk_compile_result_ptx(c.result) : "";
+    check(c.status == TK_OK && contains(ptx, "shfl.sync.bfly") && contains(ptx, "bar.sync") &&
+              contains(ptx, ".extern .shared .align 16 .b8 tk_shared[]") &&
+              tk_compile_result_dynamic_shared_bytes(c.result) > 0 &&
+              tk_compile_result_shared_bytes(c.result) ==
+                  tk_compile_result_dynamic_shared_bytes(c.result),
+          "tk.reduce across 4 warps: shuffles, shared memory reported as dynamic", c.error());
+  }
+  {
+    // More shared memory than a block can have: an error at the op that needs it.
+    const std::string dot = R"(module {
+  func.func @big_dot(%arg0: !tk.ptr<f32>) {
+    %0 = arith.constant dense<1.0> : tensor<256x256xf32>
+    %1 = "tk.dot"(%0, %0, %0) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32> loc("big.cpp":3:14)
+    %2 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<256x256x!tk.ptr<f32>>
+    "tk.store"(%2, %1) : (tensor<256x256x!tk.ptr<f32>>, tensor<256x256xf32>) -> ()
+    func.return
+  }
+})";
+    Compiled c(dot, "sm_90a", TK_OUTPUT_PTX);
     check(c.status == TK_ERROR_UNSUPPORTED &&
-              contains(c.error(), "row_sum.cpp:7:12: error: tk.reduce is not lowered yet"),
-          "tk IR with tk.reduce: not lowered yet, at its line", c.error());
+              contains(c.error(), "big.cpp:3:14: error: tk.dot needs ") &&
+              contains(c.error(), "bytes of shared memory"),
+          "a dot too large for shared memory: an error at its line", c.error());
   }
   {
     Compiled c("this is not MLIR \x01\xff", "sm_80", TK_OUTPUT_PTX);

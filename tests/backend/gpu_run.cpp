@@ -2,14 +2,11 @@
 /// load and compute the right results. The driver is loaded at run time, so this builds without
 /// one and exits 77 ("SKIPPED") where there is no GPU (tests/README.md, label gpu).
 /// Usage: tk_backend_gpu_test <dir of inputs/*.mlir>.
-#include "tk/backend.h"
-
-#include <cuda.h>
+#include "../support/cuda_driver.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <dlfcn.h>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -17,44 +14,9 @@
 
 namespace {
 
-// cuda.h maps cuMemAlloc to cuMemAlloc_v2 &c.: decltype gives the versioned prototype and the
-// string names the same version.
-#define TK_DRIVER_FUNCTIONS(X)                                                                     \
-  X(cuInit, "cuInit")                                                                              \
-  X(cuDeviceGet, "cuDeviceGet")                                                                    \
-  X(cuDeviceGetAttribute, "cuDeviceGetAttribute")                                                  \
-  X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain")                                          \
-  X(cuCtxSetCurrent, "cuCtxSetCurrent")                                                            \
-  X(cuCtxSynchronize, "cuCtxSynchronize")                                                          \
-  X(cuModuleLoadData, "cuModuleLoadData")                                                          \
-  X(cuModuleUnload, "cuModuleUnload")                                                              \
-  X(cuModuleGetFunction, "cuModuleGetFunction")                                                    \
-  X(cuLaunchKernel, "cuLaunchKernel")                                                              \
-  X(cuMemAlloc, "cuMemAlloc_v2")                                                                   \
-  X(cuMemFree, "cuMemFree_v2")                                                                     \
-  X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                               \
-  X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")
-
-struct Driver {
-#define TK_DECLARE(function, name) decltype(&::function) function = nullptr;
-  TK_DRIVER_FUNCTIONS(TK_DECLARE)
-#undef TK_DECLARE
-};
-
-Driver cu;
+using tk_test::cu;
+using tk_test::require;
 int failures = 0;
-
-[[noreturn]] void skip(const std::string &why) {
-  std::printf("SKIPPED: %s\n", why.c_str());
-  std::exit(77);
-}
-
-void require(CUresult result, const char *what) {
-  if (result != CUDA_SUCCESS) {
-    std::printf("FAIL %s: CUresult %d\n", what, static_cast<int>(result));
-    std::exit(1);
-  }
-}
 
 std::string slurp(const std::string &path) {
   std::ifstream in(path);
@@ -102,29 +64,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   std::string inputs = argv[1];
-  void *libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!libcuda)
-    skip("no CUDA driver (libcuda.so.1)");
-#define TK_RESOLVE(function, name)                                                                 \
-  cu.function = reinterpret_cast<decltype(cu.function)>(dlsym(libcuda, name));                     \
-  if (!cu.function)                                                                                \
-    skip("the driver lacks " name);
-  TK_DRIVER_FUNCTIONS(TK_RESOLVE)
-#undef TK_RESOLVE
-  CUdevice device;
-  if (cu.cuInit(0) != CUDA_SUCCESS || cu.cuDeviceGet(&device, 0) != CUDA_SUCCESS)
-    skip("no usable GPU");
-  int major = 0, minor = 0;
-  cu.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
-  cu.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  std::string base = "sm_" + std::to_string(major * 10 + minor);
-  std::string supported = std::string(" ") + tk_backend_targets() + " ";
-  if (supported.find(" " + base + " ") == std::string::npos)
-    skip(base + " is not a backend target");
-  CUcontext context;
-  require(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  require(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-
+  const std::string base = tk_test::init_driver();
   int n = 1000003;
   std::vector<float> a(n), b(n), out(n);
   for (int i = 0; i < n; ++i) {
@@ -139,8 +79,7 @@ int main(int argc, char **argv) {
   require(cu.cuMemcpyHtoD(db, b.data(), n * sizeof(float)), "cuMemcpyHtoD");
 
   std::string vectorAdd = slurp(inputs + "/vector_add.mlir");
-  std::string targets[] = {base, supported.find(" " + base + "a ") != std::string::npos ? base + "a"
-                                                                                        : base};
+  std::string targets[] = {base, tk_test::specific_target(base)};
   struct Variant {
     const char *name;
     const char *noNvJitLink;

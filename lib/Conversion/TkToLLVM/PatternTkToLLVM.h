@@ -15,6 +15,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+#include <utility>
+
 namespace mlir::tk {
 
 /// LLVM types for tk IR: `!tk.ptr<T>` is `!llvm.ptr<1>` (global memory); a ranked tensor with a
@@ -58,7 +61,7 @@ unsigned getScratchBytes(Operation *op);
 unsigned getReduceScratchBytes(ReduceOp op); // ReduceOpToLLVM.cpp
 unsigned getScanScratchBytes(ScanOp op);     // ScanOpToLLVM.cpp
 unsigned getDotScratchBytes(DotOp op);       // DotOpToLLVM.cpp
-unsigned getViewScratchBytes(Operation *op); // ViewOpToLLVM.cpp: convert_layout, reshape, trans
+unsigned getViewScratchBytes(Operation *op); // ViewOpToLLVM.cpp: the view ops, convert_layout
 
 /// Sets the module's `tkgpu.shared` (the largest scratch of its ops, in bytes) and declares the
 /// dynamic shared array when it is not 0; an error when no block could have that much.
@@ -71,6 +74,65 @@ Value getSharedAddress(OpBuilder &builder, Location loc, Type elementType, Value
 
 /// `bar.sync 0`: all threads of the block.
 void emitBarrier(OpBuilder &builder, Location loc);
+
+/// Writes the thread's `elements` of a tensor of `type` to the scratch, each at its row-major
+/// linear index plus `offset` (in elements; i1 as i8), once per distinct index; no barrier
+/// (ViewOpToLLVM.cpp).
+void storeTensorToShared(OpBuilder &builder, Location loc, RankedTensorType type,
+                         ArrayRef<Value> elements, int64_t offset);
+
+// Reductions and scans (ReduceOpToLLVM.cpp; ScanOpToLLVM.cpp uses them too).
+
+/// How a blocked layout spreads a tensor's `axis` over a thread's elements, the lanes and the
+/// warps, counting only the copies that hold distinct elements: where the layout's tile along
+/// the axis is larger than the tensor, lanes (or warps, or a thread's elements) hold the same
+/// elements again, which a reduction must not combine twice.
+struct CombineAxis {
+  unsigned axis;
+  unsigned size;       ///< sizePerThread[axis]: one chunk of consecutive elements
+  unsigned chunk;      ///< the distinct elements of a chunk: min(size, shape[axis])
+  unsigned reps;       ///< chunks a thread holds along the axis (the tile repeated)
+  unsigned lanes;      ///< lanes holding distinct elements along the axis
+  unsigned laneStride; ///< lane id distance between neighbours along the axis
+  unsigned warps;      ///< warps holding distinct elements along the axis
+  unsigned warpStride; ///< warp id distance between neighbours along the axis
+  unsigned positions;  ///< positions off the axis: the product of the other dimensions
+};
+
+/// The axis of a tensor with a blocked layout; none where the dimension is not a power of two.
+std::optional<CombineAxis> getCombineAxis(RankedTensorType type, unsigned axis);
+
+/// The (lanes, warps) coordinates of the current thread along the axis, counted among the
+/// distinct copies only (i32; constant 0 where there is one).
+std::pair<Value, Value> emitAxisCoords(OpBuilder &builder, Location loc, const CombineAxis &axis);
+
+/// Whether emitShuffle can move a value of this (LLVM) type.
+bool isShuffleable(Type type);
+
+/// The LLVM element types of a reduce's or scan's operands, or failure when one of them cannot
+/// be shuffled.
+FailureOr<llvm::SmallVector<Type>> getCombineElementTypes(const TypeConverter &converter,
+                                                          ValueRange srcs);
+
+/// `nvvm.shfl.sync` of any scalar: 32-bit values as they are, narrower ones widened to i32,
+/// 64-bit ones and pointers in two 32-bit halves. `kind` is an NVVM::ShflKind; `lane` the lane
+/// offset (bfly, up, down) or the source lane (idx).
+Value emitShuffle(OpBuilder &builder, Location loc, Value value, unsigned kind, Value lane);
+
+/// The combine region inlined on `lhs` and `rhs` (one value per operand each): its ops cloned,
+/// the values its terminator returns.
+llvm::SmallVector<Value> emitCombine(OpBuilder &builder, Location loc, Region &combine,
+                                     ValueRange lhs, ValueRange rhs);
+
+/// Scratch areas of `count` elements of each of `types` (tk element types), one after another,
+/// each aligned to its element: their byte offsets; `totalBytes` the end of the last.
+llvm::SmallVector<unsigned> getScratchAreas(TypeRange types, uint64_t count, uint64_t &totalBytes);
+
+/// Store / load of the `index`-th element of the scratch area at `byteOffset` (i1 as i8).
+void emitScratchStore(OpBuilder &builder, Location loc, unsigned byteOffset, Value index,
+                      Value value);
+Value emitScratchLoad(OpBuilder &builder, Location loc, unsigned byteOffset, Value index,
+                      Type type);
 
 void populateFuncOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns,
                                   unsigned numWarps);

@@ -37,22 +37,29 @@ unsigned mlir::tk::getScratchBytes(Operation *op) {
     return getScanScratchBytes(scan);
   if (auto dot = dyn_cast<DotOp>(op))
     return getDotScratchBytes(dot);
-  if (isa<tkgpu::ConvertLayoutOp, ReshapeOp, TransOp>(op))
+  if (isa<tkgpu::ConvertLayoutOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp>(op))
     return getViewScratchBytes(op);
   return 0;
 }
 
 LogicalResult mlir::tk::allocateSharedMemory(ModuleOp module) {
   uint64_t bytes = 0;
-  module.walk([&](Operation *op) { bytes = std::max<uint64_t>(bytes, getScratchBytes(op)); });
+  Operation *largest = nullptr;
+  module.walk([&](Operation *op) {
+    if (uint64_t need = getScratchBytes(op); need > bytes)
+      bytes = need, largest = op;
+  });
   OpBuilder b(module.getBodyRegion());
   module->setAttr("tkgpu.shared", b.getI32IntegerAttr(static_cast<int32_t>(bytes)));
   if (bytes == 0)
     return success();
-  if (bytes > 227 * 1024)
-    return module.emitError() << "the kernel needs " << bytes
-                              << " bytes of shared memory to exchange values between threads; "
-                                 "a block has at most 232448 (227 KB): use smaller blocks";
+  constexpr uint64_t kMaxSharedPerBlock = 227 * 1024; // sm_90/sm_100; less on older GPUs
+  if (bytes > kMaxSharedPerBlock)
+    return largest->emitError()
+           << largest->getName() << " needs " << bytes
+           << " bytes of shared memory to exchange values between threads, more than a block "
+              "can have ("
+           << kMaxSharedPerBlock << "): use smaller blocks";
   b.setInsertionPointToStart(module.getBody());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,

@@ -132,9 +132,12 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     {
       RewritePatternSet patterns(context);
       cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+      // scf -> cf computes loop bounds with arith ops (the induction variable's compare and
+      // increment); math ops left here had no lowering: an error naming them.
+      arith::populateArithToLLVMConversionPatterns(converter, patterns);
       ConversionTarget target(*context);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
-      target.addIllegalDialect<cf::ControlFlowDialect>();
+      target.addIllegalDialect<cf::ControlFlowDialect, arith::ArithDialect, math::MathDialect>();
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }

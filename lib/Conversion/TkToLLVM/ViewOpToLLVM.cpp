@@ -1,9 +1,287 @@
-/// @file broadcast, expand_dims, reshape, trans, convert_layout (not written yet).
+/// @file tk.broadcast, tk.expand_dims, tk.reshape, tk.trans and tkgpu.convert_layout: ops that
+/// move a tensor's elements without computing on them.
+///
+/// Each of them reads, for result index I, the operand element whose row-major linear index is
+/// a linear function of I: sum over d of coef[d] * I[d] (broadcast: the operand's strides, 0 on
+/// the broadcast dimensions; expand_dims: the operand's strides around the new axis; trans: the
+/// operand's strides permuted; reshape: the result's own strides; convert_layout: the strides).
+/// So one lowering serves all five:
+///
+/// - In registers, when every thread already holds the operand element each of its result
+///   elements reads, at the same position of its struct for every thread. Layout.h's index of
+///   a thread's element is (thread offset + thread-0 index) modulo the shape, per dimension, so
+///   duplicates within a thread stay duplicates in every thread: we match each result element
+///   to an operand element of thread 0, then check the match for every thread of the block (at
+///   compile time: threads x elements, cheap next to compiling the kernel). This covers
+///   broadcast and expand_dims in the layouts tk-assign-layouts gives, trans with the permuted
+///   layout, and reshapes that keep elements in place, including tensors smaller than the
+///   layout's tile (wrap-around).
+/// - Else through shared memory: each thread writes its operand elements at their linear index,
+///   then reads its result elements' (emitBarrier before both: an earlier op may still be
+///   reading the scratch; our writes must be visible). Where the tile is larger than the tensor
+///   several threads write the same value to one address: harmless. i1 goes through as i8.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tk;
+using llvm::SmallVector;
 
-unsigned mlir::tk::getViewScratchBytes(Operation *) { return 0; }
+namespace {
 
-void mlir::tk::populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &, RewritePatternSet &) {}
+constexpr unsigned kThreadsPerWarp = 32;
+
+SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+int64_t dotProduct(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  int64_t sum = 0;
+  for (auto [x, y] : llvm::zip_equal(a, b))
+    sum += x * y;
+  return sum;
+}
+
+/// What a view op reads: its operand (a tensor or, for reshape / expand_dims, a scalar), its
+/// result, and the coefficients of the operand's linear index in the result's index.
+struct ViewMap {
+  Value src;
+  RankedTensorType srcType; // null for a scalar operand
+  RankedTensorType dstType;
+  SmallVector<int64_t> coef; // one per result dimension
+};
+
+std::optional<ViewMap> getViewMap(Operation *op) {
+  ViewMap map;
+  map.src = op->getOperand(0);
+  map.srcType = dyn_cast<RankedTensorType>(map.src.getType());
+  map.dstType = cast<RankedTensorType>(op->getResult(0).getType());
+  const unsigned rank = map.dstType.getRank();
+  if (!map.srcType) {
+    map.coef.assign(rank, 0);
+    return map;
+  }
+  ArrayRef<int64_t> srcShape = map.srcType.getShape();
+  SmallVector<int64_t> srcStrides = rowMajorStrides(srcShape);
+  if (isa<BroadcastOp>(op)) {
+    for (unsigned d = 0; d < rank; ++d)
+      map.coef.push_back(srcShape[d] == 1 ? 0 : srcStrides[d]);
+  } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    map.coef = srcStrides;
+    map.coef.insert(map.coef.begin() + expand.getAxis(), 0);
+  } else if (auto trans = dyn_cast<TransOp>(op)) {
+    for (int32_t from : trans.getOrder())
+      map.coef.push_back(srcStrides[from]);
+  } else if (isa<ReshapeOp>(op)) {
+    map.coef = rowMajorStrides(map.dstType.getShape());
+  } else if (isa<tkgpu::ConvertLayoutOp>(op)) {
+    map.coef = srcStrides;
+  } else {
+    return std::nullopt;
+  }
+  return map;
+}
+
+/// Per thread, the per-dimension index of its element 0 (its offset); per element, its index
+/// in thread 0. An element's index in a thread is their sum modulo the shape.
+struct LayoutTable {
+  SmallVector<SmallVector<int64_t>> offsets, bases;
+  SmallVector<int64_t> shape, strides;
+
+  LayoutTable(RankedTensorType type, unsigned threads) : shape(type.getShape()) {
+    Attribute layout = type.getEncoding();
+    strides = rowMajorStrides(shape);
+    for (unsigned t = 0; t < threads; ++t)
+      offsets.push_back(
+          tkgpu::getElementIndex(layout, shape, t / kThreadsPerWarp, t % kThreadsPerWarp, 0));
+    const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
+    for (unsigned e = 0; e < count; ++e)
+      bases.push_back(tkgpu::getElementIndex(layout, shape, 0, 0, e));
+  }
+
+  SmallVector<int64_t> index(unsigned thread, unsigned elem) const {
+    SmallVector<int64_t> i;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      i.push_back((offsets[thread][d] + bases[elem][d]) % shape[d]);
+    return i;
+  }
+};
+
+/// For each result element, the operand element of the same thread it reads, when that is the
+/// same position in every thread's struct; else nullopt (the values must cross threads).
+std::optional<SmallVector<unsigned>> mapInRegisters(const ViewMap &map) {
+  Attribute srcLayout = map.srcType.getEncoding(), dstLayout = map.dstType.getEncoding();
+  if (!tkgpu::isDistributedLayout(srcLayout) || !tkgpu::isDistributedLayout(dstLayout))
+    return std::nullopt;
+  const unsigned warps = tkgpu::getNumWarps(dstLayout);
+  if (tkgpu::getNumWarps(srcLayout) != warps)
+    return std::nullopt;
+  const unsigned threads = warps * kThreadsPerWarp;
+  LayoutTable src(map.srcType, threads), dst(map.dstType, threads);
+
+  // Thread 0: the first operand element at each linear index.
+  llvm::DenseMap<int64_t, unsigned> elemAt;
+  for (unsigned e = 0; e < src.bases.size(); ++e)
+    elemAt.try_emplace(dotProduct(src.bases[e], src.strides), e);
+  SmallVector<unsigned> mapping;
+  for (const SmallVector<int64_t> &base : dst.bases) {
+    auto it = elemAt.find(dotProduct(base, map.coef));
+    if (it == elemAt.end())
+      return std::nullopt;
+    mapping.push_back(it->second);
+  }
+  // Every thread: the matched element is the one the result element reads.
+  for (unsigned t = 0; t < threads; ++t)
+    for (unsigned e = 0; e < mapping.size(); ++e)
+      if (dotProduct(src.index(t, mapping[e]), src.strides) !=
+          dotProduct(dst.index(t, e), map.coef))
+        return std::nullopt;
+  return mapping;
+}
+
+/// Whether `op` needs the scratch; its map when it is a view op with a tensor operand.
+bool needsSharedMemory(Operation *op) {
+  std::optional<ViewMap> map = getViewMap(op);
+  return map && map->srcType && !mapInRegisters(*map);
+}
+
+/// The type an element takes in shared memory: i1 as i8 (a byte; PTX has no 1-bit stores).
+Type scratchType(Type element) {
+  return element.isInteger(1) ? IntegerType::get(element.getContext(), 8) : element;
+}
+
+Value linearIndex(OpBuilder &b, Location loc, ArrayRef<Value> index, ArrayRef<int64_t> coef) {
+  Value linear;
+  for (auto [i, c] : llvm::zip_equal(index, coef)) {
+    if (c == 0)
+      continue;
+    Value term = c == 1 ? i : LLVM::MulOp::create(b, loc, i, i32Constant(b, loc, c));
+    linear = linear ? LLVM::AddOp::create(b, loc, linear, term).getResult() : term;
+  }
+  return linear ? linear : i32Constant(b, loc, 0);
+}
+
+/// The elements of `type`'s layout that thread 0 holds at an index an earlier element already
+/// has: every thread holds them twice too (Layout.h's indices are offset + base, modulo the
+/// shape), so one store or load serves both.
+SmallVector<int> firstCopy(RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  const unsigned count = tkgpu::getTotalElemsPerThread(layout, type.getShape());
+  llvm::DenseMap<int64_t, int> first;
+  SmallVector<int64_t> strides = rowMajorStrides(type.getShape());
+  SmallVector<int> copies;
+  for (unsigned e = 0; e < count; ++e) {
+    int64_t linear = dotProduct(tkgpu::getElementIndex(layout, type.getShape(), 0, 0, e), strides);
+    copies.push_back(first.try_emplace(linear, int(e)).first->second);
+  }
+  return copies;
+}
+
+/// The result elements, read through shared memory.
+SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, const ViewMap &map,
+                                         ArrayRef<Value> srcElements, Type elementType) {
+  Type stored = scratchType(elementType);
+  emitBarrier(b, loc);
+  storeTensorToShared(b, loc, map.srcType, srcElements, /*offset=*/0);
+  emitBarrier(b, loc);
+  SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType);
+  SmallVector<int> dstCopies = firstCopy(map.dstType);
+  SmallVector<Value> results;
+  for (auto [e, index] : llvm::enumerate(dstIndices)) {
+    if (dstCopies[e] != int(e)) {
+      results.push_back(results[dstCopies[e]]);
+      continue;
+    }
+    Value address = getSharedAddress(b, loc, stored, linearIndex(b, loc, index, map.coef));
+    Value value = LLVM::LoadOp::create(b, loc, stored, address);
+    if (stored != elementType)
+      value = LLVM::TruncOp::create(b, loc, elementType, value);
+    results.push_back(value);
+  }
+  return results;
+}
+
+struct ViewOpConversion : ConversionPattern {
+  ViewOpConversion(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (!isa<BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp, tkgpu::ConvertLayoutOp>(op))
+      return failure();
+    std::optional<ViewMap> map = getViewMap(op);
+    if (!map)
+      return failure();
+    Location loc = op->getLoc();
+    auto structType =
+        dyn_cast_or_null<LLVM::LLVMStructType>(getTypeConverter()->convertType(map->dstType));
+    Type elementType = getTypeConverter()->convertType(map->dstType.getElementType());
+    if (!structType || !elementType)
+      return rewriter.notifyMatchFailure(op, "result has no distributed layout");
+    const unsigned count = structType.getBody().size();
+
+    if (!map->srcType) { // a scalar made a one-element tensor: every element is the scalar
+      SmallVector<Value> elements(count, operands[0]);
+      rewriter.replaceOp(op, packElements(rewriter, loc, structType, elements));
+      return success();
+    }
+    if (!isa<LLVM::LLVMStructType>(operands[0].getType()))
+      return rewriter.notifyMatchFailure(op, "operand is not a converted tensor");
+    SmallVector<Value> srcElements = unpackElements(rewriter, loc, operands[0]);
+    SmallVector<Value> results;
+    if (std::optional<SmallVector<unsigned>> mapping = mapInRegisters(*map)) {
+      for (unsigned e : *mapping)
+        results.push_back(srcElements[e]);
+    } else {
+      results = exchangeThroughShared(rewriter, loc, *map, srcElements, elementType);
+    }
+    assert(results.size() == count && "one value per element of the result");
+    rewriter.replaceOp(op, packElements(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tk::storeTensorToShared(OpBuilder &b, Location loc, RankedTensorType type,
+                                   ArrayRef<Value> elements, int64_t offset) {
+  if (elements.empty())
+    return;
+  Type elementType = elements.front().getType();
+  Type stored = scratchType(elementType);
+  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, type);
+  SmallVector<int> copies = firstCopy(type);
+  SmallVector<int64_t> strides = rowMajorStrides(type.getShape());
+  for (auto [e, element] : llvm::enumerate(elements)) {
+    if (copies[e] != int(e))
+      continue;
+    Value value = element;
+    Value index = addConst(b, loc, linearIndex(b, loc, indices[e], strides), offset);
+    Value address = getSharedAddress(b, loc, stored, index);
+    if (stored != elementType)
+      value = LLVM::ZExtOp::create(b, loc, stored, value);
+    LLVM::StoreOp::create(b, loc, value, address);
+  }
+}
+
+unsigned mlir::tk::getViewScratchBytes(Operation *op) {
+  if (!needsSharedMemory(op))
+    return 0;
+  auto src = cast<RankedTensorType>(op->getOperand(0).getType());
+  return unsigned(src.getNumElements()) * getScratchElementBytes(src.getElementType());
+}
+
+void mlir::tk::populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                            RewritePatternSet &patterns) {
+  patterns.add<ViewOpConversion>(converter, patterns.getContext());
+}

@@ -12,16 +12,6 @@ using llvm::SmallVector;
 
 namespace {
 
-/// `linear` split into coordinates over `sizes`, the dimension order[0] varying fastest.
-SmallVector<unsigned> delinearize(unsigned linear, ArrayRef<unsigned> sizes,
-                                  ArrayRef<unsigned> order) {
-  SmallVector<unsigned> coords(sizes.size(), 0);
-  for (unsigned d : order) {
-    coords[d] = linear % sizes[d];
-    linear /= sizes[d];
-  }
-  return coords;
-}
 
 /// Elements per thread of a blocked layout: sizePerThread per repetition of the CTA's tile.
 SmallVector<unsigned> blockedElemsPerThread(BlockedEncodingAttr blocked, ArrayRef<int64_t> shape) {
@@ -129,27 +119,26 @@ SmallVector<int64_t> mlir::tkgpu::getElementIndex(Attribute layout, ArrayRef<int
   return index;
 }
 
-BlockedEncodingAttr mlir::tkgpu::getDefaultBlockedEncoding(MLIRContext *context,
-                                                           ArrayRef<int64_t> shape,
-                                                           unsigned numWarps,
-                                                           unsigned threadsPerWarp,
-                                                           unsigned elementBits) {
-  const unsigned rank = shape.size();
-  SmallVector<unsigned> order, sizePerThread(rank, 1), lanes(rank, 1), warps(rank, 1);
-  for (unsigned d = rank; d-- > 0;)
-    order.push_back(d);
-  int64_t numElements = 1;
-  for (int64_t n : shape)
-    numElements *= n;
-  const unsigned fastest = order.front();
-  if (elementBits) {
-    const int64_t perThread =
-        std::max<int64_t>(1, numElements / (int64_t(numWarps) * threadsPerWarp));
-    const int64_t vector = std::max<unsigned>(1, 128 / elementBits);
-    sizePerThread[fastest] = unsigned(std::min({vector, perThread, shape[fastest]}));
+SmallVector<unsigned> mlir::tkgpu::delinearize(unsigned linear, ArrayRef<unsigned> sizes,
+                                               ArrayRef<unsigned> order) {
+  SmallVector<unsigned> coords(sizes.size(), 0);
+  for (unsigned d : order) {
+    coords[d] = linear % sizes[d];
+    linear /= sizes[d];
   }
-  // Hand lanes, then warps, to the dimensions from the fastest, as far as each has elements
-  // for them; the slowest dimension takes what is left (wrapping around if it is too small).
+  return coords;
+}
+
+namespace {
+
+/// Lanes, then warps, handed to the dimensions in `order`, as far as each has elements for them
+/// (sizePerThread given); the last dimension in `order` takes what is left (wrapping around if
+/// it is too small).
+BlockedEncodingAttr distribute(MLIRContext *context, ArrayRef<int64_t> shape,
+                               SmallVector<unsigned> sizePerThread, ArrayRef<unsigned> order,
+                               unsigned numWarps, unsigned threadsPerWarp) {
+  const unsigned rank = shape.size();
+  SmallVector<unsigned> lanes(rank, 1), warps(rank, 1);
   unsigned lanesLeft = threadsPerWarp, warpsLeft = numWarps;
   int64_t threadsLeft = int64_t(numWarps) * threadsPerWarp;
   for (unsigned i = 0; i + 1 < rank; ++i) {
@@ -165,4 +154,46 @@ BlockedEncodingAttr mlir::tkgpu::getDefaultBlockedEncoding(MLIRContext *context,
   lanes[order.back()] = lanesLeft;
   warps[order.back()] = warpsLeft;
   return BlockedEncodingAttr::get(context, sizePerThread, lanes, warps, order);
+}
+
+int64_t product(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+} // namespace
+
+BlockedEncodingAttr mlir::tkgpu::getDefaultBlockedEncoding(MLIRContext *context,
+                                                           ArrayRef<int64_t> shape,
+                                                           unsigned numWarps,
+                                                           unsigned threadsPerWarp,
+                                                           unsigned elementBits) {
+  const unsigned rank = shape.size();
+  SmallVector<unsigned> order, sizePerThread(rank, 1);
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  const unsigned fastest = order.front();
+  if (elementBits) {
+    const int64_t perThread =
+        std::max<int64_t>(1, product(shape) / (int64_t(numWarps) * threadsPerWarp));
+    const int64_t vector = std::max<unsigned>(1, 128 / elementBits);
+    sizePerThread[fastest] = unsigned(std::min({vector, perThread, shape[fastest]}));
+  }
+  return distribute(context, shape, sizePerThread, order, numWarps, threadsPerWarp);
+}
+
+BlockedEncodingAttr mlir::tkgpu::getCoalescedBlockedEncoding(MLIRContext *context,
+                                                             ArrayRef<int64_t> shape,
+                                                             unsigned numWarps,
+                                                             ArrayRef<unsigned> order,
+                                                             unsigned vectorWidth) {
+  const unsigned threadsPerWarp = 32;
+  SmallVector<unsigned> sizePerThread(shape.size(), 1);
+  const int64_t perThread =
+      std::max<int64_t>(1, product(shape) / (int64_t(numWarps) * threadsPerWarp));
+  sizePerThread[order.front()] =
+      unsigned(std::min({int64_t(vectorWidth), perThread, shape[order.front()]}));
+  return distribute(context, shape, sizePerThread, order, numWarps, threadsPerWarp);
 }

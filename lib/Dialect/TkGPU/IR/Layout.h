@@ -35,6 +35,11 @@ unsigned getTotalElemsPerThread(Attribute layout, llvm::ArrayRef<int64_t> shape)
 llvm::SmallVector<int64_t> getElementIndex(Attribute layout, llvm::ArrayRef<int64_t> shape,
                                            unsigned warp, unsigned lane, unsigned elem);
 
+/// `linear` split into coordinates over `sizes`, the dimension order[0] varying fastest (a
+/// thread's element number into per-dimension element coordinates, a lane into lane coordinates).
+llvm::SmallVector<unsigned> delinearize(unsigned linear, llvm::ArrayRef<unsigned> sizes,
+                                        llvm::ArrayRef<unsigned> order);
+
 /// Triton's default blocked layout for `shape`: order = dimensions reversed (the last one
 /// fastest), lanes then warps handed out from the fastest dimension, clamped to the shape, the
 /// rest on the slowest. sizePerThread is 1 except, when `elementBits` is given, along the
@@ -43,6 +48,13 @@ llvm::SmallVector<int64_t> getElementIndex(Attribute layout, llvm::ArrayRef<int6
 BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *context, llvm::ArrayRef<int64_t> shape,
                                               unsigned numWarps, unsigned threadsPerWarp = 32,
                                               unsigned elementBits = 0);
+
+/// The layout of a coalesced access: like the default, but dimensions taken in `order` (the
+/// most contiguous first) and up to `vectorWidth` elements per thread along order[0].
+BlockedEncodingAttr getCoalescedBlockedEncoding(MLIRContext *context,
+                                                llvm::ArrayRef<int64_t> shape, unsigned numWarps,
+                                                llvm::ArrayRef<unsigned> order,
+                                                unsigned vectorWidth);
 
 } // namespace mlir::tkgpu
 

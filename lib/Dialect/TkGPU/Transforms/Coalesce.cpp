@@ -1,6 +1,7 @@
 /// @file tk-coalesce: gives each tk.load / tk.store whose addresses AxisInfo proves contiguous
 /// and aligned a blocked layout in which a thread holds that many consecutive elements (up to 16
-/// bytes), so that the lowering emits one vector access per thread (Triton's Coalesce). The
+/// bytes) along the most contiguous dimension, whichever it is, so that the lowering emits one
+/// vector access per thread (Triton's Coalesce). The
 /// operands are converted to that layout and a load's result back; tk-remove-layout-conversions
 /// then moves the conversions away (rebuilding ranges and splats in the new layout).
 #include "Analysis/AxisInfo.h"
@@ -23,20 +24,17 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// The layout a load/store should have: Triton's default for the shape, vectorized to `width`
-/// elements along the fastest dimension; null when that is not the pointer's most contiguous
-/// dimension or changes nothing.
+/// The layout a load/store should have: threads spread from the pointer's most contiguous
+/// dimension (AxisInfo's order), `width` consecutive elements each along it; null when that
+/// changes nothing or gives no thread more than one element there.
 BlockedEncodingAttr coalescedLayout(RankedTensorType type, unsigned width, unsigned numWarps,
                                     ArrayRef<unsigned> contiguousOrder) {
   auto blocked = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
-  const unsigned rank = type.getRank();
-  if (!blocked || width <= 1 || contiguousOrder.empty() || contiguousOrder[0] != rank - 1)
+  if (!blocked || width <= 1 || contiguousOrder.size() != size_t(type.getRank()))
     return {};
-  // getDefaultBlockedEncoding vectorizes to 128 / elementBits elements, where there are that many
-  // elements per thread.
-  auto layout = getDefaultBlockedEncoding(type.getContext(), type.getShape(), numWarps, 32,
-                                          /*elementBits=*/128 / width);
-  if (layout == blocked || layout.getSizePerThread()[rank - 1] <= 1)
+  auto layout = getCoalescedBlockedEncoding(type.getContext(), type.getShape(), numWarps,
+                                            contiguousOrder, width);
+  if (layout == blocked || layout.getSizePerThread()[contiguousOrder[0]] <= 1)
     return {};
   return layout;
 }
@@ -85,11 +83,9 @@ struct TkCoalescePass : tkgpu::impl::TkCoalesceBase<TkCoalescePass> {
     tk::AxisInfoResult axisInfo(module);
     if (!axisInfo.succeeded())
       return;
-    // All tensor loads and stores of the module get one vectorized layout, or none does: a
-    // conversion between two accesses in different layouts (an aligned load stored through an
-    // unaligned pointer) would stay, and tkgpu.convert_layout is not lowered yet.
+    // Each access gets its own layout; where two disagree (an aligned load stored through an
+    // unaligned pointer) the conversion between them stays, through shared memory.
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> rewrites;
-    bool agree = true;
     module.walk([&](Operation *op) {
       if (!isa<tk::LoadOp, tk::StoreOp>(op))
         return;
@@ -97,14 +93,11 @@ struct TkCoalescePass : tkgpu::impl::TkCoalesceBase<TkCoalescePass> {
       auto type = dyn_cast<RankedTensorType>(ptr.getType());
       if (!type)
         return;
-      auto layout = coalescedLayout(type, axisInfo.getVectorWidth(op),
-                                    static_cast<unsigned>(warps.getInt()), axisInfo.getOrder(ptr));
-      if (!layout || (!rewrites.empty() && rewrites.front().second != layout))
-        agree = false;
-      rewrites.emplace_back(op, layout);
+      if (auto layout =
+              coalescedLayout(type, axisInfo.getVectorWidth(op),
+                              static_cast<unsigned>(warps.getInt()), axisInfo.getOrder(ptr)))
+        rewrites.emplace_back(op, layout);
     });
-    if (!agree)
-      return;
     for (auto [op, layout] : rewrites) {
       OpBuilder builder(op);
       DenseMap<Value, Value> copies;

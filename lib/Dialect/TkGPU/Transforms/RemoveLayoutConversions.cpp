@@ -4,7 +4,7 @@
 ///
 /// Not handled yet (Triton's RemoveLayoutConversions does): conversions across scf.for/if/while
 /// (loop-carried values keep the layout tk-assign-layouts gave them), hoisting over values with
-/// several uses (duplicating them), over reductions, reshapes and loads, and choosing layouts by
+/// several uses (duplicating them), over reshapes and loads, and choosing layouts by
 /// cost (loads and stores are anchors: their layout is coalesce's choice, not changed here).
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
@@ -186,11 +186,50 @@ struct SinkConversion : RewritePattern {
   }
 };
 
+/// reduce(convert_layout(x: L), ...) -> convert_layout(reduce(x) in slice(L)): a reduction works
+/// in any blocked layout, and its result is smaller than its operand (a scalar needs no
+/// conversion at all), so converting after it moves less data, or none.
+struct ReduceBeforeConversion : OpRewritePattern<tk::ReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tk::ReduceOp reduce, PatternRewriter &rewriter) const override {
+    BlockedEncodingAttr source;
+    for (Value operand : reduce.getOperands()) {
+      auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      auto layout = convert ? dyn_cast<BlockedEncodingAttr>(layoutOf(convert.getSrc()))
+                            : BlockedEncodingAttr();
+      if (!layout || (source && layout != source))
+        return rewriter.notifyMatchFailure(reduce, "operands not all converted from one layout");
+      source = layout;
+    }
+    rewriter.setInsertionPoint(reduce);
+    SmallVector<Value> operands;
+    for (Value operand : reduce.getOperands())
+      operands.push_back(operand.getDefiningOp<ConvertLayoutOp>().getSrc());
+    Operation *newReduce = rewriter.clone(*reduce);
+    newReduce->setOperands(operands);
+    SmallVector<Value> results;
+    for (OpResult result : newReduce->getResults()) {
+      Type old = result.getType();
+      if (!isa<RankedTensorType>(old)) {
+        results.push_back(result);
+        continue;
+      }
+      result.setType(withLayout(
+          old, SliceEncodingAttr::get(getContext(), unsigned(reduce.getAxis()), source)));
+      results.push_back(ConvertLayoutOp::create(rewriter, reduce.getLoc(), old, result));
+    }
+    rewriter.replaceOp(reduce, results);
+    return success();
+  }
+};
+
 struct RemoveLayoutConversions
     : tkgpu::impl::TkRemoveLayoutConversionsBase<RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RematerializeCheap, HoistConversion, SinkConversion>(&getContext());
+    patterns.add<RematerializeCheap, HoistConversion, SinkConversion, ReduceBeforeConversion>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

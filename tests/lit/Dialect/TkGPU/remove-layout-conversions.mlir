@@ -126,3 +126,38 @@ func.func @kept(%p: tensor<512x!tk.ptr<f32>, #a>, %x: tensor<512xf32, #a>) -> (t
   %3 = tkgpu.convert_layout %2 : tensor<512xf32, #a> -> tensor<512xf32, #b>
   func.return %1, %3, %2 : tensor<512xf32, #b>, tensor<512xf32, #b>, tensor<512xf32, #a>
 }
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b1 = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#a1 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A reduction runs in its operand's layout: the conversion moves to its (smaller) result, and
+// from a 1-D reduction (a scalar) it disappears.
+// CHECK-DAG:   #[[B:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 4]
+// CHECK-DAG:   #[[SA:[a-z0-9]+]] = #tkgpu.slice<{dim = 1, parent = #[[A:[a-z0-9]+]]}>
+// CHECK-DAG:   #[[SB:[a-z0-9]+]] = #tkgpu.slice<{dim = 1, parent = #[[B]]}>
+// CHECK-LABEL: func.func @reduce_first
+// CHECK-SAME:  (%[[X:.+]]: tensor<4x512xf32, #[[B]]>, %[[Y:.+]]: tensor<512xf32, #[[B1:[a-z0-9]+]]>)
+// CHECK:       %[[R:.+]] = tk.reduce %[[X]] {axis = 1 : i32} : (tensor<4x512xf32, #[[B]]>) -> tensor<4xf32, #[[SB]]>
+// CHECK:       tkgpu.convert_layout %[[R]] : tensor<4xf32, #[[SB]]> -> tensor<4xf32, #[[SA]]>
+// CHECK:       tk.reduce %[[Y]] {axis = 0 : i32} : (tensor<512xf32, #[[B1]]>) -> f32
+// CHECK-NOT:   tkgpu.convert_layout
+// CHECK:       return
+func.func @reduce_first(%x: tensor<4x512xf32, #b>, %y: tensor<512xf32, #b1>) -> (tensor<4xf32, #tkgpu.slice<{dim = 1, parent = #a}>>, f32) {
+  %0 = tkgpu.convert_layout %x : tensor<4x512xf32, #b> -> tensor<4x512xf32, #a>
+  %1 = tk.reduce %0 {axis = 1 : i32} : (tensor<4x512xf32, #a>) -> tensor<4xf32, #tkgpu.slice<{dim = 1, parent = #a}>> {
+  ^bb0(%l: f32, %r: f32):
+    %m = arith.maxnumf %l, %r : f32
+    tk.reduce.return %m : f32
+  }
+  %2 = tkgpu.convert_layout %y : tensor<512xf32, #b1> -> tensor<512xf32, #a1>
+  %3 = tk.reduce %2 {axis = 0 : i32} : (tensor<512xf32, #a1>) -> f32 {
+  ^bb0(%l: f32, %r: f32):
+    %s = arith.addf %l, %r : f32
+    tk.reduce.return %s : f32
+  }
+  func.return %1, %3 : tensor<4xf32, #tkgpu.slice<{dim = 1, parent = #a}>>, f32
+}

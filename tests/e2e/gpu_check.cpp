@@ -1,0 +1,284 @@
+// GPU check of the whole compiler: the example kernels (and small scan and argmax kernels),
+// traced by the front end for device pointers, compiled by tk_compile to a cubin for this GPU,
+// launched with the driver API on fresh random inputs and poisoned outputs, and compared with
+// the interpreter running the same kernel on the same inputs. Skips (77) without a GPU.
+//
+//   tk_e2e_gpu [seed]
+#include "../support/cuda_driver.hpp"
+#include "kernels/layernorm.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/softmax.hpp"
+#include "kernels/vector_add.hpp"
+
+#include <tk/tk.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using tk::half;
+using tk_test::cu;
+using tk_test::require;
+
+std::string target;
+int failures = 0;
+std::mt19937 gen;
+
+template <class T> struct device_vector {
+  CUdeviceptr ptr = 0;
+  std::size_t size = 0;
+  explicit device_vector(const std::vector<T> &host) : size(host.size()) {
+    require(cu.cuMemAlloc(&ptr, size * sizeof(T) + 16), "cuMemAlloc");
+    require(cu.cuMemcpyHtoD(ptr, host.data(), size * sizeof(T)), "cuMemcpyHtoD");
+  }
+  ~device_vector() { cu.cuMemFree(ptr); }
+  device_vector(const device_vector &) = delete;
+  device_vector &operator=(const device_vector &) = delete;
+  std::vector<T> download() const {
+    std::vector<T> host(size);
+    require(cu.cuMemcpyDtoH(host.data(), ptr, size * sizeof(T)), "cuMemcpyDtoH");
+    return host;
+  }
+  /// The device address as the front end's pointer argument: tracing reads only its value (for
+  /// the alignment the IR is specialized on).
+  T *traced() const { return reinterpret_cast<T *>(static_cast<std::uintptr_t>(ptr)); }
+};
+
+/// Outputs start as all-ones bytes (NaN for floats), so an element never written shows.
+template <class T> void poison(device_vector<T> &v) {
+  require(cu.cuMemsetD8(v.ptr, 0xff, v.size * sizeof(T)), "cuMemsetD8");
+}
+
+template <class T> std::vector<T> random_vector(std::size_t n, double lo, double hi) {
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<T> v(n);
+  for (auto &x : v)
+    x = T(dist(gen));
+  return v;
+}
+
+/// Compiles `ir` for this GPU and launches it over `grid` with `params` (pointers to the
+/// kernel's non-constant arguments, in order, as cuLaunchKernel takes them).
+void launch(const std::string &ir, unsigned grid, int num_warps, std::vector<void *> params) {
+  tk_compile_options opts;
+  tk_compile_options_init(&opts);
+  opts.target = target.c_str();
+  opts.num_warps = num_warps;
+  opts.output = TK_OUTPUT_CUBIN;
+  tk_compile_result *result = nullptr;
+  if (tk_compile(ir.data(), ir.size(), &opts, &result) != TK_OK) {
+    std::printf("FAIL tk_compile: %s\n", tk_compile_result_error(result));
+    tk_compile_result_free(result);
+    ++failures;
+    return;
+  }
+  CUmodule module;
+  CUfunction function;
+  require(cu.cuModuleLoadData(&module, tk_compile_result_binary(result, nullptr)),
+          "cuModuleLoadData");
+  require(cu.cuModuleGetFunction(&function, module, tk_compile_result_kernel_name(result)),
+          "cuModuleGetFunction");
+  const auto shared = static_cast<int>(tk_compile_result_dynamic_shared_bytes(result));
+  if (shared > 48 * 1024)
+    require(
+        cu.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared),
+        "cuFuncSetAttribute");
+  const auto threads = static_cast<unsigned>(tk_compile_result_threads_per_block(result));
+  tk_compile_result_free(result);
+  require(cu.cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, static_cast<unsigned>(shared),
+                            nullptr, params.data(), nullptr),
+          "cuLaunchKernel");
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  cu.cuModuleUnload(module);
+}
+
+/// Compares `got` with `want` element by element: |got - want| <= atol + rtol * |want|, NaN only
+/// where want is NaN. Prints the first mismatch.
+template <class T>
+void compare(const std::string &what, const std::vector<T> &got, const std::vector<T> &want,
+             double atol, double rtol) {
+  std::size_t wrong = 0, first = got.size();
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double g = double(got[i]), w = double(want[i]);
+    const bool ok = std::isnan(w) ? std::isnan(g) : std::fabs(g - w) <= atol + rtol * std::fabs(w);
+    if (!ok && wrong++ == 0)
+      first = i;
+  }
+  std::printf("%s %s (%zu elements", wrong ? "FAIL" : "ok  ", what.c_str(), got.size());
+  if (wrong)
+    std::printf(", %zu wrong; first at %zu: got %g, want %g", wrong, first, double(got[first]),
+                double(want[first]));
+  std::printf(")\n");
+  failures += wrong != 0;
+}
+
+constexpr tk::launch_options interpreter{.backend = tk::backend::interpreter};
+
+void vector_add(int n) {
+  auto x = random_vector<float>(std::size_t(n), -10, 10),
+       y = random_vector<float>(x.size(), -10, 10);
+  std::vector<float> want(x.size());
+  const int block = 1024;
+  examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), interpreter, want.data(),
+                              std::as_const(x).data(), std::as_const(y).data(), n,
+                              tk::constant(block));
+  device_vector<float> dx(x), dy(y), dout(want);
+  poison(dout);
+  const std::string ir =
+      examples::vector_add.ir(dout.traced(), (const float *)dx.traced(), (const float *)dy.traced(),
+                              n, tk::constant(block));
+  launch(ir, unsigned(tk::cdiv(n, block)), 4, {&dout.ptr, &dx.ptr, &dy.ptr, &n});
+  compare("vector_add n=" + std::to_string(n), dout.download(), want, 0, 0);
+}
+
+void softmax(int rows, int cols, int block, int num_warps) {
+  auto in = random_vector<float>(std::size_t(rows) * cols, -8, 8);
+  std::vector<float> want(in.size());
+  int stride = cols;
+  examples::softmax.launch(tk::grid(rows), interpreter, want.data(), std::as_const(in).data(),
+                           stride, cols, tk::constant(block));
+  device_vector<float> din(in), dout(want);
+  poison(dout);
+  const std::string ir = examples::softmax.ir(dout.traced(), (const float *)din.traced(), stride,
+                                              cols, tk::constant(block));
+  launch(ir, unsigned(rows), num_warps, {&dout.ptr, &din.ptr, &stride, &cols});
+  compare("softmax " + std::to_string(rows) + "x" + std::to_string(cols) +
+              " BLOCK=" + std::to_string(block) + " num_warps=" + std::to_string(num_warps),
+          dout.download(), want, 1e-7, 1e-5);
+}
+
+void layernorm(int rows, int cols, int block) {
+  auto x = random_vector<half>(std::size_t(rows) * cols, -4, 6);
+  auto w = random_vector<half>(std::size_t(cols), 0.5, 1.5),
+       b = random_vector<half>(std::size_t(cols), -1, 1);
+  std::vector<half> want_y(x.size());
+  std::vector<float> want_mean(static_cast<std::size_t>(rows)),
+      want_rstd(static_cast<std::size_t>(rows));
+  int stride = cols, n = cols;
+  float eps = 1e-5f;
+  examples::layernorm.launch(tk::grid(rows), interpreter, want_y.data(), std::as_const(x).data(),
+                             std::as_const(w).data(), std::as_const(b).data(), want_mean.data(),
+                             want_rstd.data(), stride, n, eps, tk::constant(block));
+  device_vector<half> dx(x), dw(w), db(b), dy(want_y);
+  device_vector<float> dmean(want_mean), drstd(want_rstd);
+  poison(dy), poison(dmean), poison(drstd);
+  const std::string ir = examples::layernorm.ir(
+      dy.traced(), (const half *)dx.traced(), (const half *)dw.traced(), (const half *)db.traced(),
+      dmean.traced(), drstd.traced(), stride, n, eps, tk::constant(block));
+  launch(ir, unsigned(rows), 4,
+         {&dy.ptr, &dx.ptr, &dw.ptr, &db.ptr, &dmean.ptr, &drstd.ptr, &stride, &n, &eps});
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+  compare("layernorm y " + shape, dy.download(), want_y, 2e-3, 2e-3);
+  compare("layernorm mean " + shape, dmean.download(), want_mean, 1e-5, 1e-5);
+  compare("layernorm rstd " + shape, drstd.download(), want_rstd, 1e-5, 1e-5);
+}
+
+void matmul(int M, int N, int K) {
+  auto a = random_vector<half>(std::size_t(M) * K, -1, 1),
+       b = random_vector<half>(std::size_t(K) * N, -1, 1);
+  std::vector<half> want(std::size_t(M) * N);
+  const int bm = 64, bn = 64, bk = 32, group = 4;
+  const unsigned grid = unsigned(tk::cdiv(M, bm) * tk::cdiv(N, bn));
+  int sam = K, sak = 1, sbk = N, sbn = 1, scm = N, scn = 1;
+  examples::matmul.launch(tk::grid(int(grid)), interpreter, want.data(), std::as_const(a).data(),
+                          std::as_const(b).data(), M, N, K, sam, sak, sbk, sbn, scm, scn,
+                          tk::constant(bm), tk::constant(bn), tk::constant(bk), tk::constant(group),
+                          tk::constant(tk::input_precision::tf32));
+  device_vector<half> da(a), dbuf(b), dc(want);
+  poison(dc);
+  const std::string ir = examples::matmul.ir(
+      dc.traced(), (const half *)da.traced(), (const half *)dbuf.traced(), M, N, K, sam, sak, sbk,
+      sbn, scm, scn, tk::constant(bm), tk::constant(bn), tk::constant(bk), tk::constant(group),
+      tk::constant(tk::input_precision::tf32));
+  launch(ir, grid, 4,
+         {&dc.ptr, &da.ptr, &dbuf.ptr, &M, &N, &K, &sam, &sak, &sbk, &sbn, &scm, &scn});
+  // f32 accumulation in another order, then rounding to f16: one f16 ulp of the result's scale.
+  compare("matmul f16 " + std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K),
+          dc.download(), want, 2e-2, 2e-3);
+}
+
+// A row-wise inclusive prefix sum (i32 and f32) and argmax over 2-D blocks.
+inline auto scans =
+    tk::jit("scans", [](tk::ptr<int> isum, tk::ptr<float> fsum, tk::ptr<const int> ix,
+                        tk::ptr<const float> fx, tk::constant<int> ROWS, tk::constant<int> COLS) {
+      auto r = tk::expand_dims(tk::arange(0, ROWS), 1);
+      auto c = tk::expand_dims(tk::arange(0, COLS), 0);
+      auto offs = tk::program_id(0) * ROWS * COLS + r * COLS + c;
+      tk::store(isum + offs, tk::cumsum(tk::load(ix + offs), 1));
+      tk::store(fsum + offs, tk::cumsum(tk::load(fx + offs), 1));
+    });
+
+inline auto argmax =
+    tk::jit("argmax", [](tk::ptr<int> out_row, tk::ptr<int> out_col, tk::ptr<const float> x,
+                         tk::constant<int> ROWS, tk::constant<int> COLS) {
+      auto r = tk::expand_dims(tk::arange(0, ROWS), 1);
+      auto c = tk::expand_dims(tk::arange(0, COLS), 0);
+      auto v = tk::load(x + tk::program_id(0) * ROWS * COLS + r * COLS + c);
+      tk::store(out_row + tk::program_id(0) * COLS + tk::arange(0, COLS), tk::argmax(v, 0));
+      tk::store(out_col + tk::program_id(0) * ROWS + tk::arange(0, ROWS), tk::argmax(v, 1));
+    });
+
+void scan_and_argmax(int programs, int rows, int cols) {
+  const std::size_t n = std::size_t(programs) * rows * cols;
+  std::vector<int> ix(n);
+  std::uniform_int_distribution<int> small(-100, 100);
+  for (auto &v : ix)
+    v = small(gen);
+  auto fx = random_vector<float>(n, -1, 1);
+  std::vector<int> want_i(n);
+  std::vector<float> want_f(n);
+  scans.launch(tk::grid(programs), interpreter, want_i.data(), want_f.data(),
+               std::as_const(ix).data(), std::as_const(fx).data(), tk::constant(rows),
+               tk::constant(cols));
+  device_vector<int> dix(ix), dsum_i(want_i);
+  device_vector<float> dfx(fx), dsum_f(want_f);
+  poison(dsum_i), poison(dsum_f);
+  launch(scans.ir(dsum_i.traced(), dsum_f.traced(), (const int *)dix.traced(),
+                  (const float *)dfx.traced(), tk::constant(rows), tk::constant(cols)),
+         unsigned(programs), 4, {&dsum_i.ptr, &dsum_f.ptr, &dix.ptr, &dfx.ptr});
+  const std::string shape = std::to_string(rows) + "x" + std::to_string(cols);
+  compare("cumsum i32 " + shape, dsum_i.download(), want_i, 0, 0);
+  compare("cumsum f32 " + shape, dsum_f.download(), want_f, 1e-5, 1e-5);
+
+  std::vector<int> want_r(std::size_t(programs) * cols), want_c(std::size_t(programs) * rows);
+  argmax.launch(tk::grid(programs), interpreter, want_r.data(), want_c.data(),
+                std::as_const(fx).data(), tk::constant(rows), tk::constant(cols));
+  device_vector<int> dr(want_r), dc(want_c);
+  poison(dr), poison(dc);
+  launch(argmax.ir(dr.traced(), dc.traced(), (const float *)dfx.traced(), tk::constant(rows),
+                   tk::constant(cols)),
+         unsigned(programs), 4, {&dr.ptr, &dc.ptr, &dfx.ptr});
+  compare("argmax axis 0 " + shape, dr.download(), want_r, 0, 0);
+  compare("argmax axis 1 " + shape, dc.download(), want_c, 0, 0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const unsigned seed = argc > 1 ? unsigned(std::stoul(argv[1])) : std::random_device{}();
+  gen.seed(seed);
+  std::printf("seed %u (tk_e2e_gpu %u repeats this run)\n", seed, seed);
+  target = tk_test::specific_target(tk_test::init_driver());
+  try {
+    vector_add(1 << 20);
+    vector_add(1000003);
+    softmax(37, 1000, 1024, 4);
+    softmax(8, 3000, 4096, 8);
+    softmax(64, 16, 16, 4);
+    layernorm(64, 1000, 256);
+    matmul(320, 200, 300);
+    scan_and_argmax(3, 16, 64);
+    scan_and_argmax(2, 64, 16);
+  } catch (const std::exception &e) {
+    std::printf("FAIL: %s\n", e.what());
+    return 1;
+  }
+  std::printf("%d failure(s) on %s\n", failures, target.c_str());
+  return failures ? 1 : 0;
+}

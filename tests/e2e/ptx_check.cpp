@@ -1,0 +1,222 @@
+// End-to-end code generation check: every example kernel and every golden kernel
+// (tests/ir/golden_kernels.hpp), traced by the front end, goes through the backend's C ABI to PTX
+// for each target the backend supports, and ptxas assembles that PTX. Where it matters the PTX
+// is checked too: vector add moves 16 bytes per access, softmax reduces with warp shuffles, and
+// the simple kernels spill nothing to local memory (ptxas -v).
+//
+//   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm, matmul) or a
+//                              golden family (params, creation, memory, ...)
+//   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
+//                              list of tests misses none)
+//
+// Exits 0 when every case passes, 1 otherwise, 77 (skipped) when ptxas cannot run.
+#include "../ir/golden_support.hpp"
+#include "kernels/layernorm.hpp"
+#include "kernels/matmul.hpp"
+#include "kernels/softmax.hpp"
+#include "kernels/vector_add.hpp"
+
+#include "tk/backend.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+struct check_case {
+  std::string group;
+  std::string name;
+  std::function<std::string()> ir;
+  int num_warps = 4;
+  std::vector<std::string> ptx_must_match; // regular expressions, on every target
+  bool no_spills = false;
+};
+
+// Pointers 16-byte aligned (the common case: cudaMalloc'ed buffers), so the IR carries
+// tk.divisibility = 16 like a launch on such buffers would.
+template <class T> T *aligned() { return reinterpret_cast<T *>(std::uintptr_t{256}); }
+
+std::vector<check_case> example_cases() {
+  using tk::half;
+  std::vector<check_case> out;
+  out.push_back({"vector_add",
+                 "block1024",
+                 [] {
+                   return examples::vector_add.ir(aligned<float>(), aligned<const float>(),
+                                                  aligned<const float>(), 1 << 20,
+                                                  tk::constant(1024));
+                 },
+                 4,
+                 // 16 bytes per access: 4 x b32, or 2 x b64 as LLVM writes it for sm_100 on
+                 {R"(ld\.global(\.nc)?\.(v4\.b32|v2\.b64))", R"(st\.global\.(v4\.b32|v2\.b64))"},
+                 true});
+  for (int block : {1024, 4096})
+    out.push_back({"softmax",
+                   "block" + std::to_string(block),
+                   [block] {
+                     return examples::softmax.ir(aligned<float>(), aligned<const float>(), 4096,
+                                                 4000, tk::constant(block));
+                   },
+                   block >= 4096 ? 8 : 4,
+                   {R"(shfl\.sync\.bfly)", R"(ex2\.approx)"},
+                   true});
+  out.push_back({"layernorm",
+                 "f16_block256",
+                 [] {
+                   return examples::layernorm.ir(aligned<half>(), aligned<const half>(),
+                                                 aligned<const half>(), aligned<const half>(),
+                                                 aligned<float>(), aligned<float>(), 1024, 1000,
+                                                 1e-5f, tk::constant(256));
+                 },
+                 4,
+                 {R"(shfl\.sync\.bfly)"},
+                 true});
+  out.push_back({"matmul",
+                 "f16_64x64x32",
+                 [] {
+                   return examples::matmul.ir(
+                       aligned<half>(), aligned<const half>(), aligned<const half>(), 320, 200, 300,
+                       300, 1, 200, 1, 200, 1, tk::constant(64), tk::constant(64), tk::constant(32),
+                       tk::constant(4), tk::constant(tk::input_precision::tf32));
+                 },
+                 4,
+                 {},
+                 false});
+  return out;
+}
+
+std::vector<check_case> golden_cases(const std::string &family) {
+  std::vector<check_case> out;
+  for (const auto &c : tk_golden::cases())
+    if (family == c.family)
+      out.push_back({c.family, c.name, c.ir, 4, {}, false});
+  return out;
+}
+
+std::string read_file(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Runs `command`, its stdout and stderr into `log`; the exit status.
+int run(const std::string &command, const std::filesystem::path &log) {
+  const std::string full = command + " >'" + log.string() + "' 2>&1";
+  const int status = std::system(full.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/// The targets tk_backend_targets() lists ("sm_75 sm_80 ...").
+std::vector<std::string> targets() {
+  std::istringstream in(tk_backend_targets());
+  return {std::istream_iterator<std::string>(in), std::istream_iterator<std::string>()};
+}
+
+struct checker {
+  std::string ptxas;
+  std::filesystem::path dir;
+  int failures = 0;
+
+  void fail(const check_case &c, const std::string &target, const std::string &why) {
+    ++failures;
+    std::printf("FAIL %s.%s %s: %s\n", c.group.c_str(), c.name.c_str(), target.c_str(),
+                why.c_str());
+  }
+
+  void check(const check_case &c) {
+    const std::string ir = c.ir();
+    for (const std::string &target : targets()) {
+      tk_compile_options opts;
+      tk_compile_options_init(&opts);
+      opts.target = target.c_str();
+      opts.num_warps = c.num_warps;
+      opts.output = TK_OUTPUT_PTX;
+      tk_compile_result *result = nullptr;
+      const tk_status status = tk_compile(ir.c_str(), ir.size(), &opts, &result);
+      if (status != TK_OK) {
+        fail(c, target, std::string("tk_compile: ") + tk_compile_result_error(result));
+        tk_compile_result_free(result);
+        continue;
+      }
+      const std::string ptx = tk_compile_result_ptx(result);
+      tk_compile_result_free(result);
+      for (const std::string &pattern : c.ptx_must_match)
+        if (!std::regex_search(ptx, std::regex(pattern)))
+          fail(c, target, "nothing in the PTX matches `" + pattern + "`");
+
+      const auto base = dir / (c.group + "." + c.name + "." + target);
+      std::ofstream(base.string() + ".ptx", std::ios::binary) << ptx;
+      const auto log = base.string() + ".ptxas.log";
+      const int rc = run("'" + ptxas + "' -arch=" + target + " -v '" + base.string() +
+                             ".ptx' -o '" + base.string() + ".cubin'",
+                         log);
+      const std::string text = read_file(log);
+      if (rc != 0) {
+        fail(c, target, "ptxas failed:\n" + text);
+        continue;
+      }
+      static const std::regex spills(R"(([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads)");
+      for (std::sregex_iterator m(text.begin(), text.end(), spills), end; m != end; ++m)
+        if (c.no_spills && ((*m)[1] != "0" || (*m)[2] != "0"))
+          fail(c, target, "ptxas reports spills: " + m->str());
+    }
+    std::printf("%s %s.%s (%zu targets)\n", failures ? "...." : "ok  ", c.group.c_str(),
+                c.name.c_str(), targets().size());
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc > 1 && std::string(argv[1]) == "--families") {
+    const std::vector<std::string> listed(argv + 2, argv + argc);
+    if (listed == tk_golden::families())
+      return 0;
+    std::printf("FAIL: tests/e2e/CMakeLists.txt lists other golden families than "
+                "tests/ir/golden_kernels.hpp has:");
+    for (const auto &family : tk_golden::families())
+      std::printf(" %s", family.c_str());
+    std::printf("\n");
+    return 1;
+  }
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: tk_e2e_ptx PTXAS GROUP\n");
+    return 2;
+  }
+  checker check{argv[1], {}};
+  const std::string group = argv[2];
+  if (run("'" + check.ptxas + "' --version", "/dev/null") != 0) {
+    std::printf("SKIPPED: ptxas (%s) does not run here\n", check.ptxas.c_str());
+    return 77;
+  }
+  std::vector<check_case> cases;
+  for (auto &c : example_cases())
+    if (c.group == group)
+      cases.push_back(std::move(c));
+  if (cases.empty())
+    cases = golden_cases(group);
+  if (cases.empty()) {
+    std::fprintf(stderr, "tk_e2e_ptx: no kernels in group '%s'\n", group.c_str());
+    return 2;
+  }
+  check.dir = std::filesystem::temp_directory_path() / ("tk_e2e_ptx." + group);
+  std::filesystem::create_directories(check.dir);
+  try {
+    for (const auto &c : cases)
+      check.check(c);
+  } catch (const std::exception &e) {
+    std::printf("FAIL %s: %s\n", group.c_str(), e.what());
+    return 1;
+  }
+  std::printf("%s: %d failure(s); PTX, cubins and ptxas logs in %s\n", group.c_str(),
+              check.failures, check.dir.string().c_str());
+  return check.failures ? 1 : 0;
+}
