@@ -31,7 +31,13 @@ namespace tk_test {
   X(cuMemFree, "cuMemFree_v2")                                                                     \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                                                               \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                                                               \
-  X(cuMemsetD8, "cuMemsetD8_v2")
+  X(cuMemsetD8, "cuMemsetD8_v2")                                                                   \
+  X(cuMemcpyDtoD, "cuMemcpyDtoD_v2")                                                               \
+  X(cuEventCreate, "cuEventCreate")                                                                \
+  X(cuEventDestroy, "cuEventDestroy_v2")                                                           \
+  X(cuEventRecord, "cuEventRecord")                                                                \
+  X(cuEventSynchronize, "cuEventSynchronize")                                                      \
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")
 
 struct driver {
 #define TK_TEST_DECLARE(function, name) decltype(&::function) function = nullptr;
