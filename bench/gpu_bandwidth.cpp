@@ -50,8 +50,8 @@ struct kernel {
   }
   ~kernel() { cu.cuModuleUnload(module); }
   void launch(unsigned grid, std::vector<void *> params) const {
-    require(cu.cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, shared, nullptr,
-                              params.data(), nullptr),
+    require(cu.cuLaunchKernel(function, grid, 1, 1, threads, 1, 1, shared, nullptr, params.data(),
+                              nullptr),
             "cuLaunchKernel");
   }
 };
@@ -104,12 +104,11 @@ int main() {
   target = tk_test::specific_target(tk_test::init_driver());
   const std::size_t gib = std::size_t(1) << 30;
   CUdeviceptr a = alloc(gib), b = alloc(gib), c = alloc(gib);
-  copy_gbs = 2.0 * double(gib) / median_ms([&] {
-               require(cu.cuMemcpyDtoD(b, a, gib), "cuMemcpyDtoD");
-             }) / 1e6;
-  std::printf("target %s; device-to-device copy of 1 GiB: %.0f GB/s\n\n", target.c_str(),
-              copy_gbs);
-  std::printf("| kernel | ms | GB/s | of copy | Triton GB/s | ratio |\n|---|---:|---:|---:|---:|---:|\n");
+  copy_gbs = 2.0 * double(gib) /
+             median_ms([&] { require(cu.cuMemcpyDtoD(b, a, gib), "cuMemcpyDtoD"); }) / 1e6;
+  std::printf("target %s; device-to-device copy of 1 GiB: %.0f GB/s\n\n", target.c_str(), copy_gbs);
+  std::printf(
+      "| kernel | ms | GB/s | of copy | Triton GB/s | ratio |\n|---|---:|---:|---:|---:|---:|\n");
 
   {
     int n = 1 << 28;
@@ -127,8 +126,7 @@ int main() {
       kernel k(examples::softmax.ir(traced<float>(b), traced<const float>(a), stride, cols,
                                     tk::constant(cols)),
                warps);
-      const double ms =
-          median_ms([&] { k.launch(unsigned(rows), {&b, &a, &stride, &cols}); });
+      const double ms = median_ms([&] { k.launch(unsigned(rows), {&b, &a, &stride, &cols}); });
       report("softmax " + std::to_string(cols) + " cols, " + std::to_string(warps) + " warps",
              2.0 * double(gib), ms, triton_softmax[i]);
     }
@@ -147,11 +145,9 @@ int main() {
                                     traced<float>(mean), traced<float>(rstd), stride, n, eps,
                                     tk::constant(cols)),
              warps);
-    const double ms = median_ms([&] {
-      k.launch(unsigned(rows), {&b, &a, &w, &bias, &mean, &rstd, &stride, &n, &eps});
-    });
-    report("layernorm f16 " + std::to_string(cols) + " cols, " + std::to_string(warps) +
-               " warps",
+    const double ms = median_ms(
+        [&] { k.launch(unsigned(rows), {&b, &a, &w, &bias, &mean, &rstd, &stride, &n, &eps}); });
+    report("layernorm f16 " + std::to_string(cols) + " cols, " + std::to_string(warps) + " warps",
            2.0 * 2 * double(rows) * cols, ms, triton_layernorm[i++]);
   }
   return 0;

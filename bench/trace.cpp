@@ -44,12 +44,15 @@ int main() {
       return call(out.data(), std::as_const(x).data(), std::as_const(y).data(), n, block);
     };
     std::size_t bytes = 0;
-    const double t = median_us(50, [&] {
-      bytes = args([&](auto... a) { return examples::vector_add.ir(a...); }).size();
-    });
-    const double p = median_us(5, [&] {
-      args([&](auto... a) { examples::vector_add.interpret(tk::grid(n / block), a...); });
-    }) / (n / block);
+    const double t = median_us(
+        50, [&] { bytes = args([&](auto... a) { return examples::vector_add.ir(a...); }).size(); });
+    const double p = median_us(5,
+                               [&] {
+                                 args([&](auto... a) {
+                                   examples::vector_add.interpret(tk::grid(n / block), a...);
+                                 });
+                               }) /
+                     (n / block);
     row("vector_add", "2^16 f32, BLOCK 1024", t, bytes, p);
   }
   {
@@ -59,12 +62,13 @@ int main() {
       return call(out.data(), std::as_const(in).data(), cols, cols, block);
     };
     std::size_t bytes = 0;
-    const double t = median_us(50, [&] {
-      bytes = args([&](auto... a) { return examples::softmax.ir(a...); }).size();
-    });
-    const double p = median_us(5, [&] {
-      args([&](auto... a) { examples::softmax.interpret(tk::grid(rows), a...); });
-    }) / rows;
+    const double t = median_us(
+        50, [&] { bytes = args([&](auto... a) { return examples::softmax.ir(a...); }).size(); });
+    const double p =
+        median_us(
+            5,
+            [&] { args([&](auto... a) { examples::softmax.interpret(tk::grid(rows), a...); }); }) /
+        rows;
     row("softmax", "64x1000 f32, BLOCK 1024", t, bytes, p);
   }
   {
@@ -78,18 +82,20 @@ int main() {
                   tk::constant(block));
     };
     std::size_t bytes = 0;
-    const double t = median_us(50, [&] {
-      bytes = args([&](auto... a) { return examples::layernorm.ir(a...); }).size();
-    });
-    const double p = median_us(5, [&] {
-      args([&](auto... a) { examples::layernorm.interpret(tk::grid(rows), a...); });
-    }) / rows;
+    const double t = median_us(
+        50, [&] { bytes = args([&](auto... a) { return examples::layernorm.ir(a...); }).size(); });
+    const double p =
+        median_us(5,
+                  [&] {
+                    args([&](auto... a) { examples::layernorm.interpret(tk::grid(rows), a...); });
+                  }) /
+        rows;
     row("layernorm", "64x1000 f16, BLOCK 256", t, bytes, p);
   }
   {
     const int M = 128, N = 128, K = 256, bm = 64, bn = 64, bk = 32;
-    std::vector<tk::half> a(std::size_t(M) * K, tk::half(0.5f)), b(std::size_t(K) * N,
-                                                                   tk::half(0.25f));
+    std::vector<tk::half> a(std::size_t(M) * K, tk::half(0.5f)),
+        b(std::size_t(K) * N, tk::half(0.25f));
     std::vector<tk::half> c(std::size_t(M) * N);
     auto args = [&](auto &&call) {
       return call(c.data(), std::as_const(a).data(), std::as_const(b).data(), M, N, K, K, 1, N, 1,
@@ -97,13 +103,15 @@ int main() {
                   tk::constant(tk::input_precision::tf32));
     };
     std::size_t bytes = 0;
-    const double t = median_us(50, [&] {
-      bytes = args([&](auto... a) { return examples::matmul.ir(a...); }).size();
-    });
+    const double t = median_us(
+        50, [&] { bytes = args([&](auto... a) { return examples::matmul.ir(a...); }).size(); });
     const int programs = (M / bm) * (N / bn);
-    const double p = median_us(3, [&] {
-      args([&](auto... a) { examples::matmul.interpret(tk::grid(programs), a...); });
-    }) / programs;
+    const double p =
+        median_us(3,
+                  [&] {
+                    args([&](auto... a) { examples::matmul.interpret(tk::grid(programs), a...); });
+                  }) /
+        programs;
     row("matmul", "128x128x256 f16, 64x64x32", t, bytes, p);
   }
 }

@@ -48,6 +48,8 @@ struct Stage {
 
 // clang-format off
 constexpr Stage kStages[] = {
+    {"canonicalize",                 canonicalize},  // tk folders (splats), arith folding, DCE
+    {"cse",                          cse},           // the front end repeats ranges and splats
     {"tk-assign-layouts",            assignLayouts}, // blocked layouts for every tensor (tkgpu)
     {"tk-coalesce",                  coalesce},      // memory-access layouts from axis info
     {"tk-remove-layout-conversions", removeLayoutConversions},

@@ -160,30 +160,47 @@ std::optional<std::string> viaPtxas(const std::string &ptx, const GpuTarget &tar
   return (*cubin)->getBuffer().str();
 }
 
-bool nvJitLinkDisabled() {
+/// TK_NVJITLINK: "0" never uses nvJitLink, "1" tries it before ptxas; by default ptxas goes
+/// first. A cold compile is what users wait for: nvJitLink's first use in a process costs
+/// 100-200 ms (loading and initializing the library), a ptxas process 15-70 ms.
+enum class NvJitLinkUse { never, first, afterPtxas };
+
+NvJitLinkUse nvJitLinkUse() {
   const char *value = std::getenv("TK_NVJITLINK");
-  return value && llvm::StringRef(value) == "0";
+  if (value && llvm::StringRef(value) == "0")
+    return NvJitLinkUse::never;
+  if (value && llvm::StringRef(value) == "1")
+    return NvJitLinkUse::first;
+  return NvJitLinkUse::afterPtxas;
 }
 
 } // namespace
 
 std::optional<Cubin> compilePTXToCubin(const std::string &ptx, const GpuTarget &target,
                                        std::string &log) {
-  std::string why;
-  if (nvJitLinkDisabled()) {
-    log += "nvJitLink: skipped (TK_NVJITLINK=0)\n";
-  } else if (auto bytes = viaNvJitLink(ptx, target, why)) {
-    log += "cubin by nvJitLink\n";
-    return Cubin{std::move(*bytes), "nvJitLink"};
-  } else {
+  const NvJitLinkUse use = nvJitLinkUse();
+  auto tryNvJitLink = [&]() -> std::optional<Cubin> {
+    std::string why;
+    if (auto bytes = viaNvJitLink(ptx, target, why)) {
+      log += "cubin by nvJitLink\n";
+      return Cubin{std::move(*bytes), "nvJitLink"};
+    }
     log += "nvJitLink failed: " + why + "\n";
-  }
-  why.clear();
+    return std::nullopt;
+  };
+  if (use == NvJitLinkUse::first)
+    if (auto cubin = tryNvJitLink())
+      return cubin;
+  std::string why;
   if (auto bytes = viaPtxas(ptx, target, why)) {
     log += "cubin by ptxas\n";
     return Cubin{std::move(*bytes), "ptxas"};
   }
   log += "ptxas failed: " + why + "\n";
+  if (use == NvJitLinkUse::afterPtxas)
+    return tryNvJitLink();
+  if (use == NvJitLinkUse::never)
+    log += "nvJitLink: skipped (TK_NVJITLINK=0)\n";
   return std::nullopt;
 }
 

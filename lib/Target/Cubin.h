@@ -1,7 +1,8 @@
 //===- Cubin.h - PTX to cubin through nvJitLink or ptxas --------*- C++ -*-===//
 //
-// The code generator's second half. Tries nvJitLink (dlopen'ed; skipped when TK_NVJITLINK=0),
-// then ptxas as a subprocess; when neither works the caller hands PTX to the driver's JIT.
+// The code generator's second half. Tries ptxas as a subprocess, then nvJitLink (dlopen'ed);
+// TK_NVJITLINK=1 tries nvJitLink first, TK_NVJITLINK=0 never. When neither works the caller
+// hands PTX to the driver's JIT.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TK_TARGET_CUBIN_H

@@ -153,9 +153,20 @@ void cubins(const std::string &vectorAdd, const std::string &expShared) {
   unsetenv("TK_NVJITLINK");
   {
     Compiled c(vectorAdd, "sm_90a", TK_OUTPUT_CUBIN);
+    check(c.status == TK_OK && contains(tk_compile_result_producer_log(c.result), "cubin by ptxas"),
+          "vector_add -> cubin, ptxas first by default",
+          c.error() + tk_compile_result_producer_log(c.result));
+  }
+  setenv("TK_NVJITLINK", "1", 1);
+  {
+    Compiled c(vectorAdd, "sm_90a", TK_OUTPUT_CUBIN);
     size_t size = 0;
     tk_compile_result_binary(c.result, &size);
-    check(c.status == TK_OK && size > 0, "vector_add -> cubin, nvJitLink first",
+    const std::string log = tk_compile_result_producer_log(c.result);
+    // nvJitLink tried first: it made the cubin, or its failure is logged before ptxas made it.
+    check(c.status == TK_OK && size > 0 &&
+              (log.rfind("cubin by nvJitLink", 0) == 0 || log.rfind("nvJitLink failed", 0) == 0),
+          "vector_add -> cubin, nvJitLink first (TK_NVJITLINK=1)",
           c.error() + tk_compile_result_producer_log(c.result));
   }
   setenv("TK_NVJITLINK", "0", 1);

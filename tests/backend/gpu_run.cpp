@@ -82,15 +82,15 @@ int main(int argc, char **argv) {
   std::string targets[] = {base, tk_test::specific_target(base)};
   struct Variant {
     const char *name;
-    const char *noNvJitLink;
+    const char *nvJitLink; // TK_NVJITLINK
     tk_output_kind output;
-  } variants[] = {{"cubin (nvJitLink first)", nullptr, TK_OUTPUT_CUBIN},
+  } variants[] = {{"cubin (nvJitLink first)", "1", TK_OUTPUT_CUBIN},
                   {"cubin (ptxas)", "0", TK_OUTPUT_CUBIN},
                   {"PTX (driver JIT)", nullptr, TK_OUTPUT_PTX}};
   for (const std::string &target : targets)
     for (const Variant &variant : variants) {
-      if (variant.noNvJitLink)
-        setenv("TK_NVJITLINK", variant.noNvJitLink, 1);
+      if (variant.nvJitLink)
+        setenv("TK_NVJITLINK", variant.nvJitLink, 1);
       else
         unsetenv("TK_NVJITLINK");
       Module kernel(vectorAdd, target, variant.output);

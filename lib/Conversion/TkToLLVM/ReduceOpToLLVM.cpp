@@ -102,7 +102,7 @@ bool mlir::tk::isShuffleable(Type type) {
 }
 
 FailureOr<SmallVector<Type>> mlir::tk::getCombineElementTypes(const TypeConverter &converter,
-                                                             ValueRange srcs) {
+                                                              ValueRange srcs) {
   SmallVector<Type> types;
   for (Value src : srcs) {
     Type type = converter.convertType(getElementTypeOrSelf(src.getType()));

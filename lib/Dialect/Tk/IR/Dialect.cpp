@@ -1,6 +1,7 @@
 /// @file The tk dialect: registration, and the `tk.divisibility` argument attribute.
 #include "Dialect/Tk/IR/Dialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -15,6 +16,11 @@ void TkDialect::initialize() {
 #define GET_OP_LIST
 #include "Dialect/Tk/IR/TkOps.cpp.inc"
       >();
+}
+
+Operation *TkDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
+                                          Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 /// `{tk.divisibility = 16 : i32}` on a kernel argument: the pointer (in bytes) or the integer is

@@ -4,6 +4,7 @@
 #include "Dialect/Tk/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -224,6 +225,85 @@ LogicalResult AddPtrOp::verify() {
   if (getType() != ptr)
     return emitOpError() << "result must have the pointers' type " << ptr << ", got " << getType();
   return success();
+}
+
+// Folders and canonicalization. Shape ops of a splat are splats: of a constant, a constant; of a
+// tk.splat, a tk.splat of its scalar (so that broadcasts of scalars cost nothing later).
+
+namespace {
+
+/// `attr` (a scalar constant or a splat constant) as a splat constant of `type`; null otherwise.
+Attribute splatAs(Attribute attr, Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || isa<PointerType>(shaped.getElementType()))
+    return {};
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(attr))
+    return SplatElementsAttr::get(shaped, splat.getSplatValue<Attribute>());
+  if (isa_and_nonnull<IntegerAttr, FloatAttr>(attr))
+    return SplatElementsAttr::get(shaped, attr);
+  return {};
+}
+
+/// A shape op of a tk.splat -> a tk.splat of the same scalar.
+template <class ShapeOp> LogicalResult splatThrough(ShapeOp op, PatternRewriter &rewriter) {
+  auto splat = op.getSrc().template getDefiningOp<SplatOp>();
+  if (!splat)
+    return failure();
+  rewriter.replaceOpWithNewOp<SplatOp>(op, op.getType(), splat.getSrc());
+  return success();
+}
+
+} // namespace
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) { return splatAs(adaptor.getSrc(), getType()); }
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return splatAs(adaptor.getSrc(), getType());
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  return splatAs(adaptor.getSrc(), getType());
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return splatAs(adaptor.getSrc(), getType());
+}
+
+OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int32_t> order = getOrder();
+  bool identity = true;
+  for (auto [d, from] : llvm::enumerate(order))
+    identity = identity && int64_t(from) == int64_t(d);
+  if (identity && getSrc().getType() == getType())
+    return getSrc();
+  return splatAs(adaptor.getSrc(), getType());
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
+  Attribute offset = adaptor.getOffset();
+  bool zero = false;
+  if (auto integer = dyn_cast_or_null<IntegerAttr>(offset))
+    zero = integer.getValue().isZero();
+  else if (auto splat = dyn_cast_or_null<SplatElementsAttr>(offset))
+    zero = splat.getSplatValue<APInt>().isZero();
+  return zero ? OpFoldResult(getPtr()) : OpFoldResult();
+}
+
+LogicalResult BroadcastOp::canonicalize(BroadcastOp op, PatternRewriter &rewriter) {
+  return splatThrough(op, rewriter);
+}
+LogicalResult ExpandDimsOp::canonicalize(ExpandDimsOp op, PatternRewriter &rewriter) {
+  return splatThrough(op, rewriter);
+}
+LogicalResult ReshapeOp::canonicalize(ReshapeOp op, PatternRewriter &rewriter) {
+  return splatThrough(op, rewriter);
+}
+LogicalResult TransOp::canonicalize(TransOp op, PatternRewriter &rewriter) {
+  return splatThrough(op, rewriter);
 }
 
 LogicalResult LoadOp::verify() {

@@ -17,6 +17,9 @@ def Tk_Dialect : Dialect {
   }];
 
   let useDefaultTypePrinterParser = 1;
+  // Folded tk ops become arith.constant (splats).
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
   // `tk.divisibility` on kernel arguments (specialization; see TkDialect::verifyRegionArgAttribute).
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{

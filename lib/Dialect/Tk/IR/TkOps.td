@@ -42,6 +42,7 @@ def Tk_SplatOp : Tk_Op<"splat", [Pure]> {
   let arguments = (ins Tk_Elem:$src);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1; // a splat of a constant is a splat constant
 }
 
 def Tk_BroadcastOp : Tk_Op<"broadcast", [Pure]> {
@@ -49,6 +50,8 @@ def Tk_BroadcastOp : Tk_Op<"broadcast", [Pure]> {
   let arguments = (ins Tk_Tensor:$src);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;           // of a splat constant; the identity
+  let hasCanonicalizeMethod = 1; // of a tk.splat: a tk.splat
 }
 
 def Tk_ExpandDimsOp : Tk_Op<"expand_dims", [Pure]> {
@@ -56,6 +59,8 @@ def Tk_ExpandDimsOp : Tk_Op<"expand_dims", [Pure]> {
   let arguments = (ins Tk_Value:$src, I32Attr:$axis);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;           // of a splat constant; the identity
+  let hasCanonicalizeMethod = 1; // of a tk.splat: a tk.splat
 }
 
 def Tk_ReshapeOp : Tk_Op<"reshape", [Pure]> {
@@ -63,6 +68,8 @@ def Tk_ReshapeOp : Tk_Op<"reshape", [Pure]> {
   let arguments = (ins Tk_Value:$src);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;           // of a splat constant; the identity
+  let hasCanonicalizeMethod = 1; // of a tk.splat: a tk.splat
 }
 
 def Tk_TransOp : Tk_Op<"trans", [Pure]> {
@@ -70,6 +77,8 @@ def Tk_TransOp : Tk_Op<"trans", [Pure]> {
   let arguments = (ins Tk_Tensor:$src, DenseI32ArrayAttr:$order);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;           // of a splat constant; the identity
+  let hasCanonicalizeMethod = 1; // of a tk.splat: a tk.splat
 }
 
 // Pointers and memory.
@@ -84,6 +93,7 @@ def Tk_AddPtrOp : Tk_Op<"addptr", [Pure]> {
   let assemblyFormat = [{
     $ptr `,` $offset attr-dict `:` type($ptr) `,` type($offset) `->` type($result)
   }];
+  let hasFolder = 1; // + 0
 }
 
 def Tk_LoadOp : Tk_Op<"load", [AttrSizedOperandSegments]> {

@@ -12,7 +12,6 @@ using llvm::SmallVector;
 
 namespace {
 
-
 /// Elements per thread of a blocked layout: sizePerThread per repetition of the CTA's tile.
 SmallVector<unsigned> blockedElemsPerThread(BlockedEncodingAttr blocked, ArrayRef<int64_t> shape) {
   SmallVector<unsigned> elems;

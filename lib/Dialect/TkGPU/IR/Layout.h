@@ -51,9 +51,8 @@ BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *context, llvm::ArrayR
 
 /// The layout of a coalesced access: like the default, but dimensions taken in `order` (the
 /// most contiguous first) and up to `vectorWidth` elements per thread along order[0].
-BlockedEncodingAttr getCoalescedBlockedEncoding(MLIRContext *context,
-                                                llvm::ArrayRef<int64_t> shape, unsigned numWarps,
-                                                llvm::ArrayRef<unsigned> order,
+BlockedEncodingAttr getCoalescedBlockedEncoding(MLIRContext *context, llvm::ArrayRef<int64_t> shape,
+                                                unsigned numWarps, llvm::ArrayRef<unsigned> order,
                                                 unsigned vectorWidth);
 
 } // namespace mlir::tkgpu
