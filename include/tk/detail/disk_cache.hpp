@@ -1,0 +1,560 @@
+/// @file disk_cache.hpp
+/// The on-disk kernel cache: compiled binaries (and autotuning results) stored under a per-user
+/// directory so that a kernel is compiled once per machine, not once per process.
+///
+/// Entries are keyed by a 128-bit hash of everything that determines the binary
+/// (`make_cache_key`), written to a temporary file and renamed into place (readers see the old or
+/// the new complete entry, never a partial one), and verified on every read: a damaged, truncated,
+/// foreign or stale entry is a miss, so the caller compiles again and `store` replaces it. The
+/// cache never throws for I/O problems and never returns bytes it did not verify. The file format
+/// is described in docs/runtime.md, section "Disk cache".
+#pragma once
+
+#include <tk/error.hpp>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <initializer_list>
+#include <ios>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#if defined(_WIN32)
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
+
+namespace tk::detail {
+
+/// A 128-bit cache key; `hex()` is its 32 lowercase hex digits, `hi` first.
+struct cache_key {
+  std::uint64_t hi = 0, lo = 0;
+
+  std::string hex() const {
+    static constexpr char digits[] = "0123456789abcdef";
+    std::string out(32, '0');
+    for (int i = 0; i < 16; ++i) {
+      out[static_cast<std::size_t>(15 - i)] = digits[(hi >> (4 * i)) & 0xf];
+      out[static_cast<std::size_t>(31 - i)] = digits[(lo >> (4 * i)) & 0xf];
+    }
+    return out;
+  }
+
+  friend bool operator==(const cache_key &, const cache_key &) = default;
+};
+
+namespace cache_impl {
+
+inline void put_le(std::string &out, std::uint64_t value, int bytes) {
+  for (int i = 0; i < bytes; ++i)
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+}
+
+inline std::uint64_t get_le(const unsigned char *p, int bytes) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < bytes; ++i)
+    value |= std::uint64_t{p[i]} << (8 * i);
+  return value;
+}
+
+/// Reads little-endian fields from a byte string; any read past the end clears `ok` and every
+/// later read returns zero or empty, so parsers check `ok` once at the end.
+class reader {
+public:
+  explicit reader(std::string_view bytes) : bytes_(bytes) {}
+
+  std::uint64_t integer(int width) {
+    if (!ok_ || remaining() < static_cast<std::size_t>(width)) {
+      ok_ = false;
+      return 0;
+    }
+    const auto *p = reinterpret_cast<const unsigned char *>(bytes_.data() + pos_);
+    pos_ += static_cast<std::size_t>(width);
+    return get_le(p, width);
+  }
+  std::string_view bytes(std::uint64_t n) {
+    if (!ok_ || remaining() < n) {
+      ok_ = false;
+      return {};
+    }
+    std::string_view out = bytes_.substr(pos_, static_cast<std::size_t>(n));
+    pos_ += static_cast<std::size_t>(n);
+    return out;
+  }
+  std::size_t remaining() const { return bytes_.size() - pos_; }
+  std::size_t position() const { return pos_; }
+  bool ok() const { return ok_; }
+
+private:
+  std::string_view bytes_;
+  std::size_t pos_ = 0;
+  bool ok_ = true;
+};
+
+inline std::uint64_t rotl64(std::uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+inline std::uint64_t fmix64(std::uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xff51afd7ed558ccdULL;
+  k ^= k >> 33;
+  k *= 0xc4ceb9fe1a85ec53ULL;
+  k ^= k >> 33;
+  return k;
+}
+
+/// MurmurHash3 x64_128. Reads bytes explicitly as little-endian so that the keys (and therefore
+/// the file names) are the same on every host.
+inline cache_key murmur3_128(std::string_view data, std::uint64_t seed) {
+  constexpr std::uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+  const auto *p = reinterpret_cast<const unsigned char *>(data.data());
+  const std::size_t n = data.size(), blocks = n / 16;
+  std::uint64_t h1 = seed, h2 = seed;
+  auto mix1 = [&](std::uint64_t k1) {
+    k1 *= c1;
+    k1 = rotl64(k1, 31);
+    k1 *= c2;
+    h1 ^= k1;
+  };
+  auto mix2 = [&](std::uint64_t k2) {
+    k2 *= c2;
+    k2 = rotl64(k2, 33);
+    k2 *= c1;
+    h2 ^= k2;
+  };
+  for (std::size_t i = 0; i < blocks; ++i) {
+    mix1(get_le(p + 16 * i, 8));
+    h1 = rotl64(h1, 27);
+    h1 += h2;
+    h1 = h1 * 5 + 0x52dce729;
+    mix2(get_le(p + 16 * i + 8, 8));
+    h2 = rotl64(h2, 31);
+    h2 += h1;
+    h2 = h2 * 5 + 0x38495ab5;
+  }
+  const std::size_t tail = n & 15;
+  std::array<unsigned char, 16> last{};
+  for (std::size_t i = 0; i < tail; ++i)
+    last[i] = p[blocks * 16 + i];
+  if (tail > 8)
+    mix2(get_le(last.data() + 8, 8));
+  if (tail > 0)
+    mix1(get_le(last.data(), 8));
+  h1 ^= n;
+  h2 ^= n;
+  h1 += h2;
+  h2 += h1;
+  h1 = fmix64(h1);
+  h2 = fmix64(h2);
+  h1 += h2;
+  h2 += h1;
+  return {h1, h2};
+}
+
+inline std::uint64_t checksum64(std::string_view payload) {
+  return murmur3_128(payload, 0x746b2d7061796c64ULL).hi;
+}
+
+/// TK_DEBUG as the backend reads it: set, non-empty and not "0". Read on every use (only on the
+/// rare paths that log) so that it can change while the process runs.
+inline bool debug_enabled() {
+  const char *value = std::getenv("TK_DEBUG");
+  return value && *value && std::string_view(value) != "0";
+}
+
+/// One whole line per call, so that lines from concurrent threads do not interleave.
+inline void log_line(const std::string &message) {
+  const std::string line = "tk: " + message + "\n";
+  std::fputs(line.c_str(), stderr);
+  std::fflush(stderr);
+}
+
+/// A path as UTF-8 for messages; never throws for a path the platform cannot convert.
+inline std::string display(const std::filesystem::path &path) {
+  try {
+    const std::u8string utf8 = path.u8string();
+    return std::string(utf8.begin(), utf8.end());
+  } catch (...) {
+    return "<unprintable path>";
+  }
+}
+
+/// Set once the "not writable" warning has been printed; a reference so that tests can reset it.
+inline std::atomic<bool> &unwritable_warned() {
+  static std::atomic<bool> warned{false};
+  return warned;
+}
+
+inline void warn_unwritable(const std::filesystem::path &dir, const std::string &reason) {
+  if (!debug_enabled() || unwritable_warned().exchange(true))
+    return;
+  log_line("cache directory " + display(dir) + " is not writable (" + reason +
+           "); compiled kernels will not be cached");
+}
+
+inline std::string errno_message(int err) {
+  return err ? std::generic_category().message(err) : std::string("unknown error");
+}
+
+inline std::uint64_t process_id() {
+#if defined(_WIN32)
+  return static_cast<std::uint64_t>(_getpid());
+#else
+  return static_cast<std::uint64_t>(getpid());
+#endif
+}
+
+/// A temporary file name unique among all threads of all processes writing to the directory.
+inline std::string temporary_suffix() {
+  static std::atomic<std::uint64_t> counter{0};
+  const auto thread =
+      static_cast<std::uint64_t>(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  return ".tmp." + std::to_string(process_id()) + "." + std::to_string(thread) + "." +
+         std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+}
+
+inline std::filesystem::path environment_path(const char *name) {
+#if defined(_WIN32)
+  // The wide variant keeps non-ASCII user names intact.
+  std::wstring wide(name, name + std::char_traits<char>::length(name));
+  const wchar_t *value = _wgetenv(wide.c_str());
+  if (value && *value)
+    return std::filesystem::path(value);
+#else
+  const char *value = std::getenv(name);
+  if (value && *value)
+    return std::filesystem::path(value);
+#endif
+  return {};
+}
+
+inline constexpr char magic[4] = {'T', 'K', 'C', '1'};
+inline constexpr std::uint32_t format_version = 1;
+/// Bounds what a damaged length field can make `load` allocate.
+inline constexpr std::uint64_t max_entry_bytes = std::uint64_t{1} << 30;
+
+} // namespace cache_impl
+
+/// A 128-bit hash of everything that determines a binary: the IR text, the compile options
+/// (target, num_warps, num_stages, ...) and the backend's version. Each part is prefixed by its
+/// length, so ("ab", "c") and ("a", "bc") give different keys.
+inline cache_key make_cache_key(std::initializer_list<std::string_view> parts) {
+  std::string buffer;
+  std::size_t size = 0;
+  for (std::string_view part : parts)
+    size += 8 + part.size();
+  buffer.reserve(size);
+  for (std::string_view part : parts) {
+    cache_impl::put_le(buffer, part.size(), 8);
+    buffer.append(part);
+  }
+  return cache_impl::murmur3_128(buffer, 0x74696c656b697431ULL);
+}
+
+/// A directory of verified cache entries. Stateless apart from its directory and producer
+/// version, so one instance may be used from many threads; many processes may share the
+/// directory.
+class disk_cache {
+public:
+  /// `producer_version` (e.g. the backend's version string) is recorded in every entry; an entry
+  /// written by another producer version is a miss.
+  disk_cache(std::filesystem::path dir, std::string producer_version)
+      : dir_(std::move(dir)), producer_(std::move(producer_version)) {
+    if (producer_.size() > 0xffff)
+      internal_error("cache producer version longer than 65535 bytes");
+  }
+
+  /// `$TK_CACHE_DIR` if set; otherwise `$XDG_CACHE_HOME/tilekit` or `$HOME/.cache/tilekit` on
+  /// Linux and other POSIX systems, `$HOME/Library/Caches/tilekit` on macOS,
+  /// `%LOCALAPPDATA%\tilekit` on Windows. Empty when none of these variables is set.
+  static std::filesystem::path default_directory() {
+    namespace fs = std::filesystem;
+    if (fs::path dir = cache_impl::environment_path("TK_CACHE_DIR"); !dir.empty())
+      return dir;
+#if defined(_WIN32)
+    if (fs::path base = cache_impl::environment_path("LOCALAPPDATA"); !base.empty())
+      return base / "tilekit";
+#elif defined(__APPLE__)
+    if (fs::path home = cache_impl::environment_path("HOME"); !home.empty())
+      return home / "Library" / "Caches" / "tilekit";
+#else
+    // The XDG specification says a relative XDG_CACHE_HOME is invalid and must be ignored.
+    if (fs::path base = cache_impl::environment_path("XDG_CACHE_HOME");
+        !base.empty() && base.is_absolute())
+      return base / "tilekit";
+    if (fs::path home = cache_impl::environment_path("HOME"); !home.empty())
+      return home / ".cache" / "tilekit";
+#endif
+    return {};
+  }
+
+  const std::filesystem::path &directory() const { return dir_; }
+  const std::string &producer_version() const { return producer_; }
+
+  /// Where the entry for (`key`, `kind`) lives: `<dir>/<2 hex digits>/<30 hex digits>.<kind>`.
+  /// `kind` ("cubin", "tune", ...) must be 1 to 16 characters from [a-z0-9_-].
+  std::filesystem::path entry_path(const cache_key &key, std::string_view kind) const {
+    check_kind(kind);
+    const std::string hex = key.hex();
+    return dir_ / hex.substr(0, 2) / (hex.substr(2) + "." + std::string(kind));
+  }
+
+  /// The verified payload stored for (`key`, `kind`), or nullopt: absent, unreadable, damaged,
+  /// written by another format or producer version, or for another key. Bad entries are logged
+  /// under TK_DEBUG=1.
+  std::optional<std::string> load(const cache_key &key, std::string_view kind) const {
+    const std::filesystem::path path = entry_path(key, kind);
+    try {
+      return load_entry(path, key, kind);
+    } catch (const std::filesystem::filesystem_error &e) {
+      return bad_entry(path, "unreadable", e.code().message());
+    } catch (const std::ios_base::failure &e) {
+      return bad_entry(path, "unreadable", e.what());
+    }
+  }
+
+  /// Writes the entry for (`key`, `kind`) atomically, replacing any previous one. False when it
+  /// could not be written (e.g. a read-only directory): the cache is then simply not used, and
+  /// TK_DEBUG=1 says so once per process.
+  bool store(const cache_key &key, std::string_view kind, std::string_view payload) const {
+    const std::filesystem::path path = entry_path(key, kind);
+    try {
+      return store_entry(path, key, kind, payload);
+    } catch (const std::filesystem::filesystem_error &e) {
+      cache_impl::warn_unwritable(dir_, e.code().message());
+    } catch (const std::ios_base::failure &e) {
+      cache_impl::warn_unwritable(dir_, e.what());
+    }
+    return false;
+  }
+
+private:
+  static void check_kind(std::string_view kind) {
+    bool valid = !kind.empty() && kind.size() <= 16;
+    for (char c : kind)
+      valid = valid && ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-');
+    if (!valid)
+      internal_error("invalid cache entry kind '" + std::string(kind) + "'");
+  }
+
+  std::string encode(const cache_key &key, std::string_view kind, std::string_view payload) const {
+    using cache_impl::put_le;
+    std::string out(cache_impl::magic, sizeof cache_impl::magic);
+    put_le(out, cache_impl::format_version, 4);
+    put_le(out, key.hi, 8);
+    put_le(out, key.lo, 8);
+    put_le(out, kind.size(), 2);
+    out.append(kind);
+    put_le(out, producer_.size(), 2);
+    out.append(producer_);
+    put_le(out, payload.size(), 8);
+    put_le(out, cache_impl::checksum64(payload), 8);
+    out.reserve(out.size() + payload.size());
+    out.append(payload);
+    return out;
+  }
+
+  static std::nullopt_t bad_entry(const std::filesystem::path &path, std::string_view state,
+                                  const std::string &reason) {
+    if (cache_impl::debug_enabled())
+      cache_impl::log_line("cache entry " + cache_impl::display(path) + " is " +
+                           std::string(state) + " (" + reason + "); recompiling");
+    return std::nullopt;
+  }
+
+  std::optional<std::string> load_entry(const std::filesystem::path &path, const cache_key &key,
+                                        std::string_view kind) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (status.type() == fs::file_type::not_found)
+      return std::nullopt;
+    if (ec)
+      return bad_entry(path, "unreadable", ec.message());
+    if (status.type() != fs::file_type::regular)
+      return bad_entry(path, "unreadable", "not a regular file");
+
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      return bad_entry(path, "unreadable", cache_impl::errno_message(errno));
+    // The size comes from the open stream: a concurrent rename replaces the name, not the file
+    // this stream reads.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (size < 0)
+      return bad_entry(path, "unreadable", "cannot determine its size");
+    if (static_cast<std::uint64_t>(size) > cache_impl::max_entry_bytes)
+      return bad_entry(path, "corrupted", "larger than any entry TileKit writes");
+    in.seekg(0, std::ios::beg);
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    if (!in.read(bytes.data(), size))
+      return bad_entry(path, "unreadable", "read failed");
+
+    return decode(path, std::move(bytes), key, kind);
+  }
+
+  std::optional<std::string> decode(const std::filesystem::path &path, std::string bytes,
+                                    const cache_key &key, std::string_view kind) const {
+    cache_impl::reader in(bytes);
+    const std::string_view found = in.bytes(sizeof cache_impl::magic);
+    if (!in.ok())
+      return bad_entry(path, "corrupted", "truncated");
+    if (found != std::string_view(cache_impl::magic, sizeof cache_impl::magic))
+      return bad_entry(path, "corrupted", "not a TileKit cache entry");
+    const std::uint64_t version = in.integer(4);
+    if (!in.ok())
+      return bad_entry(path, "corrupted", "truncated");
+    if (version != cache_impl::format_version)
+      return bad_entry(path, "stale",
+                       "format version " + std::to_string(version) + ", expected " +
+                           std::to_string(cache_impl::format_version));
+    const cache_key stored{in.integer(8), in.integer(8)};
+    const std::string_view stored_kind = in.bytes(in.integer(2));
+    const std::string_view producer = in.bytes(in.integer(2));
+    const std::uint64_t length = in.integer(8);
+    const std::uint64_t checksum = in.integer(8);
+    if (!in.ok())
+      return bad_entry(path, "corrupted", "truncated");
+    if (stored != key || stored_kind != kind)
+      return bad_entry(path, "corrupted",
+                       "it holds the entry for " + stored.hex() + "." + std::string(stored_kind));
+    if (producer != producer_)
+      return bad_entry(path, "stale",
+                       "written by '" + std::string(producer) + "', expected '" + producer_ + "'");
+    if (length != in.remaining())
+      return bad_entry(path, "corrupted", length > in.remaining() ? "truncated" : "trailing bytes");
+    const std::size_t header = in.position();
+    if (cache_impl::checksum64(std::string_view(bytes).substr(header)) != checksum)
+      return bad_entry(path, "corrupted", "checksum mismatch");
+    bytes.erase(0, header);
+    return bytes;
+  }
+
+  bool store_entry(const std::filesystem::path &path, const cache_key &key, std::string_view kind,
+                   std::string_view payload) const {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      cache_impl::warn_unwritable(dir_, "cannot create " + cache_impl::display(path.parent_path()) +
+                                            ": " + ec.message());
+      return false;
+    }
+
+    // Same directory as the entry, so that the rename below stays on one file system and is
+    // atomic: readers see the old complete entry or the new one.
+    fs::path temporary = path;
+    temporary += cache_impl::temporary_suffix();
+    const std::string bytes = encode(key, kind, payload);
+    {
+      errno = 0;
+      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+      if (!out) {
+        cache_impl::warn_unwritable(dir_, "cannot create a file in " +
+                                              cache_impl::display(path.parent_path()) + ": " +
+                                              cache_impl::errno_message(errno));
+        return false;
+      }
+      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      out.close();
+      if (!out) {
+        fs::remove(temporary, ec);
+        cache_impl::warn_unwritable(dir_, "cannot write " + cache_impl::display(temporary));
+        return false;
+      }
+    }
+
+    fs::rename(temporary, path, ec);
+    if (std::error_code probe; ec && fs::is_directory(fs::symlink_status(path, probe))) {
+      // Something that is not ours sits where the entry belongs; it was a miss, so replace it.
+      std::error_code removed;
+      fs::remove_all(path, removed);
+      ec.clear();
+      fs::rename(temporary, path, ec);
+    }
+    if (ec) {
+      const std::string reason = ec.message();
+      fs::remove(temporary, ec);
+      cache_impl::warn_unwritable(dir_,
+                                  "cannot replace " + cache_impl::display(path) + ": " + reason);
+      return false;
+    }
+    return true;
+  }
+
+  std::filesystem::path dir_;
+  std::string producer_;
+};
+
+/// A compiled kernel as the cache stores it: the binary and what launching it needs.
+struct cached_kernel {
+  enum : std::uint8_t { cubin = 0, ptx = 1 };
+
+  std::string binary;
+  std::string kernel_name;
+  std::string target; ///< e.g. "sm_90a"
+  std::uint32_t threads_per_block = 0;
+  std::uint32_t dynamic_shared_bytes = 0;
+  std::uint8_t binary_kind = cubin;
+
+  friend bool operator==(const cached_kernel &, const cached_kernel &) = default;
+};
+
+namespace cache_impl {
+inline constexpr std::uint8_t kernel_format_version = 1;
+} // namespace cache_impl
+
+/// Explicit little-endian fixed-width fields, so that the bytes do not depend on the compiler's
+/// struct layout: u8 version (1), u8 binary_kind, u32 threads_per_block, u32
+/// dynamic_shared_bytes, then kernel_name, target and binary, each as a u32 length (u64 for the
+/// binary) followed by its bytes.
+inline std::string serialize(const cached_kernel &kernel) {
+  using cache_impl::put_le;
+  if (kernel.kernel_name.size() > 0xffffffffu || kernel.target.size() > 0xffffffffu)
+    internal_error("cached kernel name or target too long");
+  std::string out;
+  out.reserve(26 + kernel.kernel_name.size() + kernel.target.size() + kernel.binary.size());
+  put_le(out, cache_impl::kernel_format_version, 1);
+  put_le(out, kernel.binary_kind, 1);
+  put_le(out, kernel.threads_per_block, 4);
+  put_le(out, kernel.dynamic_shared_bytes, 4);
+  put_le(out, kernel.kernel_name.size(), 4);
+  out.append(kernel.kernel_name);
+  put_le(out, kernel.target.size(), 4);
+  out.append(kernel.target);
+  put_le(out, kernel.binary.size(), 8);
+  out.append(kernel.binary);
+  return out;
+}
+
+/// The kernel `serialize` wrote, or nullopt for anything else: another version, an unknown
+/// binary kind, a length past the end, or trailing bytes.
+inline std::optional<cached_kernel> deserialize(std::string_view bytes) {
+  cache_impl::reader in(bytes);
+  cached_kernel kernel;
+  const std::uint64_t version = in.integer(1);
+  kernel.binary_kind = static_cast<std::uint8_t>(in.integer(1));
+  kernel.threads_per_block = static_cast<std::uint32_t>(in.integer(4));
+  kernel.dynamic_shared_bytes = static_cast<std::uint32_t>(in.integer(4));
+  kernel.kernel_name = in.bytes(in.integer(4));
+  kernel.target = in.bytes(in.integer(4));
+  kernel.binary = in.bytes(in.integer(8));
+  if (!in.ok() || in.remaining() != 0 || version != cache_impl::kernel_format_version ||
+      kernel.binary_kind > cached_kernel::ptx)
+    return std::nullopt;
+  return kernel;
+}
+
+} // namespace tk::detail
