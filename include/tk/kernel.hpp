@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tk/block.hpp>
+#include <tk/detail/launch.hpp>
 #include <tk/detail/printer.hpp>
 
 #include <array>
@@ -51,12 +52,21 @@ inline bool interpret_requested() {
   return s == "1" || s == "true" || s == "TRUE" || s == "on" || s == "ON" || s == "yes";
 }
 
-/// Whether launches can run on a GPU in this build. The GPU runtime is not part of this build
-/// yet, so kernels run on the interpreter.
-inline bool gpu_available() { return false; }
+/// Why launches cannot run on a GPU here (no driver, no GPU, no backend library, a GPU older
+/// than sm_75), or "" when they can.
+inline std::string gpu_unavailable_reason() {
+  try {
+    const detail::cu::driver &driver = detail::cu::get_driver();
+    (void)driver.device_of(driver.launch_context());
+    (void)detail::get_backend();
+    return "";
+  } catch (const error &e) {
+    return e.message();
+  }
+}
 
-/// Why `gpu_available()` is false.
-inline std::string gpu_unavailable_reason() { return "this build of TileKit has no GPU runtime"; }
+/// Whether launches can run on a GPU: a driver, a GPU of sm_75 or newer and the backend library.
+inline bool gpu_available() { return gpu_unavailable_reason().empty(); }
 
 namespace detail {
 
@@ -121,6 +131,59 @@ template <class T> struct param_traits<block<T, 0>> {
 template <class T> struct param_traits<constant<T>> {
   static constexpr bool valid = true;
   static constexpr bool is_constant = true;
+};
+
+/// The key word of one argument `a` for parameter `P` (see launch_key).
+template <class P, class A> std::uint64_t specialization_word(const A &a) {
+  if constexpr (param_traits<P>::is_constant) {
+    using V = std::remove_cvref_t<decltype(P::value)>;
+    const V value = static_cast<V>(unwrap_constant(a));
+    if constexpr (std::is_enum_v<V>) {
+      return static_cast<std::uint64_t>(static_cast<std::underlying_type_t<V>>(value));
+    } else {
+      static_assert(sizeof(V) <= 8 && std::is_trivially_copyable_v<V>,
+                    "tk: a tk::constant<T> for a GPU launch must be a number, a bool or an enum");
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, &value, sizeof(V));
+      return bits;
+    }
+  } else {
+    using T = typename P::element_type;
+    const auto arg = unwrap_constant(a);
+    if constexpr (std::is_pointer_v<T>)
+      return arg && reinterpret_cast<std::uintptr_t>(arg) % 16 == 0;
+    else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+      return arg % 16 == 0;
+    else
+      return 0;
+  }
+}
+
+/// One argument as the kernel's parameter holds it on the device: pointers as addresses,
+/// scalars converted to the parameter's type (check_range has checked that they fit); nothing
+/// for constants, which the trace folded in.
+template <class P, class A> struct device_arg {
+  struct none {};
+  static constexpr auto pick() {
+    if constexpr (param_traits<P>::is_constant)
+      return none{};
+    else if constexpr (std::is_pointer_v<typename P::element_type>)
+      return cu::deviceptr{};
+    else
+      return typename P::element_type{};
+  }
+  using type = decltype(pick());
+  static type convert(const A &a) {
+    if constexpr (param_traits<P>::is_constant) {
+      return none{};
+    } else {
+      const auto arg = unwrap_constant(a);
+      if constexpr (std::is_pointer_v<typename P::element_type>)
+        return cu::deviceptr(reinterpret_cast<std::uintptr_t>(arg));
+      else
+        return static_cast<typename P::element_type>(arg);
+    }
+  }
 };
 
 /// Checks, at compile time, that argument `A` can be passed for parameter `P`.
@@ -292,12 +355,10 @@ public:
     check_launch(g, options);
     const bool interpret = options.backend == backend::interpreter ||
                            (options.backend == backend::automatic && interpret_requested());
-    if (!interpret)
-      detail::fail(g.loc, "cannot launch kernel '", name_,
-                   "' on the GPU: ", gpu_unavailable_reason(),
-                   "; run it on the CPU interpreter with TK_INTERPRET=1 or "
-                   "launch_options{.backend = tk::backend::interpreter}");
-    run_interpreter<Params>(g, args...);
+    if (interpret)
+      run_interpreter<Params>(g, args...);
+    else
+      launch_gpu<Params>(g, options, std::index_sequence_for<A...>{}, args...);
   }
 
   template <class... A>
@@ -344,6 +405,87 @@ private:
       detail::fail(g.loc, "num_warps is ", o.num_warps, "; it must be 1, 2, 4, 8, 16 or 32");
     if (o.num_stages < 1)
       detail::fail(g.loc, "num_stages is ", o.num_stages, "; it must be at least 1");
+  }
+
+  /// The GPU path (detail/launch.hpp): the compiled kernel for this specialization from the
+  /// in-process cache, compiled on a miss, then cuLaunchKernel on the options' stream.
+  template <class Params, class... A, std::size_t... I>
+  void launch_gpu(const grid &g, const launch_options &o, std::index_sequence<I...>,
+                  const A &...args) const {
+    using Key = detail::launch_key<sizeof...(A)>;
+    static detail::launch_cache<Key> cache;
+    (check_pointer<std::tuple_element_t<I, Params>>(args, I, g.loc), ...);
+    const detail::cu::driver &driver = gpu_driver(g.loc);
+    detail::cu::context ctx = driver.launch_context(g.loc);
+    const Key key{this,
+                  ctx,
+                  o.num_warps,
+                  o.num_stages,
+                  {detail::specialization_word<std::tuple_element_t<I, Params>>(args)...}};
+    (check_device_memory<std::tuple_element_t<I, Params>>(driver, args, I, g.loc), ...);
+    const detail::loaded_kernel &k = cache.get(key, [&] {
+      return detail::compile_and_load(name_, ir(args...), ctx, o.num_warps, o.num_stages, g.loc);
+    });
+    // The argument block: each non-constant argument as the kernel's parameter holds it.
+    std::tuple<typename detail::device_arg<std::tuple_element_t<I, Params>, A>::type...> values{
+        detail::device_arg<std::tuple_element_t<I, Params>, A>::convert(args)...};
+    std::array<void *, sizeof...(A) + 1> params{};
+    std::size_t count = 0;
+    ((detail::param_traits<std::tuple_element_t<I, Params>>::is_constant
+          ? void()
+          : void(params[count++] = &std::get<I>(values))),
+     ...);
+    detail::cu::check(driver.launch_kernel(k.function, unsigned(g.dims[0]), unsigned(g.dims[1]),
+                                           unsigned(g.dims[2]), k.threads, 1, 1, k.shared_bytes,
+                                           static_cast<detail::cu::stream>(o.stream), params.data(),
+                                           nullptr),
+                      "cuLaunchKernel", g.loc);
+  }
+
+  /// The driver and the backend library, or an error at the launch naming this kernel and what
+  /// is missing (no driver, no GPU, no backend library) and how to run it anyway.
+  const detail::cu::driver &gpu_driver(std::source_location loc) const {
+    try {
+      const detail::cu::driver &driver = detail::cu::get_driver(loc);
+      (void)detail::get_backend(loc);
+      return driver;
+    } catch (const error &e) {
+      detail::fail(loc, "cannot launch kernel '", name_, "' on the GPU: ", e.message());
+    }
+  }
+
+  /// A pointer argument must not be null and must be aligned to its element type.
+  template <class P, class A>
+  static void check_pointer(const A &a, std::size_t index, std::source_location loc) {
+    if constexpr (!detail::param_traits<P>::is_constant) {
+      using T = typename P::element_type;
+      if constexpr (std::is_pointer_v<T>) {
+        const auto address = reinterpret_cast<std::uintptr_t>(detail::unwrap_constant(a));
+        if (address == 0)
+          detail::fail(loc, "launch argument ", index, " is a null pointer; a GPU kernel needs ",
+                       "device memory for every tk::ptr parameter");
+        if (address % alignof(std::remove_cv_t<std::remove_pointer_t<T>>) != 0)
+          detail::fail(loc, "launch argument ", index, " (address ", address,
+                       ") is not aligned to its element type (",
+                       alignof(std::remove_cv_t<std::remove_pointer_t<T>>), " bytes)");
+      }
+    }
+  }
+
+  /// A pointer argument must be memory the GPU can reach (device, managed or registered host
+  /// memory), as far as the driver can tell (detail::reachable_on_device).
+  template <class P, class A>
+  static void check_device_memory(const detail::cu::driver &driver, const A &a, std::size_t index,
+                                  std::source_location loc) {
+    if constexpr (!detail::param_traits<P>::is_constant) {
+      if constexpr (std::is_pointer_v<typename P::element_type>) {
+        const auto address = reinterpret_cast<std::uintptr_t>(detail::unwrap_constant(a));
+        if (!detail::reachable_on_device(driver, address, loc))
+          detail::fail(loc, "launch argument ", index,
+                       " is host memory the GPU cannot reach; pass device memory (cudaMalloc, "
+                       "cuMemAlloc), managed memory or registered host memory");
+      }
+    }
   }
 
   template <class Params, class... A> void run_interpreter(const grid &g, const A &...args) const {

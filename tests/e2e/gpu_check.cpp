@@ -12,6 +12,7 @@
 
 #include <tk/tk.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -258,6 +259,109 @@ void scan_and_argmax(int programs, int rows, int cols) {
   compare("argmax axis 1 " + shape, dc.download(), want_c, 0, 0);
 }
 
+/// The runtime's own path: `kernel::launch` on device pointers (in-process cache, disk cache,
+/// tk_compile, cuLaunchKernel), twice per kernel so that the second launch is a cache hit.
+void launch_path() {
+  const int n = 1000003, block = 1024;
+  auto x = random_vector<float>(std::size_t(n), -10, 10),
+       y = random_vector<float>(x.size(), -10, 10);
+  std::vector<float> want(x.size());
+  examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), interpreter, want.data(),
+                              std::as_const(x).data(), std::as_const(y).data(), n,
+                              tk::constant(block));
+  device_vector<float> dx(x), dy(y), dout(want);
+  for (int round = 0; round < 2; ++round) {
+    poison(dout);
+    examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), {.backend = tk::backend::gpu},
+                                dout.traced(), (const float *)dx.traced(),
+                                (const float *)dy.traced(), n, tk::constant(block));
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    compare("kernel::launch vector_add, launch " + std::to_string(round + 1), dout.download(), want,
+            0, 0);
+  }
+
+  const int rows = 64, cols = 3000, stride = cols;
+  auto in = random_vector<float>(std::size_t(rows) * cols, -8, 8);
+  std::vector<float> want_s(in.size());
+  examples::softmax.launch(tk::grid(rows), interpreter, want_s.data(), std::as_const(in).data(),
+                           stride, cols, tk::constant(4096));
+  device_vector<float> din(in), ds(want_s);
+  for (int warps : {4, 8}) {
+    poison(ds);
+    examples::softmax.launch(tk::grid(rows), {.num_warps = warps, .backend = tk::backend::gpu},
+                             ds.traced(), (const float *)din.traced(), stride, cols,
+                             tk::constant(4096));
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    compare("kernel::launch softmax 64x3000, " + std::to_string(warps) + " warps", ds.download(),
+            want_s, 1e-7, 1e-5);
+  }
+
+  // A host buffer passed where device memory is needed: the driver tells, the launch says so.
+  {
+    std::vector<float> host(static_cast<std::size_t>(n));
+    std::string message;
+    try {
+      examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), {.backend = tk::backend::gpu},
+                                  host.data(), (const float *)dx.traced(),
+                                  (const float *)dy.traced(), n, tk::constant(block));
+    } catch (const tk::error &e) {
+      message = e.message();
+    }
+    const bool ok = message.find("launch argument 0 is host memory the GPU cannot reach") == 0;
+    std::printf("%s kernel::launch rejects a host pointer (%s)\n", ok ? "ok  " : "FAIL",
+                message.c_str());
+    failures += !ok;
+  }
+
+  // Host time per launch of a tiny cached kernel, against raw cuLaunchKernel on the same cubin.
+  int small = 1024;
+  const std::string ir =
+      examples::vector_add.ir(dout.traced(), (const float *)dx.traced(), (const float *)dy.traced(),
+                              small, tk::constant(block));
+  tk_compile_options opts;
+  tk_compile_options_init(&opts);
+  opts.target = target.c_str();
+  opts.output = TK_OUTPUT_CUBIN;
+  tk_compile_result *result = nullptr;
+  require(tk_compile(ir.data(), ir.size(), &opts, &result) == TK_OK ? CUDA_SUCCESS
+                                                                    : CUDA_ERROR_UNKNOWN,
+          "tk_compile");
+  CUmodule module;
+  CUfunction function;
+  require(cu.cuModuleLoadData(&module, tk_compile_result_binary(result, nullptr)), "load");
+  require(cu.cuModuleGetFunction(&function, module, tk_compile_result_kernel_name(result)),
+          "function");
+  tk_compile_result_free(result);
+  const int launches = 20000;
+  auto host_us = [&](auto &&launch_once) {
+    for (int i = 0; i < 200; ++i)
+      launch_once();
+    require(cu.cuCtxSynchronize(), "sync");
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < launches; ++i)
+      launch_once();
+    const double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count() /
+        launches;
+    require(cu.cuCtxSynchronize(), "sync");
+    return us;
+  };
+  const double raw = host_us([&] {
+    void *params[] = {&dout.ptr, &dx.ptr, &dy.ptr, &small};
+    cu.cuLaunchKernel(function, 1, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr);
+  });
+  const double ours = host_us([&] {
+    examples::vector_add.launch(tk::grid(1), {.backend = tk::backend::gpu}, dout.traced(),
+                                (const float *)dx.traced(), (const float *)dy.traced(), small,
+                                tk::constant(block));
+  });
+  std::printf("info launch overhead: kernel::launch %.2f us, raw cuLaunchKernel %.2f us per "
+              "launch (%.2fx; %d launches each)\n",
+              ours, raw, ours / raw, launches);
+  cu.cuModuleUnload(module);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -275,6 +379,7 @@ int main(int argc, char **argv) {
     matmul(320, 200, 300);
     scan_and_argmax(3, 16, 64);
     scan_and_argmax(2, 64, 16);
+    launch_path();
   } catch (const std::exception &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;

@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include "scoped_env.hpp"
+
 #if !defined(_WIN32)
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -30,6 +32,8 @@ using tk::detail::cache_key;
 using tk::detail::cached_kernel;
 using tk::detail::disk_cache;
 using tk::detail::make_cache_key;
+
+using tk_test::scoped_env;
 
 namespace {
 
@@ -62,34 +66,6 @@ public:
 
 private:
   fs::path path_;
-};
-
-/// Sets (or with nullptr unsets) an environment variable for the scope, then restores it.
-class scoped_env {
-public:
-  scoped_env(const char *name, const char *value) : name_(name) {
-    if (const char *old = std::getenv(name))
-      old_ = old;
-    set(value);
-  }
-  ~scoped_env() { set(old_ ? old_->c_str() : nullptr); }
-  scoped_env(const scoped_env &) = delete;
-  scoped_env &operator=(const scoped_env &) = delete;
-
-private:
-  void set(const char *value) {
-#if defined(_WIN32)
-    _putenv_s(name_.c_str(), value ? value : "");
-#else
-    if (value)
-      setenv(name_.c_str(), value, 1);
-    else
-      unsetenv(name_.c_str());
-#endif
-  }
-
-  std::string name_;
-  std::optional<std::string> old_;
 };
 
 std::string read_file(const fs::path &path) {

@@ -1,0 +1,500 @@
+/// @file driver.hpp
+/// The CUDA driver, loaded at run time (libcuda.so.1, nvcuda.dll) instead of linked: a program
+/// built with TileKit starts, and interprets kernels, on a machine without an NVIDIA driver, and
+/// building it needs no CUDA toolkit.
+///
+/// cuda.h is not included. The handle types are the same incomplete structs cuda.h and the CUDA
+/// runtime use (`CUstream` and `cudaStream_t` are both `CUstream_st *`), so the user's handles
+/// convert to ours without casts and a translation unit may include cuda.h as well; everything
+/// else lives in tk::detail::cu under names of our own, with the numeric values of cuda.h (CUDA
+/// 13.0), whose ABI NVIDIA keeps stable.
+///
+/// Every function but the first two is resolved through cuGetProcAddress with an explicit CUDA
+/// version (12.0), not by symbol name: cuda.h renames calls between releases (`cuMemAlloc` →
+/// `cuMemAlloc_v2`, `cuEventElapsedTime` → `cuEventElapsedTime_v2` in CUDA 13), and asking for the
+/// 12.0 entry points gives the signatures declared here on every driver from 12.0 on.
+#pragma once
+
+#include <tk/detail/backend_loader.hpp>
+#include <tk/detail/os.hpp>
+#include <tk/error.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+// cuda.h's handle types (`typedef struct CUctx_st *CUcontext;` ...), declared the same way.
+struct CUctx_st;
+struct CUstream_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUevent_st;
+
+// The driver's calling convention (cuda.h's CUDAAPI); #undef'd at the end of this file.
+#ifdef _WIN32
+#define TK_DETAIL_CUDAAPI __stdcall
+#else
+#define TK_DETAIL_CUDAAPI
+#endif
+
+namespace tk::detail::cu {
+
+static_assert(sizeof(void *) == 8, "TileKit's GPU runtime needs a 64-bit process");
+
+using result = int;                    ///< CUresult (an enum of int size)
+using device_handle = int;             ///< CUdevice (cuda.h: `typedef int CUdevice_v1`)
+using deviceptr = unsigned long long;  ///< CUdeviceptr on 64-bit hosts (CUdeviceptr_v2)
+using context = ::CUctx_st *;          ///< CUcontext
+using stream = ::CUstream_st *;        ///< CUstream, cudaStream_t
+using module_handle = ::CUmod_st *;    ///< CUmodule
+using function_handle = ::CUfunc_st *; ///< CUfunction
+using event = ::CUevent_st *;          ///< CUevent
+using uint64 = std::uint64_t;          ///< cuuint64_t
+
+// CUresult values (cuda.h, enum cudaError_enum).
+inline constexpr result success = 0;                 // CUDA_SUCCESS
+inline constexpr result error_invalid_value = 1;     // CUDA_ERROR_INVALID_VALUE
+inline constexpr result error_not_initialized = 3;   // CUDA_ERROR_NOT_INITIALIZED
+inline constexpr result error_no_device = 100;       // CUDA_ERROR_NO_DEVICE
+inline constexpr result error_invalid_context = 201; // CUDA_ERROR_INVALID_CONTEXT
+inline constexpr result error_not_found = 500;       // CUDA_ERROR_NOT_FOUND
+
+// CUdevice_attribute values (cuda.h, enum CUdevice_attribute_enum).
+inline constexpr int attribute_max_shared_memory_per_block = 8;        // ..._PER_BLOCK
+inline constexpr int attribute_multiprocessor_count = 16;              // ..._MULTIPROCESSOR_COUNT
+inline constexpr int attribute_compute_capability_major = 75;          // ..._MAJOR
+inline constexpr int attribute_compute_capability_minor = 76;          // ..._MINOR
+inline constexpr int attribute_max_shared_memory_per_block_optin = 97; // ..._PER_BLOCK_OPTIN
+
+// CUfunction_attribute values (cuda.h, enum CUfunction_attribute_enum).
+inline constexpr int function_max_threads_per_block = 0;         // ..._MAX_THREADS_PER_BLOCK
+inline constexpr int function_shared_size_bytes = 1;             // ..._SHARED_SIZE_BYTES
+inline constexpr int function_num_regs = 4;                      // ..._NUM_REGS
+inline constexpr int function_max_dynamic_shared_size_bytes = 8; // ..._MAX_DYNAMIC_SHARED_...
+
+// CUpointer_attribute values (cuda.h, enum CUpointer_attribute_enum).
+inline constexpr int pointer_attribute_device_pointer = 3; // CU_POINTER_ATTRIBUTE_DEVICE_POINTER
+inline constexpr int pointer_attribute_memory_type = 2;    // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+inline constexpr int pointer_attribute_is_managed = 8;     // CU_POINTER_ATTRIBUTE_IS_MANAGED
+
+// CUmemorytype values (cuda.h, enum CUmemorytype_enum).
+inline constexpr unsigned memory_type_host = 1;    // CU_MEMORYTYPE_HOST
+inline constexpr unsigned memory_type_device = 2;  // CU_MEMORYTYPE_DEVICE
+inline constexpr unsigned memory_type_array = 3;   // CU_MEMORYTYPE_ARRAY
+inline constexpr unsigned memory_type_unified = 4; // CU_MEMORYTYPE_UNIFIED
+
+// CUevent_flags values (cuda.h, enum CUevent_flags_enum).
+inline constexpr unsigned event_default = 0;        // CU_EVENT_DEFAULT
+inline constexpr unsigned event_disable_timing = 2; // CU_EVENT_DISABLE_TIMING
+
+// cuGetProcAddress (cuda.h, enums CUdriverProcAddress_flags, CUdriverProcAddressQueryResult).
+inline constexpr uint64 get_proc_address_default = 0; // CU_GET_PROC_ADDRESS_DEFAULT
+inline constexpr int get_proc_address_success = 0;    // CU_GET_PROC_ADDRESS_SUCCESS
+
+/// The CUDA version whose entry points are requested, and the oldest driver accepted: 12.0
+/// (driver R525) is the first with cuGetProcAddress_v2. Asking for the same version everywhere
+/// keeps the signatures here right on newer drivers, which still serve 12.0's entry points.
+inline constexpr int required_version = 12000;
+
+/// The driver's library on this platform.
+inline constexpr const char *default_library =
+#ifdef _WIN32
+    "nvcuda.dll";
+#else
+    "libcuda.so.1";
+#endif
+
+/// What kind of memory an address points to, as far as the driver knows.
+enum class pointer_kind {
+  device,          ///< device memory (cuMemAlloc, cudaMalloc, a memory pool)
+  host_registered, ///< page-locked host memory mapped for the device (cuMemHostAlloc, registered)
+  managed,         ///< managed (unified) memory
+  host,            ///< memory the driver does not know: a plain host pointer
+};
+
+/// Whether a kernel may dereference memory of this kind.
+inline constexpr bool usable_on_device(pointer_kind k) { return k != pointer_kind::host; }
+
+/// A GPU as TileKit sees it.
+struct device_info {
+  int ordinal = 0;                ///< its index among the devices the process sees
+  device_handle handle = 0;       ///< its CUdevice
+  std::string name;               ///< "NVIDIA H100 80GB HBM3"
+  int major = 0;                  ///< compute capability
+  int minor = 0;                  ///<
+  std::string target;             ///< the backend's target: "sm_90a", "sm_86"
+  int max_shared_bytes = 0;       ///< shared memory per block without opting in (48 KiB)
+  int max_shared_bytes_optin = 0; ///< shared memory per block with opting in (the limit)
+  int sm_count = 0;               ///< streaming multiprocessors
+};
+
+/// The compute capabilities TileKit compiles for start here.
+inline constexpr int minimum_compute_capability = 75;
+
+/// The backend target for compute capability `major`.`minor`, given the backend's targets
+/// (space-separated): "sm_XYa" where the backend has it, since the architecture-specific target
+/// unlocks wgmma, TMA and the like and the kernel runs on exactly this GPU anyway; else "sm_XY";
+/// empty when the backend has neither.
+inline std::string target_name(int major, int minor, std::string_view backend_targets) {
+  const std::string base = "sm_" + std::to_string(major * 10 + minor);
+  const std::string targets = " " + std::string(backend_targets) + " ";
+  if (targets.find(" " + base + "a ") != std::string::npos)
+    return base + "a";
+  if (targets.find(" " + base + " ") != std::string::npos)
+    return base;
+  return {};
+}
+
+/// The hint closing every "cannot use the GPU" message.
+inline constexpr const char *interpreter_hint =
+    "run on the CPU interpreter with TK_INTERPRET=1 or launch_options{.backend = "
+    "tk::backend::interpreter}";
+
+/// The loaded driver: its function table and what the runtime caches about it. Loaded once per
+/// process by get_driver(); `load` exists so that tests can load a stand-in.
+class driver {
+public:
+  // The function table, each an entry point of CUDA 12.0 (see the file comment). Names are our
+  // own: cuda.h #defines most cu* names to versioned ones, which would rename members here.
+  result(TK_DETAIL_CUDAAPI *init)(unsigned flags) = nullptr;
+  result(TK_DETAIL_CUDAAPI *driver_get_version)(int *version) = nullptr;
+  result(TK_DETAIL_CUDAAPI *get_proc_address)(const char *symbol, void **pfn, int cuda_version,
+                                              uint64 flags, int *symbol_status) = nullptr;
+  result(TK_DETAIL_CUDAAPI *device_get)(device_handle *dev, int ordinal) = nullptr;
+  result(TK_DETAIL_CUDAAPI *device_get_count)(int *count) = nullptr;
+  result(TK_DETAIL_CUDAAPI *device_get_attribute)(int *value, int attribute,
+                                                  device_handle dev) = nullptr;
+  result(TK_DETAIL_CUDAAPI *device_get_name)(char *name, int length, device_handle dev) = nullptr;
+  result(TK_DETAIL_CUDAAPI *ctx_get_current)(context *ctx) = nullptr;
+  result(TK_DETAIL_CUDAAPI *ctx_set_current)(context ctx) = nullptr;
+  result(TK_DETAIL_CUDAAPI *ctx_get_device)(device_handle *dev) = nullptr;
+  result(TK_DETAIL_CUDAAPI *ctx_push_current)(context ctx) = nullptr;
+  result(TK_DETAIL_CUDAAPI *ctx_pop_current)(context *ctx) = nullptr;
+  result(TK_DETAIL_CUDAAPI *device_primary_ctx_retain)(context *ctx, device_handle dev) = nullptr;
+  result(TK_DETAIL_CUDAAPI *module_load_data)(module_handle *mod, const void *image) = nullptr;
+  result(TK_DETAIL_CUDAAPI *module_unload)(module_handle mod) = nullptr;
+  result(TK_DETAIL_CUDAAPI *module_get_function)(function_handle *fn, module_handle mod,
+                                                 const char *name) = nullptr;
+  result(TK_DETAIL_CUDAAPI *func_set_attribute)(function_handle fn, int attribute,
+                                                int value) = nullptr;
+  result(TK_DETAIL_CUDAAPI *func_get_attribute)(int *value, int attribute,
+                                                function_handle fn) = nullptr;
+  result(TK_DETAIL_CUDAAPI *launch_kernel)(function_handle fn, unsigned grid_x, unsigned grid_y,
+                                           unsigned grid_z, unsigned block_x, unsigned block_y,
+                                           unsigned block_z, unsigned shared_bytes, stream s,
+                                           void **params, void **extra) = nullptr;
+  result(TK_DETAIL_CUDAAPI *pointer_get_attribute)(void *data, int attribute,
+                                                   deviceptr ptr) = nullptr;
+  result(TK_DETAIL_CUDAAPI *get_error_name)(result error, const char **text) = nullptr;
+  result(TK_DETAIL_CUDAAPI *get_error_string)(result error, const char **text) = nullptr;
+  result(TK_DETAIL_CUDAAPI *event_create)(event *e, unsigned flags) = nullptr;
+  result(TK_DETAIL_CUDAAPI *event_record)(event e, stream s) = nullptr;
+  result(TK_DETAIL_CUDAAPI *event_synchronize)(event e) = nullptr;
+  result(TK_DETAIL_CUDAAPI *event_elapsed_time)(float *ms, event start, event end) = nullptr;
+  result(TK_DETAIL_CUDAAPI *event_destroy)(event e) = nullptr;
+  result(TK_DETAIL_CUDAAPI *stream_synchronize)(stream s) = nullptr;
+  result(TK_DETAIL_CUDAAPI *mem_alloc)(deviceptr *ptr, std::size_t bytes) = nullptr;
+  result(TK_DETAIL_CUDAAPI *mem_free)(deviceptr ptr) = nullptr;
+  result(TK_DETAIL_CUDAAPI *memcpy_htod)(deviceptr dst, const void *src,
+                                         std::size_t bytes) = nullptr;
+  result(TK_DETAIL_CUDAAPI *memcpy_dtoh)(void *dst, deviceptr src, std::size_t bytes) = nullptr;
+  result(TK_DETAIL_CUDAAPI *memset_d8)(deviceptr dst, unsigned char value,
+                                       std::size_t count) = nullptr;
+
+  int version = 0;      ///< cuDriverGetVersion: 12080 for CUDA 12.8
+  int device_count = 0; ///< at least 1
+  std::string library;  ///< the file it was loaded from
+
+  /// The targets the backend offers, for device_info::target; the loaded backend's by default.
+  const char *(*backend_targets)(std::source_location where) = [](std::source_location where) {
+    return get_backend(where).targets();
+  };
+
+  driver() = default;
+  driver(const driver &) = delete;
+  driver &operator=(const driver &) = delete;
+
+  /// Loads the driver from `library`, initializes it and checks that it can run kernels: a
+  /// CUDA 12.0+ driver that sees at least one GPU. Throws tk::error at `where` saying what is
+  /// missing and how to fix it. The library is never unloaded (kernels and contexts live in it).
+  static std::unique_ptr<driver>
+  load(const std::string &library, std::source_location where = std::source_location::current()) {
+    std::string why;
+    void *handle = os::open_library(library, why);
+    if (!handle)
+      fail(where, "no CUDA driver: cannot load ", library, " (", why,
+           "); install the NVIDIA driver, or ", interpreter_hint);
+    auto d = std::make_unique<driver>();
+    d->library = library;
+    // These two are looked up by name: they predate versioning and never changed.
+    d->driver_get_version = reinterpret_cast<decltype(d->driver_get_version)>(
+        os::find_symbol(handle, "cuDriverGetVersion"));
+    d->get_proc_address = reinterpret_cast<decltype(d->get_proc_address)>(
+        os::find_symbol(handle, "cuGetProcAddress_v2"));
+    if (d->driver_get_version && d->driver_get_version(&d->version) != success)
+      d->version = 0;
+    if (d->version < required_version)
+      fail(where, "the CUDA driver is too old: ", library, " supports CUDA ",
+           d->version > 0 ? version_text(d->version) : std::string("(unknown)"),
+           " and TileKit needs CUDA ", version_text(required_version),
+           " or newer; update the NVIDIA driver (R525 or newer), or ", interpreter_hint);
+    if (!d->get_proc_address)
+      fail(where, "the CUDA driver ", library, " (CUDA ", version_text(d->version),
+           ") lacks cuGetProcAddress_v2; update the NVIDIA driver, or ", interpreter_hint);
+    d->resolve_all(where);
+    if (const result r = d->init(0); r != success)
+      fail(where, "no GPU: the CUDA driver failed to initialize (", d->describe(r),
+           "); check that nvidia-smi lists a GPU, or ", interpreter_hint);
+    if (d->device_get_count(&d->device_count) != success || d->device_count < 1) {
+      const auto visible = os::environment("CUDA_VISIBLE_DEVICES");
+      fail(where, "no GPU: the CUDA driver sees no device",
+           visible ? " (CUDA_VISIBLE_DEVICES=\"" + *visible + "\")" : std::string(),
+           "; check that nvidia-smi lists a GPU, or ", interpreter_hint);
+    }
+    d->devices_ = std::make_unique<device_slot[]>(static_cast<std::size_t>(d->device_count));
+    for (int i = 0; i < d->device_count; ++i)
+      d->check(d->device_get(&d->devices_[static_cast<std::size_t>(i)].handle, i), "cuDeviceGet",
+               where);
+    return d;
+  }
+
+  /// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for `r`.
+  std::string describe(result r) const {
+    const char *name = nullptr;
+    const char *text = nullptr;
+    if (get_error_name(r, &name) != success || !name)
+      return "CUresult " + std::to_string(r);
+    if (get_error_string(r, &text) != success || !text)
+      return name;
+    return std::string(name) + " (" + text + ")";
+  }
+
+  /// Throws tk::error at `where` unless `r` is success: "<what> failed: CUDA_ERROR_... (...)".
+  void check(result r, const char *what,
+             std::source_location where = std::source_location::current()) const {
+    if (r != success)
+      fail(where, what, " failed: ", describe(r));
+  }
+
+  /// The context to launch in: the calling thread's current one when there is one (so that
+  /// TileKit shares memory, streams and modules with the CUDA runtime and other libraries), else
+  /// device 0's primary context (the CUDA runtime's too), which becomes current for this thread.
+  context launch_context(std::source_location where = std::source_location::current()) const {
+    context ctx = nullptr;
+    check(ctx_get_current(&ctx), "cuCtxGetCurrent", where);
+    if (ctx)
+      return ctx;
+    std::call_once(primary_once_, [&] {
+      context primary = nullptr;
+      check(device_primary_ctx_retain(&primary, devices_[0].handle), "cuDevicePrimaryCtxRetain",
+            where);
+      primary_ = primary; // retained once, for the life of the process
+    });
+    check(ctx_set_current(primary_), "cuCtxSetCurrent", where);
+    return primary_;
+  }
+
+  /// The GPU of device ordinal `ordinal`, queried once. Throws tk::error for a GPU that TileKit
+  /// cannot compile for.
+  const device_info &device_at(int ordinal,
+                               std::source_location where = std::source_location::current()) const {
+    if (ordinal < 0 || ordinal >= device_count)
+      internal_error("device ordinal " + std::to_string(ordinal) + " out of range");
+    device_slot &slot = devices_[static_cast<std::size_t>(ordinal)];
+    // An error leaves the flag unset: the next call queries (and fails) again.
+    std::call_once(slot.once, [&] { slot.info = query(ordinal, slot.handle, where); });
+    return slot.info;
+  }
+
+  /// The GPU that context `ctx` belongs to.
+  const device_info &device_of(context ctx,
+                               std::source_location where = std::source_location::current()) const {
+    context current = nullptr;
+    check(ctx_get_current(&current), "cuCtxGetCurrent", where);
+    device_handle dev = 0;
+    if (ctx == current) {
+      check(ctx_get_device(&dev), "cuCtxGetDevice", where);
+    } else { // cuCtxGetDevice asks about the current context only
+      check(ctx_push_current(ctx), "cuCtxPushCurrent", where);
+      const result r = ctx_get_device(&dev);
+      context popped = nullptr;
+      ctx_pop_current(&popped);
+      check(r, "cuCtxGetDevice", where);
+    }
+    for (int i = 0; i < device_count; ++i)
+      if (devices_[static_cast<std::size_t>(i)].handle == dev)
+        return device_at(i, where);
+    internal_error("cuCtxGetDevice returned an unknown device");
+  }
+
+  /// What `ptr` points to. Needs a current context (launch_context) when the driver knows the
+  /// pointer; a plain host pointer is `host` whatever the context.
+  pointer_kind kind_of(deviceptr ptr,
+                       std::source_location where = std::source_location::current()) const {
+    unsigned type = 0;
+    const result r = pointer_get_attribute(&type, pointer_attribute_memory_type, ptr);
+    if (r == error_invalid_value) // "not a pointer the driver knows": plain host memory
+      return pointer_kind::host;
+    check(r, "cuPointerGetAttribute", where);
+    if (type == memory_type_host) {
+      // Drivers that know pageable memory (HMM) report it as HOST too; only memory registered
+      // with (or allocated by) CUDA has an address on the device.
+      deviceptr on_device = 0;
+      return pointer_get_attribute(&on_device, pointer_attribute_device_pointer, ptr) == success
+                 ? pointer_kind::host_registered
+                 : pointer_kind::host;
+    }
+    if (type == memory_type_unified)
+      return pointer_kind::managed;
+    unsigned managed = 0; // managed memory reports CU_MEMORYTYPE_DEVICE: ask separately
+    if (pointer_get_attribute(&managed, pointer_attribute_is_managed, ptr) == success && managed)
+      return pointer_kind::managed;
+    return pointer_kind::device;
+  }
+
+  /// "12.8" for 12080.
+  static std::string version_text(int v) {
+    return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  }
+
+private:
+  struct device_slot {
+    device_handle handle = 0;
+    std::once_flag once;
+    device_info info;
+  };
+  std::unique_ptr<device_slot[]> devices_;
+  mutable std::once_flag primary_once_;
+  mutable context primary_ = nullptr;
+
+  /// Resolves the table through cuGetProcAddress; throws naming the first missing function.
+  void resolve_all(std::source_location where) {
+    auto resolve = [&](auto &slot, const char *name) {
+      void *pfn = nullptr;
+      int status = -1;
+      if (get_proc_address(name, &pfn, required_version, get_proc_address_default, &status) !=
+              success ||
+          status != get_proc_address_success || !pfn)
+        fail(where, "the CUDA driver ", library, " (CUDA ", version_text(version), ") lacks ", name,
+             "; update the NVIDIA driver, or ", interpreter_hint);
+      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(pfn);
+    };
+    // cuGetErrorName first: the messages below may need it.
+    resolve(get_error_name, "cuGetErrorName");
+    resolve(get_error_string, "cuGetErrorString");
+    resolve(init, "cuInit");
+    resolve(device_get, "cuDeviceGet");
+    resolve(device_get_count, "cuDeviceGetCount");
+    resolve(device_get_attribute, "cuDeviceGetAttribute");
+    resolve(device_get_name, "cuDeviceGetName");
+    resolve(ctx_get_current, "cuCtxGetCurrent");
+    resolve(ctx_set_current, "cuCtxSetCurrent");
+    resolve(ctx_get_device, "cuCtxGetDevice");
+    resolve(ctx_push_current, "cuCtxPushCurrent");
+    resolve(ctx_pop_current, "cuCtxPopCurrent");
+    resolve(device_primary_ctx_retain, "cuDevicePrimaryCtxRetain");
+    resolve(module_load_data, "cuModuleLoadData");
+    resolve(module_unload, "cuModuleUnload");
+    resolve(module_get_function, "cuModuleGetFunction");
+    resolve(func_set_attribute, "cuFuncSetAttribute");
+    resolve(func_get_attribute, "cuFuncGetAttribute");
+    resolve(launch_kernel, "cuLaunchKernel");
+    resolve(pointer_get_attribute, "cuPointerGetAttribute");
+    resolve(event_create, "cuEventCreate");
+    resolve(event_record, "cuEventRecord");
+    resolve(event_synchronize, "cuEventSynchronize");
+    resolve(event_elapsed_time, "cuEventElapsedTime");
+    resolve(event_destroy, "cuEventDestroy");
+    resolve(stream_synchronize, "cuStreamSynchronize");
+    resolve(mem_alloc, "cuMemAlloc");
+    resolve(mem_free, "cuMemFree");
+    resolve(memcpy_htod, "cuMemcpyHtoD");
+    resolve(memcpy_dtoh, "cuMemcpyDtoH");
+    resolve(memset_d8, "cuMemsetD8");
+  }
+
+  device_info query(int ordinal, device_handle dev, std::source_location where) const {
+    device_info info;
+    info.ordinal = ordinal;
+    info.handle = dev;
+    char name[256] = {};
+    check(device_get_name(name, static_cast<int>(sizeof name) - 1, dev), "cuDeviceGetName", where);
+    info.name = name;
+    auto attribute = [&](int a) {
+      int value = 0;
+      check(device_get_attribute(&value, a, dev), "cuDeviceGetAttribute", where);
+      return value;
+    };
+    info.major = attribute(attribute_compute_capability_major);
+    info.minor = attribute(attribute_compute_capability_minor);
+    info.sm_count = attribute(attribute_multiprocessor_count);
+    info.max_shared_bytes = attribute(attribute_max_shared_memory_per_block);
+    info.max_shared_bytes_optin = attribute(attribute_max_shared_memory_per_block_optin);
+    const std::string arch = "sm_" + std::to_string(info.major * 10 + info.minor);
+    if (info.major * 10 + info.minor < minimum_compute_capability)
+      fail(where, "GPU ", info.name, " is ", arch, "; TileKit needs sm_",
+           minimum_compute_capability, " or newer; ", interpreter_hint);
+    const char *listed = backend_targets(where);
+    const std::string targets = listed ? listed : "";
+    info.target = target_name(info.major, info.minor, targets);
+    if (info.target.empty())
+      fail(where, "GPU ", info.name, " is ", arch,
+           ", which this TileKit backend cannot compile for (its targets: ", targets,
+           "); use a newer TileKit, or ", interpreter_hint);
+    return info;
+  }
+};
+
+/// The CUDA driver, loaded and initialized once per process on first use (thread-safe). A
+/// failure is remembered and reported again, at each caller's location, on every later call.
+inline const driver &get_driver(std::source_location where = std::source_location::current()) {
+  struct state {
+    std::unique_ptr<driver> d;
+    std::string error;
+  };
+  // Never destroyed: the driver is never unloaded (modules and contexts live in it).
+  static const state *const loaded = [] {
+    auto *s = new state;
+    try {
+      s->d = driver::load(default_library);
+    } catch (const tk::error &e) {
+      s->error = e.message();
+    }
+    return s;
+  }();
+  if (!loaded->d)
+    throw tk::error(loaded->error, where);
+  return *loaded->d;
+}
+
+/// get_driver().check(r, what, where).
+inline void check(result r, const char *what,
+                  std::source_location where = std::source_location::current()) {
+  get_driver(where).check(r, what, where);
+}
+
+/// get_driver().launch_context(where).
+inline context launch_context(std::source_location where = std::source_location::current()) {
+  return get_driver(where).launch_context(where);
+}
+
+/// get_driver().device_of(ctx, where).
+inline const device_info &device_of(context ctx,
+                                    std::source_location where = std::source_location::current()) {
+  return get_driver(where).device_of(ctx, where);
+}
+
+/// get_driver().kind_of(ptr, where).
+inline pointer_kind kind_of(deviceptr ptr,
+                            std::source_location where = std::source_location::current()) {
+  return get_driver(where).kind_of(ptr, where);
+}
+
+} // namespace tk::detail::cu
+
+#undef TK_DETAIL_CUDAAPI

@@ -1,0 +1,239 @@
+/// @file fake_cuda.cpp
+/// A stand-in for libcuda.so.1, so that the runtime's driver layer (tk/detail/driver.hpp) can be
+/// tested on machines without a GPU: it exports cuDriverGetVersion and cuGetProcAddress_v2 like
+/// the real driver and hands out fakes of the few functions the layer calls at load time and
+/// for contexts, devices and pointers.
+///
+/// Environment variables, read on every call, choose how it misbehaves:
+///   FAKE_CUDA_VERSION  what cuDriverGetVersion reports (default 12080)
+///   FAKE_CUDA_MISSING  a function cuGetProcAddress_v2 reports as not found
+///   FAKE_CUDA_INIT     the CUresult cuInit returns (default 0)
+///   FAKE_CUDA_DEVICES  how many devices there are (default 2)
+///   FAKE_CUDA_CC       the compute capability, "9.0" by default
+/// Device handles are ordinal + 100, so that mixing up ordinals and handles shows. Pointers
+/// 0x1000, 0x2000 and 0x3000 are device, page-locked host and managed memory; the driver knows
+/// no other address.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+using result = int;
+struct context_object {
+  int device;
+};
+context_object primary_contexts[8] = {{100}, {101}, {102}, {103}, {104}, {105}, {106}, {107}};
+thread_local context_object *current = nullptr;
+thread_local context_object *pushed = nullptr; // one level of push is enough here
+
+int env_int(const char *name, int fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? std::atoi(v) : fallback;
+}
+
+result fake_cuInit(unsigned) { return env_int("FAKE_CUDA_INIT", 0); }
+result fake_cuDeviceGetCount(int *count) {
+  *count = env_int("FAKE_CUDA_DEVICES", 2);
+  return 0;
+}
+result fake_cuDeviceGet(int *device, int ordinal) {
+  if (ordinal < 0 || ordinal >= env_int("FAKE_CUDA_DEVICES", 2))
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *device = ordinal + 100;
+  return 0;
+}
+result fake_cuDeviceGetName(char *name, int length, int device) {
+  const std::string text = "Fake GPU " + std::to_string(device - 100);
+  std::strncpy(name, text.c_str(), static_cast<std::size_t>(length));
+  return 0;
+}
+result fake_cuDeviceGetAttribute(int *value, int attribute, int device) {
+  if (device < 100 || device >= 108)
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  const char *cc = std::getenv("FAKE_CUDA_CC");
+  const std::string text = cc && *cc ? cc : "9.0";
+  switch (attribute) {
+  case 75: // COMPUTE_CAPABILITY_MAJOR
+    *value = std::atoi(text.c_str());
+    return 0;
+  case 76: // COMPUTE_CAPABILITY_MINOR
+    *value = std::atoi(text.c_str() + text.find('.') + 1);
+    return 0;
+  case 16: // MULTIPROCESSOR_COUNT
+    *value = 132;
+    return 0;
+  case 8: // MAX_SHARED_MEMORY_PER_BLOCK
+    *value = 49152;
+    return 0;
+  case 97: // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+    *value = 232448;
+    return 0;
+  default:
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  }
+}
+result fake_cuCtxGetCurrent(context_object **ctx) {
+  *ctx = current;
+  return 0;
+}
+result fake_cuCtxSetCurrent(context_object *ctx) {
+  current = ctx;
+  return 0;
+}
+result fake_cuCtxGetDevice(int *device) {
+  if (!current)
+    return 201; // CUDA_ERROR_INVALID_CONTEXT
+  *device = current->device;
+  return 0;
+}
+result fake_cuCtxPushCurrent(context_object *ctx) {
+  pushed = current;
+  current = ctx;
+  return 0;
+}
+result fake_cuCtxPopCurrent(context_object **ctx) {
+  if (ctx)
+    *ctx = current;
+  current = pushed;
+  pushed = nullptr;
+  return 0;
+}
+result fake_cuDevicePrimaryCtxRetain(context_object **ctx, int device) {
+  if (device < 100 || device >= 108)
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *ctx = &primary_contexts[device - 100];
+  return 0;
+}
+result fake_cuPointerGetAttribute(void *data, int attribute, unsigned long long ptr) {
+  unsigned type = 0, managed = 0;
+  switch (ptr) {
+  case 0x1000:
+    type = 2; // CU_MEMORYTYPE_DEVICE
+    break;
+  case 0x2000:
+    type = 1; // CU_MEMORYTYPE_HOST
+    break;
+  case 0x3000:
+    type = 2; // managed memory reports CU_MEMORYTYPE_DEVICE and IS_MANAGED
+    managed = 1;
+    break;
+  case 0x4000:
+    type = 1; // pageable host memory, as drivers with HMM report it: HOST, no device address
+    break;
+  default:
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  }
+  if (attribute == 3) { // CU_POINTER_ATTRIBUTE_DEVICE_POINTER: only registered memory has one
+    if (ptr == 0x4000)
+      return 1;
+    *static_cast<unsigned long long *>(data) = ptr;
+  } else if (attribute == 2) // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+    *static_cast<unsigned *>(data) = type;
+  else if (attribute == 8) // CU_POINTER_ATTRIBUTE_IS_MANAGED
+    *static_cast<unsigned *>(data) = managed;
+  else
+    return 1;
+  return 0;
+}
+result fake_cuGetErrorName(result error, const char **text) {
+  switch (error) {
+  case 1:
+    *text = "CUDA_ERROR_INVALID_VALUE";
+    return 0;
+  case 100:
+    *text = "CUDA_ERROR_NO_DEVICE";
+    return 0;
+  case 999:
+    *text = "CUDA_ERROR_UNKNOWN";
+    return 0;
+  default:
+    *text = nullptr;
+    return 1;
+  }
+}
+result fake_cuGetErrorString(result error, const char **text) {
+  switch (error) {
+  case 1:
+    *text = "invalid argument";
+    return 0;
+  case 100:
+    *text = "no CUDA-capable device is detected";
+    return 0;
+  case 999:
+    *text = "unknown error";
+    return 0;
+  default:
+    *text = nullptr;
+    return 1;
+  }
+}
+result fake_unused() { return 999; } // CUDA_ERROR_UNKNOWN: not expected to be called
+
+struct entry {
+  const char *name;
+  void *function;
+};
+
+template <class F> void *address(F *f) { return reinterpret_cast<void *>(f); }
+
+const entry entries[] = {
+    {"cuInit", address(fake_cuInit)},
+    {"cuDeviceGet", address(fake_cuDeviceGet)},
+    {"cuDeviceGetCount", address(fake_cuDeviceGetCount)},
+    {"cuDeviceGetAttribute", address(fake_cuDeviceGetAttribute)},
+    {"cuDeviceGetName", address(fake_cuDeviceGetName)},
+    {"cuCtxGetCurrent", address(fake_cuCtxGetCurrent)},
+    {"cuCtxSetCurrent", address(fake_cuCtxSetCurrent)},
+    {"cuCtxGetDevice", address(fake_cuCtxGetDevice)},
+    {"cuCtxPushCurrent", address(fake_cuCtxPushCurrent)},
+    {"cuCtxPopCurrent", address(fake_cuCtxPopCurrent)},
+    {"cuDevicePrimaryCtxRetain", address(fake_cuDevicePrimaryCtxRetain)},
+    {"cuPointerGetAttribute", address(fake_cuPointerGetAttribute)},
+    {"cuGetErrorName", address(fake_cuGetErrorName)},
+    {"cuGetErrorString", address(fake_cuGetErrorString)},
+    {"cuModuleLoadData", address(fake_unused)},
+    {"cuModuleUnload", address(fake_unused)},
+    {"cuModuleGetFunction", address(fake_unused)},
+    {"cuFuncSetAttribute", address(fake_unused)},
+    {"cuFuncGetAttribute", address(fake_unused)},
+    {"cuLaunchKernel", address(fake_unused)},
+    {"cuEventCreate", address(fake_unused)},
+    {"cuEventRecord", address(fake_unused)},
+    {"cuEventSynchronize", address(fake_unused)},
+    {"cuEventElapsedTime", address(fake_unused)},
+    {"cuEventDestroy", address(fake_unused)},
+    {"cuStreamSynchronize", address(fake_unused)},
+    {"cuMemAlloc", address(fake_unused)},
+    {"cuMemFree", address(fake_unused)},
+    {"cuMemcpyHtoD", address(fake_unused)},
+    {"cuMemcpyDtoH", address(fake_unused)},
+    {"cuMemsetD8", address(fake_unused)},
+};
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) result cuDriverGetVersion(int *version) {
+  *version = env_int("FAKE_CUDA_VERSION", 12080);
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) result cuGetProcAddress_v2(
+    const char *symbol, void **pfn, int cuda_version, std::uint64_t flags, int *status) {
+  *pfn = nullptr;
+  // The runtime must ask for the CUDA 12.0 entry points with default flags.
+  if (cuda_version != 12000 || flags != 0)
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  const char *missing = std::getenv("FAKE_CUDA_MISSING");
+  for (const entry &e : entries)
+    if (std::strcmp(e.name, symbol) == 0 && !(missing && std::strcmp(missing, symbol) == 0)) {
+      *pfn = e.function;
+      if (status)
+        *status = 0; // CU_GET_PROC_ADDRESS_SUCCESS
+      return 0;
+    }
+  if (status)
+    *status = 1; // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
+  return 500;    // CUDA_ERROR_NOT_FOUND
+}
