@@ -153,7 +153,7 @@ template <class P, class A> std::uint64_t specialization_word(const A &a) {
     if constexpr (std::is_pointer_v<T>)
       return arg && reinterpret_cast<std::uintptr_t>(arg) % 16 == 0;
     else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-      return arg % 16 == 0;
+      return arg == 1 ? 2 : arg % 16 == 0;
     else
       return 0;
   }
@@ -282,6 +282,11 @@ P bind(context &ctx, function *fn, const A &a, std::size_t index, loc_t loc) {
           attr = "tk.divisibility = 16 : i32";
       }
       fn->arg_attrs.push_back(attr);
+      // An integer equal to 1 is specialized on, as in Triton (a unit stride makes addresses
+      // contiguous): the kernel computes with the constant 1, and the argument stays unused.
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+        if (arg == 1)
+          return P(const_value(elem_of<T>(), {}, 1.0, 1, loc));
       return P(v);
     }
     auto v = make_concrete(elem_of<T>(), {});
@@ -332,7 +337,8 @@ public:
   const std::string &name() const { return name_; }
 
   /// The kernel traced for these arguments, printed as `tk` dialect MLIR. Constants are folded
-  /// in; pointer and integer arguments only contribute their type and divisibility by 16.
+  /// in; pointer and integer arguments only contribute their type, divisibility by 16 and, for
+  /// integers, whether they equal 1 (then the kernel uses the constant 1).
   template <class... A> std::string ir(A... args) const {
     using Params = typename detail::kernel_params<F, A...>::type;
     check_arguments<Params, A...>(std::index_sequence_for<A...>{});

@@ -15,6 +15,7 @@ module {
 // kernel: params.scalar_types
 module {
   func.func @scalar_types(%arg0: i1, %arg1: i8, %arg2: i16, %arg3: i32, %arg4: i64, %arg5: i8, %arg6: i16, %arg7: i32, %arg8: i64, %arg9: f16, %arg10: bf16, %arg11: f32, %arg12: f64) {
+    %0 = arith.constant 1 : i8 loc("golden_kernels.hpp":62:19)
     func.return loc("golden_kernels.hpp":62:19)
   } loc("golden_kernels.hpp":62:19)
 }

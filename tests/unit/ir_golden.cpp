@@ -245,3 +245,22 @@ TEST_CASE("ir golden: the printed IR of every golden kernel parses and verifies 
   std::error_code ignored;
   fs::remove_all(dir, ignored);
 }
+
+TEST_CASE("ir: integer arguments equal to 1 are specialized on", "[ir]") {
+  // As in Triton: a unit stride becomes the constant 1 in the kernel, so that the addresses it
+  // makes are known to be contiguous; the argument stays in the signature, unused.
+  auto k = tk::jit("strided", [](tk::ptr<float> out, tk::i32 stride) {
+    auto i = tk::arange(0, 16);
+    tk::store(out + i * stride, 1.0f);
+  });
+  std::vector<float> buffer(64);
+  const std::string one = k.ir(buffer.data(), 1);
+  const std::string two = k.ir(buffer.data(), 2);
+  CHECK(one.find("arith.constant 1 : i32") != std::string::npos);
+  CHECK(one.find("tk.splat\"(%arg1)") == std::string::npos);
+  CHECK(two.find("tk.splat\"(%arg1)") != std::string::npos);
+  // 16 is not 1: divisibility only.
+  const std::string sixteen = k.ir(buffer.data(), 16);
+  CHECK(sixteen.find("%arg1: i32 {tk.divisibility = 16 : i32}") != std::string::npos);
+  CHECK(sixteen.find("tk.splat\"(%arg1)") != std::string::npos);
+}

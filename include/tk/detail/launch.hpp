@@ -33,7 +33,8 @@ struct loaded_kernel {
 
 /// What decides the code of a launch, exactly (no hash: two keys are equal only when the code
 /// is the same). Per argument one word: a constant's value bits, a pointer's 16-byte alignment,
-/// an integer's divisibility by 16 (the `tk.divisibility` the trace gives it); 0 for others.
+/// an integer's divisibility by 16 (1) or equality to 1 (2), as the trace specializes on them;
+/// 0 for others.
 template <std::size_t N> struct launch_key {
   const void *kernel = nullptr;
   cu::context context = nullptr;
