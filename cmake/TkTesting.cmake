@@ -10,6 +10,9 @@
 #   tk_add_gpu_test(<name> COMMAND <cmd> [args...] [LABELS <label>...])
 #       <name>  [gpu;<labels>]  env TK_REQUIRE_GPU=1, exit code 77 = skipped.
 #       The program must print "SKIPPED: <reason>" and exit 77 without a GPU.
+#       Recorded for the bundle (cmake/TkBundle.cmake), which runs it on a GPU
+#       machine: <cmd> must then be a target, and arguments naming files of the
+#       source tree are shipped with it.
 #
 #   tk_add_compile_fail_test(<source> [NAME <name>] [FLAGS <flag>...])
 #       compile_fail.<name>  [compile-fail]  <source> must fail to compile and
@@ -95,6 +98,9 @@ function(tk_add_gpu_test name)
     ENVIRONMENT "TK_REQUIRE_GPU=1"
     ENVIRONMENT_MODIFICATION "TK_INTERPRET=unset:"
     SKIP_RETURN_CODE ${TK_GPU_SKIP_RETURN_CODE})
+  set_property(GLOBAL APPEND PROPERTY TK_GPU_TESTS ${name})
+  set_property(GLOBAL PROPERTY TK_GPU_TEST_COMMAND_${name} ${arg_COMMAND})
+  set_property(GLOBAL PROPERTY TK_GPU_TEST_LABELS_${name} ${labels})
 endfunction()
 
 # ---------------------------------------------------------------------------

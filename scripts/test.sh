@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up dependencies, configures and builds with the `ci` preset, and runs
-# every CTest test (unit, compile-fail, header checks, examples, format, ...).
+# Sets up dependencies, configures and builds with the `ci` preset (and the target `bundle`), and
+# runs every CTest test (unit, compile-fail, header checks, examples, format, bundle, ...).
 # Extra arguments are passed to ctest, e.g.:
 #   bash scripts/test.sh -L unit        # only unit tests
 #   bash scripts/test.sh -LE gpu        # everything except GPU tests
@@ -38,6 +38,13 @@ cmake --preset ci || summary $? configure
 
 echo "== build (preset ci, -j$jobs)"
 cmake --build --preset ci -j "$jobs" || summary $? build
+
+# The relocatable bundle (docs/deploy.md), which the test bundle.relocated moves and runs; CTest
+# cannot build it itself. Only with the backend, without which there is no bundle.
+if grep -q '^TK_BUILD_BACKEND:BOOL=ON' "$build_dir/CMakeCache.txt"; then
+  echo "== bundle (preset ci, target bundle)"
+  cmake --build --preset ci -j "$jobs" --target bundle || summary $? bundle
+fi
 
 echo "== test (preset ci)"
 mkdir -p "$build_dir"

@@ -29,13 +29,24 @@ struct Module {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   int threads = 0;
+  /// False when what the CUDA toolkit provides is missing: no cubin (neither ptxas nor
+  /// nvJitLink) or no libdevice. A machine with only the driver skips those checks.
+  bool available = true;
   Module(const std::string &ir, const std::string &target, tk_output_kind output) {
     tk_compile_options opts;
     tk_compile_options_init(&opts);
     opts.target = target.c_str();
     opts.output = output;
     tk_compile_result *result = nullptr;
-    if (tk_compile(ir.data(), ir.size(), &opts, &result) != TK_OK) {
+    const tk_status status = tk_compile(ir.data(), ir.size(), &opts, &result);
+    const std::string error = status == TK_OK ? "" : tk_compile_result_error(result);
+    if (status == TK_ERROR_NO_CUBIN || error.find("libdevice.10.bc was not found") != error.npos) {
+      std::printf("skip %s (no CUDA toolkit): %s\n", target.c_str(), error.c_str());
+      tk_compile_result_free(result);
+      available = false;
+      return;
+    }
+    if (status != TK_OK) {
       std::printf("FAIL tk_compile: %s\n", tk_compile_result_error(result));
       std::exit(1);
     }
@@ -48,7 +59,10 @@ struct Module {
     threads = tk_compile_result_threads_per_block(result);
     tk_compile_result_free(result);
   }
-  ~Module() { cu.cuModuleUnload(module); }
+  ~Module() {
+    if (module)
+      cu.cuModuleUnload(module);
+  }
 };
 
 void check(bool ok, const std::string &what) {
@@ -94,6 +108,8 @@ int main(int argc, char **argv) {
       else
         unsetenv("TK_NVJITLINK");
       Module kernel(vectorAdd, target, variant.output);
+      if (!kernel.available)
+        continue;
       std::vector<float> zeros(n, 0.0f);
       require(cu.cuMemcpyHtoD(dout, zeros.data(), n * sizeof(float)), "cuMemcpyHtoD");
       void *args[] = {&dout, &da, &db, &n};
@@ -115,6 +131,8 @@ int main(int argc, char **argv) {
   // must keep their sentinel.
   for (const std::string &target : targets) {
     Module kernel(slurp(inputs + "/vector_add_tk.mlir"), target, TK_OUTPUT_CUBIN);
+    if (!kernel.available)
+      continue;
     int m = 1000000;
     std::vector<float> sentinel(n, -7.0f);
     require(cu.cuMemcpyHtoD(dout, sentinel.data(), n * sizeof(float)), "cuMemcpyHtoD");
@@ -134,18 +152,20 @@ int main(int argc, char **argv) {
 
   {
     Module kernel(slurp(inputs + "/exp_shared.mlir"), targets[1], TK_OUTPUT_AUTO);
-    void *args[] = {&dout, &da};
-    int threads = 128;
-    require(cu.cuLaunchKernel(kernel.function, 1, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr),
-            "cuLaunchKernel");
-    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
-    require(cu.cuMemcpyDtoH(out.data(), dout, threads * sizeof(float)), "cuMemcpyDtoH");
-    int wrong = 0;
-    for (int i = 0; i < threads; ++i) {
-      float expected = std::exp(a[i ^ 1]);
-      wrong += std::fabs(out[i] - expected) > 1e-5f * std::fabs(expected);
+    if (kernel.available) {
+      void *args[] = {&dout, &da};
+      int threads = 128;
+      require(cu.cuLaunchKernel(kernel.function, 1, 1, 1, threads, 1, 1, 0, nullptr, args, nullptr),
+              "cuLaunchKernel");
+      require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+      require(cu.cuMemcpyDtoH(out.data(), dout, threads * sizeof(float)), "cuMemcpyDtoH");
+      int wrong = 0;
+      for (int i = 0; i < threads; ++i) {
+        float expected = std::exp(a[i ^ 1]);
+        wrong += std::fabs(out[i] - expected) > 1e-5f * std::fabs(expected);
+      }
+      check(wrong == 0, "exp_shared " + targets[1] + " (libdevice expf, shared memory)");
     }
-    check(wrong == 0, "exp_shared " + targets[1] + " (libdevice expf, shared memory)");
   }
   cu.cuMemFree(da);
   cu.cuMemFree(db);

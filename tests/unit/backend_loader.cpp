@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <unistd.h>
+#include <vector>
 
 namespace os = tk::detail::os;
 using tk_test::expect_error;
@@ -59,11 +61,13 @@ TEST_CASE("os: shared libraries open, give symbols and say why they do not", "[o
   os::close_library(nullptr); // allowed, like free(nullptr)
 }
 
-TEST_CASE("the backend is searched for next to the executable, then by name", "[backend_loader]") {
+TEST_CASE("the backend is searched for next to the executable, in ../lib, then by name",
+          "[backend_loader]") {
   const auto paths = tk::detail::backend_search_paths();
-  REQUIRE(paths.size() >= 2);
-  CHECK(paths[paths.size() - 2] ==
-        os::executable_directory() + os::path_separator + "libtilekit_backend.so");
+  REQUIRE(paths.size() >= 3);
+  const std::string dir = os::executable_directory();
+  CHECK(paths[paths.size() - 3] == dir + os::path_separator + "libtilekit_backend.so");
+  CHECK(paths[paths.size() - 2] == dir + "/../lib/libtilekit_backend.so");
   CHECK(paths.back() == "libtilekit_backend.so");
 }
 
@@ -102,33 +106,42 @@ TEST_CASE("a library that is not the backend is named as such", "[backend_loader
 }
 
 TEST_CASE("without TK_BACKEND_LIBRARY, every place tried is named", "[backend_loader]") {
-  scoped_env env("TK_BACKEND_LIBRARY", nullptr);
-  std::string tried;
-  for (const std::string &path : tk::detail::backend_search_paths())
-    tried += "\n  " + path + ": ";
-  try {
-    tk::detail::find_backend();
-    WARN("the backend was found through the loader's search path; the error is not checked");
-    return;
-  } catch (const tk::error &) {
-  }
+  // The places, none holding the library: a path compiled in on another machine, the
+  // executable's directory and ../lib beside it, and the plain name.
+  const std::vector<std::string> paths = {
+      "/nonexistent/build/lib/libtilekit_backend.so", "/nonexistent/bin/libtilekit_backend.so",
+      "/nonexistent/bin/../lib/libtilekit_backend.so", "libtilekit_backend_missing.so"};
   int line = 0;
   expect_error("backend_loader.cpp", line,
                "cannot find the TileKit backend library libtilekit_backend.so, which compiles "
-               "kernels for the GPU; tried:\n  " +
-                   tk::detail::backend_search_paths().front() + ": ",
+               "kernels for the GPU; tried:\n  /nonexistent/build/lib/libtilekit_backend.so: "
+               "/nonexistent/build/lib/libtilekit_backend.so: cannot open shared object file: No "
+               "such file or directory\n  /nonexistent/bin/libtilekit_backend.so: ",
                [&] {
                  line = __LINE__ + 1;
-                 tk::detail::find_backend();
+                 tk::detail::find_backend_in(paths);
                });
   expect_error("backend_loader.cpp", line,
-               "\n  libtilekit_backend.so: libtilekit_backend.so: cannot open shared object "
-               "file: No such file or directory\nset TK_BACKEND_LIBRARY to its full path "
-               "(TileKit's build puts it in lib/ of the build directory); or run on the CPU "
+               "\n  /nonexistent/bin/../lib/libtilekit_backend.so: /nonexistent/bin/../lib/"
+               "libtilekit_backend.so: cannot open shared object file: No such file or directory"
+               "\n  libtilekit_backend_missing.so: libtilekit_backend_missing.so: cannot open "
+               "shared object file: No such file or directory\nset TK_BACKEND_LIBRARY to its full "
+               "path (TileKit's build puts it in lib/ of the build directory); or run on the CPU "
                "interpreter with TK_INTERPRET=1",
                [&] {
                  line = __LINE__ + 1;
-                 tk::detail::find_backend();
+                 tk::detail::find_backend_in(paths);
+               });
+}
+
+TEST_CASE("a place that is not the backend is passed over like a missing one", "[backend_loader]") {
+  int line = 0;
+  expect_error("backend_loader.cpp", line,
+               "tried:\n  libm.so.6: it is not a TileKit backend library of this version: it "
+               "lacks tk_compile\n  /nonexistent/libtilekit_backend.so: ",
+               [&] {
+                 line = __LINE__ + 1;
+                 tk::detail::find_backend_in({"libm.so.6", "/nonexistent/libtilekit_backend.so"});
                });
 }
 
@@ -194,5 +207,46 @@ TEST_CASE("the built backend loads through TK_BACKEND_LIBRARY and compiles", "[b
     WARN("get_backend failed before this test set TK_BACKEND_LIBRARY: " << e.what());
   }
 }
+
+#ifdef __linux__
+
+TEST_CASE("a missing compiled-in path falls through to <exe dir>/../lib", "[backend_loader]") {
+  // The installed layout, bin/ and lib/, in a fresh directory, with the built library linked into
+  // lib/; the first place is a path compiled in on a machine the program has left.
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() /
+                        ("tk_backend_loader_" + std::to_string(static_cast<long>(::getpid())));
+  fs::remove_all(root);
+  fs::create_directories(root / "bin");
+  fs::create_directories(root / "lib");
+  fs::create_symlink(TK_TEST_BACKEND_LIBRARY, root / "lib" / "libtilekit_backend.so");
+  const std::string bin = (root / "bin").string();
+  const std::vector<std::string> paths = {"/nonexistent/build/lib/libtilekit_backend.so",
+                                          bin + "/libtilekit_backend.so",
+                                          bin + "/../lib/libtilekit_backend.so"};
+  const auto lib = tk::detail::find_backend_in(paths);
+  REQUIRE(lib);
+  CHECK(lib->path == paths[2]);
+  REQUIRE(lib->version() != nullptr);
+  CHECK(std::string(lib->version()) ==
+        tk::detail::find_backend_in({TK_TEST_BACKEND_LIBRARY})->version());
+  fs::remove_all(root);
+}
+
+TEST_CASE("in the build tree the backend is found in ../lib", "[backend_loader]") {
+  // tk_unit_tests sits in tests/ of the build directory, the library in lib/.
+  const std::string beside = os::executable_directory() + "/../lib/libtilekit_backend.so";
+  if (!std::filesystem::exists(beside) ||
+      !std::filesystem::equivalent(beside, TK_TEST_BACKEND_LIBRARY)) {
+    WARN("the built backend is not in ../lib of this test's directory; not checked");
+    return;
+  }
+  scoped_env env("TK_BACKEND_LIBRARY", nullptr);
+  const auto lib = tk::detail::find_backend();
+  REQUIRE(lib);
+  CHECK(lib->path == beside);
+}
+
+#endif // __linux__
 
 #endif // TK_TEST_BACKEND_LIBRARY

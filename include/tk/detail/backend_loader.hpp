@@ -7,9 +7,12 @@
 ///  1. the environment variable TK_BACKEND_LIBRARY, a full path: when set, nothing else is tried,
 ///     so that a mistyped path is reported rather than silently replaced by another copy;
 ///  2. TK_BACKEND_LIBRARY_PATH, a full path fixed at compile time (CMake's tk::tk target defines
-///     it as the library it built);
-///  3. the directory of the running executable (an installed program shipping the library);
-///  4. the dynamic loader's own search (LD_LIBRARY_PATH, rpath, PATH on Windows) for the plain
+///     it as the library it built); a program run on another machine, where that path does not
+///     exist, goes on to the next places;
+///  3. the directory of the running executable (a program shipped with the library beside it);
+///  4. `lib/` beside that directory, `<exe dir>/../lib/` (the installed layout, bin/ and lib/:
+///     TileKit's bundle, docs/deploy.md, and its build tree, where examples/ sits beside lib/);
+///  5. the dynamic loader's own search (LD_LIBRARY_PATH, rpath, PATH on Windows) for the plain
 ///     file name.
 ///
 /// The functions are called only through the table below, never directly.
@@ -109,31 +112,29 @@ inline std::vector<std::string> backend_search_paths() {
   paths.push_back(TK_BACKEND_LIBRARY_PATH);
 #endif
   const std::string dir = os::executable_directory();
-  if (!dir.empty())
+  if (!dir.empty()) {
     paths.push_back(dir + os::path_separator + backend_file_name());
+    paths.push_back(dir + os::path_separator + ".." + os::path_separator + "lib" +
+                    os::path_separator + backend_file_name());
+  }
   paths.push_back(backend_file_name());
   return paths;
 }
 
-/// Searches for the backend and loads it (every call searches again; see get_backend). Throws
-/// tk::error at `where`, naming every place tried and why each failed.
+/// Ends each search error: how to run without the backend.
+inline constexpr const char *backend_interpreter_hint =
+    "; or run on the CPU interpreter with TK_INTERPRET=1 or launch_options{.backend = "
+    "tk::backend::interpreter}";
+
+/// Loads the backend from the first of `paths` that holds it; a path that does not exist or
+/// does not load is passed over. Throws tk::error at `where`, naming every path and why each
+/// failed.
 inline std::unique_ptr<backend_library>
-find_backend(std::source_location where = std::source_location::current()) {
-  const std::string interpreter_hint =
-      "; or run on the CPU interpreter with TK_INTERPRET=1 or launch_options{.backend = "
-      "tk::backend::interpreter}";
-  std::string why;
-  const auto from_env = os::environment("TK_BACKEND_LIBRARY");
-  if (from_env && !from_env->empty()) {
-    if (auto lib = load_backend_from(*from_env, why))
-      return lib;
-    fail(where, "cannot load the TileKit backend from TK_BACKEND_LIBRARY=", *from_env, " (", why,
-         "); set TK_BACKEND_LIBRARY to the full path of ", backend_file_name(),
-         " or unset it to search the usual places", interpreter_hint);
-  }
+find_backend_in(const std::vector<std::string> &paths,
+                std::source_location where = std::source_location::current()) {
   std::string tried;
-  for (const std::string &path : backend_search_paths()) {
-    why.clear();
+  for (const std::string &path : paths) {
+    std::string why;
     if (auto lib = load_backend_from(path, why))
       return lib;
     tried += "\n  " + path + ": " + why;
@@ -142,7 +143,24 @@ find_backend(std::source_location where = std::source_location::current()) {
        ", which compiles kernels for the GPU; tried:", tried,
        "\nset TK_BACKEND_LIBRARY to its full path (TileKit's build puts it in lib/ of the build "
        "directory)",
-       interpreter_hint);
+       backend_interpreter_hint);
+}
+
+/// Searches for the backend and loads it (every call searches again; see get_backend): from
+/// TK_BACKEND_LIBRARY when set, else from the first of backend_search_paths() that holds it.
+/// Throws tk::error at `where`, naming every place tried and why each failed.
+inline std::unique_ptr<backend_library>
+find_backend(std::source_location where = std::source_location::current()) {
+  const auto from_env = os::environment("TK_BACKEND_LIBRARY");
+  if (from_env && !from_env->empty()) {
+    std::string why;
+    if (auto lib = load_backend_from(*from_env, why))
+      return lib;
+    fail(where, "cannot load the TileKit backend from TK_BACKEND_LIBRARY=", *from_env, " (", why,
+         "); set TK_BACKEND_LIBRARY to the full path of ", backend_file_name(),
+         " or unset it to search the usual places", backend_interpreter_hint);
+  }
+  return find_backend_in(backend_search_paths(), where);
 }
 
 /// The backend, loaded once per process on first use (thread-safe). A failure is remembered and

@@ -2,7 +2,7 @@
 /// The little of the operating system the GPU runtime needs: shared libraries opened at run time
 /// (the CUDA driver and the backend are loaded, not linked, so that a program using only the
 /// interpreter needs neither), the directory of the running executable (where an installed
-/// program keeps the backend library next to itself) and environment variables.
+/// program keeps the backend library, beside itself or in ../lib) and environment variables.
 ///
 /// POSIX uses dlopen; Windows uses kernel32, whose few functions are declared here rather than
 /// through <windows.h>, so that including TileKit does not bring the Windows macros (`min`,
