@@ -1,6 +1,7 @@
 /// @file example_support.hpp
 /// What every example shares: choosing where to run (GPU or CPU interpreter, honouring
-/// TK_REQUIRE_GPU and TK_INTERPRET), timing a launch, and printing the one summary line.
+/// TK_REQUIRE_GPU and TK_INTERPRET), the data on the GPU, timing a launch, and printing the one
+/// summary line.
 #pragma once
 
 #include <tk/tk.hpp>
@@ -8,8 +9,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace example {
 
@@ -19,27 +22,51 @@ struct target {
   std::string description;
 };
 
-/// The GPU when one can be used, else the interpreter. With TK_REQUIRE_GPU=1 and no usable GPU,
-/// prints `SKIPPED: <reason>` and exits with 77, which CTest reports as a skipped test.
+/// The interpreter when TK_INTERPRET=1 asks for it, else the GPU when one can be used, else the
+/// interpreter. With TK_REQUIRE_GPU=1 and no usable GPU, prints `SKIPPED: <reason>` and exits
+/// with 77, which CTest reports as a skipped test.
 inline target choose_target() {
+  if (tk::interpret_requested())
+    return {tk::backend::interpreter, "CPU interpreter (TK_INTERPRET=1)"};
+  const std::string why_not = tk::gpu_unavailable_reason();
+  if (why_not.empty())
+    return {tk::backend::gpu, "GPU (" + tk::gpu_name() + ")"};
   const char *require = std::getenv("TK_REQUIRE_GPU");
-  const bool gpu_required = require && std::string_view(require) == "1";
-  std::string why_not;
-  if (!tk::gpu_available())
-    why_not = tk::gpu_unavailable_reason();
-  else
-    // A GPU launch takes device buffers: allocating them, copying the inputs in and the result
-    // back belongs here once TileKit's runtime offers device memory. Until then the examples,
-    // whose buffers live on the host, run on the interpreter.
-    why_not = "the examples' device-buffer path is not wired yet";
-  if (gpu_required) {
+  if (require && std::string_view(require) == "1") {
     std::printf("SKIPPED: %s\n", why_not.c_str());
     std::exit(77);
   }
-  if (tk::interpret_requested())
-    return {tk::backend::interpreter, "CPU interpreter (TK_INTERPRET=1)"};
   return {tk::backend::interpreter, "CPU interpreter (no GPU: " + why_not + ")"};
 }
+
+/// An example's data: values on the host, mirrored in GPU memory when the example runs there.
+/// A launch takes `arg()` (or `input()` for a read-only parameter); `fetch()` copies the
+/// results back into the host values. Outputs start poisoned on the GPU (every byte 0xFF, a NaN
+/// in floats), so that an element the kernel fails to write cannot pass for a right one.
+enum class role { input, output };
+inline constexpr role output = role::output;
+
+template <class T> class array {
+public:
+  array(const target &where, std::vector<T> &host, role r = role::input) : host_(host) {
+    if (where.backend == tk::backend::gpu) {
+      device_.emplace(host);
+      if (r == role::output)
+        device_->fill_bytes(0xFF);
+    }
+  }
+
+  T *arg() { return device_ ? device_->data() : host_.data(); }
+  const T *input() const { return device_ ? device_->data() : host_.data(); }
+  void fetch() {
+    if (device_)
+      device_->download(host_);
+  }
+
+private:
+  std::vector<T> &host_;
+  std::optional<tk::device_buffer<T>> device_;
+};
 
 /// Milliseconds of wall-clock time `run` takes.
 template <class F> double time_ms(F &&run) {

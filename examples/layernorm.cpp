@@ -12,7 +12,7 @@
 
 int main() {
   const example::target where = example::choose_target();
-  const int rows = 128, cols = 1000, block = 256;
+  const int rows = 128, cols = 1000;
   const float eps = 1e-5f;
 
   std::mt19937 gen(42);
@@ -24,11 +24,17 @@ int main() {
     w[std::size_t(c)] = tk::half(affine(gen)), b[std::size_t(c)] = tk::half(affine(gen) - 1.f);
   std::vector<float> mean(rows), rstd(rows);
 
+  example::array<tk::half> x_arg(where, x), w_arg(where, w), b_arg(where, b);
+  example::array<tk::half> y_arg(where, y, example::output);
+  example::array<float> mean_arg(where, mean, example::output);
+  example::array<float> rstd_arg(where, rstd, example::output);
   const double ms = example::time_ms([&] {
-    examples::layernorm.launch(tk::grid(rows), {.backend = where.backend}, y.data(),
-                               std::as_const(x).data(), std::as_const(w).data(),
-                               std::as_const(b).data(), mean.data(), rstd.data(), cols, cols, eps,
-                               tk::constant(block));
+    examples::layernorm_tuned.launch(tk::grid(rows), {.backend = where.backend}, y_arg.arg(),
+                                     x_arg.input(), w_arg.input(), b_arg.input(), mean_arg.arg(),
+                                     rstd_arg.arg(), cols, cols, eps, tk::tuned<int>("BLOCK"));
+    y_arg.fetch();
+    mean_arg.fetch();
+    rstd_arg.fetch();
   });
 
   // The reference works in double from the same f16 inputs. Errors are relative (to at least 1);

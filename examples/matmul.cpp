@@ -24,12 +24,13 @@ int main() {
     v = tk::half(dist(gen));
 
   const auto grid = tk::cdiv(M, block_m) * tk::cdiv(N, block_n);
+  example::array<tk::half> a_arg(where, a), b_arg(where, b), c_arg(where, c, example::output);
   const double ms = example::time_ms([&] {
-    examples::matmul.launch(tk::grid(grid), {.backend = where.backend}, c.data(),
-                            std::as_const(a).data(), std::as_const(b).data(), M, N, K, K, 1, N, 1,
-                            N, 1, tk::constant(block_m), tk::constant(block_n),
-                            tk::constant(block_k), tk::constant(group_m),
+    examples::matmul.launch(tk::grid(grid), {.backend = where.backend}, c_arg.arg(), a_arg.input(),
+                            b_arg.input(), M, N, K, K, 1, N, 1, N, 1, tk::constant(block_m),
+                            tk::constant(block_n), tk::constant(block_k), tk::constant(group_m),
                             tk::constant(tk::input_precision::tf32));
+    c_arg.fetch();
   });
 
   // Errors relative to sum_k |a_ik b_kj|: the f32 accumulation is exact enough that the f16

@@ -18,9 +18,11 @@ int main() {
   for (int k = 0; k < n; ++k)
     x[std::size_t(k)] = dist(gen), y[std::size_t(k)] = dist(gen);
 
+  example::array<float> x_arg(where, x), y_arg(where, y), out_arg(where, out, example::output);
   const double ms = example::time_ms([&] {
     examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), {.backend = where.backend},
-                                out.data(), x.data(), y.data(), n, block);
+                                out_arg.arg(), x_arg.arg(), y_arg.arg(), n, block);
+    out_arg.fetch();
   });
 
   double max_error = 0;

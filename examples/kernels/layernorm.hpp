@@ -12,6 +12,8 @@
 ///   and `Rstd` receive one f32 per row; only the first `N` elements of a row are read or written;
 /// - constant: BLOCK, a power of two, passed as `tk::constant<int>` (with `auto` parameters a plain
 ///   int would become a run-time `tk::i32`).
+///
+/// `layernorm_tuned` is the same kernel autotuned (tk::autotune) over BLOCK and its warp count.
 #pragma once
 
 #include <tk/tk.hpp>
@@ -57,5 +59,18 @@ inline auto layernorm = tk::jit(
         tk::store(y_row + cols, y, mask);
       });
     });
+
+/// `layernorm` with BLOCK and the warp count tuned for each row length (`N`, launch argument 7);
+/// pass `tk::tuned<int>("BLOCK")` for BLOCK.
+inline auto layernorm_tuned =
+    tk::autotune(layernorm, {.configs = {{.constants = {{"BLOCK", 1024}}, .num_warps = 4},
+                                         {.constants = {{"BLOCK", 1024}}, .num_warps = 8},
+                                         {.constants = {{"BLOCK", 2048}}, .num_warps = 4},
+                                         {.constants = {{"BLOCK", 2048}}, .num_warps = 8},
+                                         {.constants = {{"BLOCK", 4096}}, .num_warps = 8},
+                                         {.constants = {{"BLOCK", 4096}}, .num_warps = 16},
+                                         {.constants = {{"BLOCK", 8192}}, .num_warps = 8},
+                                         {.constants = {{"BLOCK", 8192}}, .num_warps = 16}},
+                             .key = {7}});
 
 } // namespace examples

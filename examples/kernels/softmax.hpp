@@ -8,6 +8,8 @@
 /// - arguments: `out` and `in` are row-major with `stride` floats between rows (only the first
 ///   `n_cols` of each row are read or written);
 /// - constant: BLOCK, a power of two >= n_cols, e.g. `tk::next_pow2(n_cols)`.
+///
+/// `softmax_tuned` is the same kernel autotuned (tk::autotune) over its warp count.
 #pragma once
 
 #include <tk/tk.hpp>
@@ -24,5 +26,11 @@ inline auto softmax =
       auto e = tk::exp(x - tk::max(x, 0));
       tk::store(out + row * stride + cols, e / tk::sum(e, 0), mask);
     });
+
+/// `softmax` with its warp count tuned for each row length (`n_cols`, launch argument 3): the
+/// best of 2 to 16 warps depends on how many elements each thread then holds.
+inline auto softmax_tuned = tk::autotune(
+    softmax, {.configs = {{.num_warps = 2}, {.num_warps = 4}, {.num_warps = 8}, {.num_warps = 16}},
+              .key = {3}});
 
 } // namespace examples

@@ -29,6 +29,25 @@ struct grid {
       : dims{x, y, z}, loc(where) {}
 };
 
+/// A placeholder for a `tk::constant` argument whose value an autotuning config supplies
+/// (`tk::autotune`): `tk::tuned<int>("BLOCK")` takes each config's `"BLOCK"`. Errors about it
+/// name the place it was written.
+template <class T> struct tuned {
+  static_assert(std::is_integral_v<T> || std::is_enum_v<T>,
+                "tk: a tk::tuned<T> constant must be an integer, a bool or an enum (autotuning "
+                "configs hold integers)");
+  std::string_view name;
+  std::source_location loc;
+  constexpr tuned(std::string_view constant_name,
+                  std::source_location where = std::source_location::current())
+      : name(constant_name), loc(where) {}
+};
+
+namespace detail {
+template <class A> inline constexpr bool is_tuned = false;
+template <class T> inline constexpr bool is_tuned<tuned<T>> = true;
+} // namespace detail
+
 /// Where a launch runs.
 enum class backend {
   automatic,   ///< the interpreter when TK_INTERPRET=1, else the GPU
@@ -67,6 +86,18 @@ inline std::string gpu_unavailable_reason() {
 
 /// Whether launches can run on a GPU: a driver, a GPU of sm_75 or newer and the backend library.
 inline bool gpu_available() { return gpu_unavailable_reason().empty(); }
+
+/// The GPU launches run on, with the target TileKit compiles for: "NVIDIA H100 80GB HBM3
+/// (sm_90a)"; "" when there is none (see gpu_unavailable_reason).
+inline std::string gpu_name() {
+  try {
+    const detail::cu::driver &driver = detail::cu::get_driver();
+    const detail::cu::device_info &device = driver.device_of(driver.launch_context());
+    return device.name + " (" + device.target + ")";
+  } catch (const error &) {
+    return "";
+  }
+}
 
 namespace detail {
 
@@ -315,6 +346,32 @@ void invoke(F &fn, [[maybe_unused]] context &ctx, [[maybe_unused]] function *tra
   }
 }
 
+/// The values of the constant arguments among `args`, in parameter order, each as its
+/// parameter's type: what a grid callable is called with.
+template <class Params, class... A, std::size_t... I>
+auto constant_values(std::index_sequence<I...>, const A &...args) {
+  return std::tuple_cat([&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto &a) {
+    using P = std::tuple_element_t<J, Params>;
+    if constexpr (param_traits<P>::is_constant)
+      return std::tuple<std::remove_cvref_t<decltype(P::value)>>(
+          static_cast<std::remove_cvref_t<decltype(P::value)>>(unwrap_constant(a)));
+    else
+      return std::tuple<>();
+  }(std::integral_constant<std::size_t, I>{}, args)...);
+}
+
+/// The driver and the backend library, or an error at the launch naming kernel `name` and what
+/// is missing (no driver, no GPU, no backend library) and how to run it anyway.
+inline const cu::driver &gpu_driver(const std::string &name, std::source_location loc) {
+  try {
+    const cu::driver &driver = cu::get_driver(loc);
+    (void)get_backend(loc);
+    return driver;
+  } catch (const error &e) {
+    fail(loc, "cannot launch kernel '", name, "' on the GPU: ", e.message());
+  }
+}
+
 inline void check_name(const std::string &name, loc_t loc) {
   bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
   for (char c : name)
@@ -326,6 +383,14 @@ inline void check_name(const std::string &name, loc_t loc) {
 }
 
 } // namespace detail
+
+/// A callable that computes a launch's grid (see kernel::launch): anything but a grid or a
+/// number, which make a tk::grid directly.
+template <class G>
+concept grid_callable = !std::is_convertible_v<std::remove_cvref_t<G>, grid> &&
+                        !std::is_arithmetic_v<std::remove_cvref_t<G>> &&
+                        (std::is_class_v<std::remove_cvref_t<G>> ||
+                         std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<G>>>);
 
 template <class F> class kernel {
 public:
@@ -375,9 +440,56 @@ public:
     launch(g, launch_options{}, args...);
   }
 
+  /// Runs the kernel over the grid that `make_grid` returns for this launch's constants, like
+  /// Triton's grid lambda: it is called with the value of every `tk::constant` argument, in
+  /// parameter order, and returns a `tk::grid`. For example, for a kernel whose one constant is
+  /// BLOCK: `[&](int BLOCK) { return tk::grid(tk::cdiv(n, BLOCK)); }`.
+  template <grid_callable G, class... A>
+  void launch(G &&make_grid, const launch_options &options, A... args) const {
+    launch(resolve_grid(make_grid, args...), options, args...);
+  }
+
+  template <grid_callable G, class... A>
+    requires(sizeof...(A) == 0 ||
+             !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
+                             launch_options>)
+  void launch(G &&make_grid, A... args) const {
+    launch(resolve_grid(make_grid, args...), launch_options{}, args...);
+  }
+
   /// Runs the kernel on the CPU interpreter, whatever the environment says.
   template <class... A> void interpret(const grid &g, A... args) const {
     launch(g, launch_options{.backend = backend::interpreter}, args...);
+  }
+  template <grid_callable G, class... A> void interpret(G &&make_grid, A... args) const {
+    launch(resolve_grid(make_grid, args...), launch_options{.backend = backend::interpreter},
+           args...);
+  }
+
+  /// The grid `make_grid` gives for these launch arguments (see launch).
+  template <class G, class... A> static grid resolve_grid(G &make_grid, const A &...args) {
+    using Params = typename detail::kernel_params<F, A...>::type;
+    check_arguments<Params, A...>(std::index_sequence_for<A...>{});
+    if constexpr (std::tuple_size_v<Params> == sizeof...(A)) {
+      auto constants = detail::constant_values<Params>(std::index_sequence_for<A...>{}, args...);
+      using Values = decltype(constants);
+      constexpr bool callable = []<std::size_t... J>(std::index_sequence<J...>) {
+        if constexpr (std::is_invocable_v<G &, std::tuple_element_t<J, Values>...>)
+          return std::is_same_v<
+              std::remove_cvref_t<std::invoke_result_t<G &, std::tuple_element_t<J, Values>...>>,
+              grid>;
+        else
+          return false;
+      }(std::make_index_sequence<std::tuple_size_v<Values>>{});
+      static_assert(callable, "tk: a grid callable is called with the value of each tk::constant "
+                              "argument, in parameter order, and must return a tk::grid");
+      if constexpr (callable)
+        return std::apply(make_grid, constants);
+      else
+        return grid(1);
+    } else {
+      return grid(1);
+    }
   }
 
 private:
@@ -387,6 +499,9 @@ private:
 
   template <class Params, class... A, std::size_t... I>
   static constexpr void check_arguments(std::index_sequence<I...>) {
+    static_assert((... && !detail::is_tuned<A>),
+                  "tk: a tk::tuned placeholder takes its value from an autotuning config; launch "
+                  "through tk::autotune(kernel, ...), or pass a tk::constant");
     static_assert(std::tuple_size_v<Params> == sizeof...(A),
                   "tk: wrong number of launch arguments: pass exactly one argument per kernel "
                   "parameter");
@@ -421,7 +536,7 @@ private:
     using Key = detail::launch_key<sizeof...(A)>;
     static detail::launch_cache<Key> cache;
     (check_pointer<std::tuple_element_t<I, Params>>(args, I, g.loc), ...);
-    const detail::cu::driver &driver = gpu_driver(g.loc);
+    const detail::cu::driver &driver = detail::gpu_driver(name_, g.loc);
     detail::cu::context ctx = driver.launch_context(g.loc);
     const Key key{this,
                   ctx,
@@ -446,18 +561,6 @@ private:
                                            static_cast<detail::cu::stream>(o.stream), params.data(),
                                            nullptr),
                       "cuLaunchKernel", g.loc);
-  }
-
-  /// The driver and the backend library, or an error at the launch naming this kernel and what
-  /// is missing (no driver, no GPU, no backend library) and how to run it anyway.
-  const detail::cu::driver &gpu_driver(std::source_location loc) const {
-    try {
-      const detail::cu::driver &driver = detail::cu::get_driver(loc);
-      (void)detail::get_backend(loc);
-      return driver;
-    } catch (const error &e) {
-      detail::fail(loc, "cannot launch kernel '", name_, "' on the GPU: ", e.message());
-    }
   }
 
   /// A pointer argument must not be null and must be aligned to its element type.

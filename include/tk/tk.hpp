@@ -3,9 +3,11 @@
 /// kernels as lambdas over blocks of values.
 #pragma once
 
+#include <tk/autotune.hpp>
 #include <tk/block.hpp>
 #include <tk/control.hpp>
 #include <tk/creation.hpp>
+#include <tk/device_buffer.hpp>
 #include <tk/dot.hpp>
 #include <tk/dtype.hpp>
 #include <tk/error.hpp>

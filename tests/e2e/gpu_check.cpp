@@ -16,6 +16,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <utility>
@@ -71,7 +73,7 @@ void launch(const std::string &ir, unsigned grid, int num_warps, std::vector<voi
   tk_compile_options_init(&opts);
   opts.target = target.c_str();
   opts.num_warps = num_warps;
-  opts.output = TK_OUTPUT_CUBIN;
+  opts.output = TK_OUTPUT_AUTO; // a cubin, or PTX for the driver without the CUDA toolkit
   tk_compile_result *result = nullptr;
   if (tk_compile(ir.data(), ir.size(), &opts, &result) != TK_OK) {
     std::printf("FAIL tk_compile: %s\n", tk_compile_result_error(result));
@@ -321,7 +323,7 @@ void launch_path() {
   tk_compile_options opts;
   tk_compile_options_init(&opts);
   opts.target = target.c_str();
-  opts.output = TK_OUTPUT_CUBIN;
+  opts.output = TK_OUTPUT_AUTO; // a cubin, or PTX for the driver without the CUDA toolkit
   tk_compile_result *result = nullptr;
   require(tk_compile(ir.data(), ir.size(), &opts, &result) == TK_OK ? CUDA_SUCCESS
                                                                     : CUDA_ERROR_UNKNOWN,
@@ -334,18 +336,7 @@ void launch_path() {
   tk_compile_result_free(result);
   const int launches = 20000;
   auto host_us = [&](auto &&launch_once) {
-    for (int i = 0; i < 200; ++i)
-      launch_once();
-    require(cu.cuCtxSynchronize(), "sync");
-    const auto start = std::chrono::steady_clock::now();
-    for (int i = 0; i < launches; ++i)
-      launch_once();
-    const double us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
-            .count() /
-        launches;
-    require(cu.cuCtxSynchronize(), "sync");
-    return us;
+    return tk_test::host_us_per_launch(launch_once, launches, 200);
   };
   const double raw = host_us([&] {
     void *params[] = {&dout.ptr, &dx.ptr, &dy.ptr, &small};
@@ -362,12 +353,87 @@ void launch_path() {
   cu.cuModuleUnload(module);
 }
 
+/// tk::device_buffer, a grid callable and tk::autotune on the GPU: the tuned softmax and
+/// layernorm (the examples' kernels) against the interpreter, the tuning remembered in memory
+/// (the next launch does not time again) and on disk (a `.tune` entry in TK_CACHE_DIR).
+void autotune_path() {
+  const int rows = 48, cols = 2500, stride = cols;
+  auto in = random_vector<float>(std::size_t(rows) * cols, -8, 8);
+  std::vector<float> want(in.size());
+  examples::softmax.launch(tk::grid(rows), interpreter, want.data(), std::as_const(in).data(),
+                           stride, cols, tk::constant(4096));
+  tk::device_buffer<float> din(in), dout(in.size());
+  for (int round = 0; round < 2; ++round) {
+    dout.fill_bytes(0xff);
+    const auto start = std::chrono::steady_clock::now();
+    examples::softmax_tuned.launch(
+        [&](int) { return tk::grid(rows); }, {.backend = tk::backend::gpu}, dout.data(),
+        static_cast<const float *>(din.data()), stride, cols, tk::constant(4096));
+    const std::vector<float> got = dout.to_host();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    compare("autotuned softmax 48x2500, launch " + std::to_string(round + 1) + " (" +
+                std::to_string(ms) + " ms)",
+            got, want, 1e-7, 1e-5);
+  }
+
+  const int ln_rows = 40, ln_cols = 3000;
+  auto x = random_vector<half>(std::size_t(ln_rows) * ln_cols, -3, 5);
+  auto w = random_vector<half>(std::size_t(ln_cols), 0.5, 1.5);
+  auto b = random_vector<half>(std::size_t(ln_cols), -1, 1);
+  std::vector<half> want_y(x.size());
+  std::vector<float> want_mean(static_cast<std::size_t>(ln_rows)),
+      want_rstd(static_cast<std::size_t>(ln_rows));
+  examples::layernorm.launch(tk::grid(ln_rows), interpreter, want_y.data(), std::as_const(x).data(),
+                             std::as_const(w).data(), std::as_const(b).data(), want_mean.data(),
+                             want_rstd.data(), ln_cols, ln_cols, 1e-5f, tk::constant(1024));
+  tk::device_buffer<half> dx(x), dw(w), db(b), dy(x.size());
+  tk::device_buffer<float> dmean(want_mean.size()), drstd(want_rstd.size());
+  dy.fill_bytes(0xff);
+  dmean.fill_bytes(0xff);
+  drstd.fill_bytes(0xff);
+  int block_seen = 0;
+  examples::layernorm_tuned.launch(
+      [&](int BLOCK) {
+        block_seen = BLOCK;
+        return tk::grid(ln_rows);
+      },
+      {.backend = tk::backend::gpu}, dy.data(), static_cast<const half *>(dx.data()),
+      static_cast<const half *>(dw.data()), static_cast<const half *>(db.data()), dmean.data(),
+      drstd.data(), ln_cols, ln_cols, 1e-5f, tk::tuned<int>("BLOCK"));
+  std::vector<float> got_y, want_yf;
+  for (half v : dy.to_host())
+    got_y.push_back(float(v));
+  for (half v : want_y)
+    want_yf.push_back(float(v));
+  compare("autotuned layernorm 40x3000 y (BLOCK " + std::to_string(block_seen) + ")", got_y,
+          want_yf, 2e-3, 2e-3);
+  compare("autotuned layernorm mean", dmean.to_host(), want_mean, 1e-5, 1e-5);
+  compare("autotuned layernorm rstd", drstd.to_host(), want_rstd, 1e-5, 1e-5);
+
+  int tune_entries = 0;
+  if (const char *dir = std::getenv("TK_CACHE_DIR"))
+    for (const auto &e : std::filesystem::recursive_directory_iterator(dir))
+      tune_entries += e.path().extension() == ".tune";
+  const bool ok = tune_entries >= 2;
+  std::printf("%s autotune: %d tuning(s) in the disk cache\n", ok ? "ok  " : "FAIL", tune_entries);
+  failures += !ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   const unsigned seed = argc > 1 ? unsigned(std::stoul(argv[1])) : std::random_device{}();
   gen.seed(seed);
   std::printf("seed %u (tk_e2e_gpu %u repeats this run)\n", seed, seed);
+  // The disk cache this run uses (read once, at the first launch): TK_CACHE_DIR, else a fresh
+  // directory, so that autotune_path can look for its entries.
+  if (!std::getenv("TK_CACHE_DIR")) {
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("tk_e2e_gpu_cache_" + std::to_string(seed));
+    setenv("TK_CACHE_DIR", dir.c_str(), 1);
+  }
+  std::printf("disk cache: %s\n", std::getenv("TK_CACHE_DIR"));
   target = tk_test::specific_target(tk_test::init_driver());
   try {
     vector_add(1 << 20);
@@ -380,6 +446,7 @@ int main(int argc, char **argv) {
     scan_and_argmax(3, 16, 64);
     scan_and_argmax(2, 64, 16);
     launch_path();
+    autotune_path();
   } catch (const std::exception &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;

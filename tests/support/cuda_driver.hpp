@@ -6,6 +6,7 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
@@ -91,6 +92,22 @@ inline std::string init_driver() {
 inline std::string specific_target(const std::string &base) {
   const std::string supported = std::string(" ") + tk_backend_targets() + " ";
   return supported.find(" " + base + "a ") != std::string::npos ? base + "a" : base;
+}
+
+/// Host microseconds per call of `launch_once` (which launches without synchronizing), over
+/// `launches` calls after `warmup` calls, the device idle at the start and synchronized after.
+template <class F> double host_us_per_launch(F &&launch_once, int launches, int warmup) {
+  for (int i = 0; i < warmup; ++i)
+    launch_once();
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < launches; ++i)
+    launch_once();
+  const double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+      launches;
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  return us;
 }
 
 } // namespace tk_test

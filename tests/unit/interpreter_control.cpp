@@ -7,8 +7,6 @@
 
 namespace {
 
-using tk_test::interpreter;
-
 // One program folds a vector into BLOCK partial sums. Three values of different types are carried
 // through the loop: an f32 block accumulator, an i32 scalar counter and a block of pointers.
 auto chunk_sum = tk::jit("chunk_sum", [](tk::ptr<float> partial, tk::ptr<std::int32_t> counts,
@@ -41,8 +39,7 @@ TEST_CASE("interpreter: for_range carries an f32 block, an i32 scalar and a poin
   const auto in = tk_test::uniform(gen, std::size_t(n), -1, 1);
   std::vector<float> partial(block, -1.f);
   std::vector<std::int32_t> counts(2, -1);
-  chunk_sum.launch(tk::grid(1), interpreter, partial.data(), counts.data(), in.data(), n, count0,
-                   tk::constant<int>(block));
+  tk_test::run(chunk_sum, tk::grid(1), partial, counts, in, n, count0, tk::constant<int>(block));
   std::vector<double> want(block, 0.0);
   for (int k = 0; k < n; ++k)
     want[std::size_t(k % block)] += in[std::size_t(k)];
@@ -78,7 +75,7 @@ TEST_CASE("interpreter: for_range with run-time bounds, negative starts, steps a
   const auto x = tk_test::uniform(gen, std::size_t(n), -1, 1);
   std::vector<float> prefix(std::size_t(n), -1.f);
   std::vector<std::int32_t> ivs(64, 777);
-  nested.launch(tk::grid(1), interpreter, prefix.data(), ivs.data(), x.data(), lo, hi, step, n);
+  tk_test::run(nested, tk::grid(1), prefix, ivs, x, lo, hi, step, n);
   std::vector<std::int32_t> want_ivs(64, 777);
   std::size_t slot = 0;
   for (int i = lo; i < hi; i += step)
@@ -130,7 +127,7 @@ TEST_CASE("interpreter: while_ loops with carried scalars and blocks",
     auto start = tk_test::integers<std::int32_t>(gen, programs, 1, 5000);
     start[0] = 1; // the loop body never runs
     std::vector<std::int32_t> steps(programs, -1), want(programs);
-    collatz.launch(tk::grid(programs), interpreter, steps.data(), start.data());
+    tk_test::run(collatz, tk::grid(programs), steps, start);
     for (int p = 0; p < programs; ++p) {
       std::int64_t x = start[std::size_t(p)];
       int s = 0;
@@ -147,8 +144,7 @@ TEST_CASE("interpreter: while_ loops with carried scalars and blocks",
       in[std::size_t(p * block + int(gen() % block))] = float(std::ldexp(1.0, p * 3)) * 1.5f;
     std::vector<float> out(in.size());
     std::vector<std::int32_t> iters(programs, -1), want_iters(programs);
-    halve.launch(tk::grid(programs), interpreter, out.data(), iters.data(), in.data(),
-                 tk::constant<int>(block));
+    tk_test::run(halve, tk::grid(programs), out, iters, in, tk::constant<int>(block));
     std::vector<float> want(in.size());
     for (int p = 0; p < programs; ++p) {
       const auto first = in.begin() + p * block;
@@ -204,8 +200,7 @@ TEST_CASE("interpreter: if_ yields a value and assigns handles",
   }
   std::vector<float> out(in.size());
   std::vector<std::int32_t> flags(programs, -1), want_flags(programs);
-  branchy.launch(tk::grid(programs), interpreter, out.data(), flags.data(), in.data(),
-                 tk::constant<int>(block));
+  tk_test::run(branchy, tk::grid(programs), out, flags, in, tk::constant<int>(block));
   std::vector<float> want(in.size());
   for (int p = 0; p < programs; ++p) {
     const float *x = in.data() + p * block;

@@ -10,8 +10,6 @@
 
 namespace {
 
-using tk_test::interpreter;
-
 // ---------------------------------------------------------------------------------------------
 // Vector add (examples/kernels/vector_add.hpp)
 
@@ -27,8 +25,7 @@ TEST_CASE("interpreter: vector add with a size that is not a multiple of the blo
   const auto padded = std::size_t(tk::cdiv(n, block) * block);
   const float sentinel = 12345.f;
   std::vector<float> out(padded, sentinel);
-  examples::vector_add.launch(tk::grid(tk::cdiv(n, block)), interpreter, out.data(), x.data(),
-                              y.data(), n, block);
+  tk_test::run(examples::vector_add, tk::grid(tk::cdiv(n, block)), out, x, y, n, block);
   std::vector<float> want(padded, sentinel);
   for (int k = 0; k < n; ++k)
     want[std::size_t(k)] = x[std::size_t(k)] + y[std::size_t(k)]; // f32 add rounds once, exactly
@@ -47,8 +44,7 @@ TEST_CASE("interpreter: fused softmax over rows of several widths", "[interprete
   const float sentinel = -7.f;
   auto in = tk_test::uniform(gen, std::size_t(rows * stride), -8, 8);
   std::vector<float> out(in.size(), sentinel);
-  examples::softmax.launch(tk::grid(rows), interpreter, out.data(), in.data(), stride, cols,
-                           int(tk::next_pow2(cols)));
+  tk_test::run(examples::softmax, tk::grid(rows), out, in, stride, cols, int(tk::next_pow2(cols)));
 
   std::vector<double> want(in.size(), sentinel);
   for (int r = 0; r < rows; ++r) {
@@ -82,9 +78,8 @@ template <class T> void check_layernorm(std::mt19937_64 &gen, int rows, int cols
   const auto b = tk_test::uniform(gen, std::size_t(cols), -1, 1);
   std::vector<T> y(x.size(), T(-99.f));
   std::vector<float> mean(static_cast<std::size_t>(rows)), rstd(static_cast<std::size_t>(rows));
-  examples::layernorm.launch(tk::grid(rows), interpreter, y.data(), std::as_const(x).data(),
-                             w.data(), b.data(), mean.data(), rstd.data(), stride, cols, eps,
-                             tk::constant<int>(block));
+  tk_test::run(examples::layernorm, tk::grid(rows), y, std::as_const(x), w, b, mean, rstd, stride,
+               cols, eps, tk::constant<int>(block));
 
   std::vector<double> want_y(x.size(), -99.0), want_mean(static_cast<std::size_t>(rows)),
       want_rstd(static_cast<std::size_t>(rows));
@@ -159,8 +154,7 @@ TEST_CASE("interpreter: argmax and argmin per row return the first index on ties
   for (int c = 0; c < cols; ++c) // a row of equal values: both answers are 0
     in[std::size_t(c)] = 2.f;
   std::vector<std::int32_t> imax(std::size_t(rows), -1), imin(std::size_t(rows), -1);
-  arg_rows.launch(tk::grid(rows), interpreter, imax.data(), imin.data(), in.data(), cols,
-                  int(tk::next_pow2(cols)));
+  tk_test::run(arg_rows, tk::grid(rows), imax, imin, in, cols, int(tk::next_pow2(cols)));
   std::vector<std::int32_t> want_max(static_cast<std::size_t>(rows)),
       want_min(static_cast<std::size_t>(rows));
   for (int r = 0; r < rows; ++r) {
@@ -174,8 +168,8 @@ TEST_CASE("interpreter: argmax and argmin per row return the first index on ties
   const int n_rows = 13;
   auto ints = tk_test::integers<int>(gen, std::size_t(n_rows * cols), -2, 2);
   std::vector<std::int32_t> imax2(std::size_t(n_rows), -1), want2(static_cast<std::size_t>(n_rows));
-  arg_rows_2d.launch(tk::grid(tk::cdiv(n_rows, 8)), interpreter, imax2.data(), ints.data(), n_rows,
-                     cols, tk::constant<int>(8), tk::constant<int>(int(tk::next_pow2(cols))));
+  tk_test::run(arg_rows_2d, tk::grid(tk::cdiv(n_rows, 8)), imax2, ints, n_rows, cols,
+               tk::constant<int>(8), tk::constant<int>(int(tk::next_pow2(cols))));
   for (int r = 0; r < n_rows; ++r) {
     const int *x = ints.data() + r * cols;
     want2[std::size_t(r)] = std::int32_t(std::max_element(x, x + cols) - x);
@@ -222,8 +216,7 @@ TEST_CASE("interpreter: cumsum along axis 0 of 1-D and along both axes of 2-D bl
     std::vector<float> out_f(static_cast<std::size_t>(n));
     std::vector<std::int32_t> out_i(static_cast<std::size_t>(n)),
         out_rev(static_cast<std::size_t>(n));
-    cumsum_1d.launch(tk::grid(1), interpreter, out_f.data(), out_i.data(), out_rev.data(),
-                     xf.data(), xi.data(), n, 256);
+    tk_test::run(cumsum_1d, tk::grid(1), out_f, out_i, out_rev, xf, xi, n, 256);
     std::vector<double> want_f(static_cast<std::size_t>(n));
     std::vector<std::int32_t> want_i(static_cast<std::size_t>(n)),
         want_rev(static_cast<std::size_t>(n));
@@ -242,8 +235,8 @@ TEST_CASE("interpreter: cumsum along axis 0 of 1-D and along both axes of 2-D bl
     const int rows = 12, cols = 50;
     const auto x = tk_test::uniform(gen, std::size_t(rows * cols), -1, 1);
     std::vector<float> out1(x.size()), out0(x.size());
-    cumsum_rows.launch(tk::grid(1), interpreter, out1.data(), out0.data(), x.data(), rows, cols,
-                       tk::constant<int>(16), tk::constant<int>(64));
+    tk_test::run(cumsum_rows, tk::grid(1), out1, out0, x, rows, cols, tk::constant<int>(16),
+                 tk::constant<int>(64));
     std::vector<double> want1(x.size()), want0(x.size());
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c) {

@@ -1,7 +1,8 @@
 /// @file interpreter_support.hpp
-/// Helpers shared by the interpreter numerics tests (tests/unit/interpreter_*.cpp): a fresh random
-/// seed per test case (reported through Catch2 so a failure can be rerun with TK_TEST_SEED) and
-/// element-wise comparison against a reference that reports the worst element.
+/// Helpers shared by the interpreter numerics tests (tests/unit/interpreter_*.cpp): launching on
+/// the interpreter or the GPU (run), a fresh random seed per test case (reported through Catch2
+/// so a failure can be rerun with TK_TEST_SEED) and element-wise comparison against a reference
+/// that reports the worst element.
 #pragma once
 
 #include <tk/tk.hpp>
@@ -11,14 +12,92 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tk_test {
 
 inline constexpr tk::launch_options interpreter{.backend = tk::backend::interpreter};
+
+/// These tests run their kernels on the interpreter (tk_unit_tests) or, built with
+/// TK_TEST_ON_GPU, on the GPU (tk_gpu_numerics): the same kernels, inputs and references.
+#ifdef TK_TEST_ON_GPU
+inline constexpr bool on_gpu = true;
+#else
+inline constexpr bool on_gpu = false;
+#endif
+
+/// A vector of `V` that a kernel takes as a `T` buffer (a bool buffer held as bytes).
+template <class T, class V> struct reinterpreted_vector {
+  std::vector<V> &host;
+};
+template <class T, class V> reinterpreted_vector<T, V> reinterpreted(std::vector<V> &host) {
+  return {host};
+}
+
+namespace detail {
+
+/// A launch argument as run() passes it: a vector becomes a pointer to its data (on the GPU, to
+/// a device copy, whose contents come back after the launch unless the vector is const); any
+/// other argument is passed as it is.
+template <class A> struct passed {
+  A value;
+  A arg() const { return value; }
+  void finish() {}
+};
+template <class T, class V = T, bool Writable = true> struct mirrored {
+  using host_type = std::conditional_t<Writable, std::vector<V>, const std::vector<V>>;
+  host_type &host;
+  std::optional<tk::device_buffer<V>> device;
+  explicit mirrored(host_type &h) : host(h) {
+    if constexpr (on_gpu) {
+      // An empty vector still gets memory: a GPU launch takes no null pointer.
+      device.emplace(h.empty() ? 1 : h.size());
+      device->upload(h);
+    }
+  }
+  auto arg() {
+    V *p = device ? device->data() : const_cast<V *>(host.data());
+    if constexpr (Writable)
+      return reinterpret_cast<T *>(p);
+    else
+      return static_cast<const T *>(p);
+  }
+  void finish() {
+    if constexpr (Writable)
+      if (device)
+        device->download(std::span<V>(host));
+  }
+};
+
+template <class T> mirrored<T> map_argument(std::vector<T> &v) { return mirrored<T>(v); }
+template <class T> mirrored<T, T, false> map_argument(const std::vector<T> &v) {
+  return mirrored<T, T, false>(v);
+}
+template <class T, class V> mirrored<T, V> map_argument(reinterpreted_vector<T, V> r) {
+  return mirrored<T, V>(r.host);
+}
+template <class A> passed<std::remove_cvref_t<A>> map_argument(const A &a) { return {a}; }
+
+} // namespace detail
+
+/// Launches `k` over `g` on the interpreter, or on the GPU in a TK_TEST_ON_GPU build. Buffers are
+/// passed as vectors (`std::as_const(v)` for one the kernel only reads) and are copied to the GPU
+/// and back there, so that a test checks its results the same way on both.
+template <class K, class... A> void run(const K &k, const tk::grid &g, A &&...args) {
+  std::tuple<decltype(detail::map_argument(std::forward<A>(args)))...> mapped{
+      detail::map_argument(std::forward<A>(args))...};
+  constexpr tk::launch_options options{.backend =
+                                           on_gpu ? tk::backend::gpu : tk::backend::interpreter};
+  std::apply([&](auto &...m) { k.launch(g, options, m.arg()...); }, mapped);
+  std::apply([](auto &...m) { (m.finish(), ...); }, mapped);
+}
 
 /// TK_TEST_SEED when set (to reproduce a failure), else a fresh seed from std::random_device.
 inline std::uint64_t fresh_seed() {

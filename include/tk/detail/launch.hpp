@@ -63,12 +63,13 @@ inline bool reachable_on_device(const cu::driver &driver, std::uintptr_t address
   return true;
 }
 
-/// Compiled kernels of one `launch` instantiation: a singly linked list that only grows, read
-/// without a lock (entries are published with a release store and never change or go away, as
-/// the modules they hold stay loaded for the life of the process).
-template <class Key> class launch_cache {
+/// Compiled kernels of one `launch` instantiation (or autotuning choices of one `tk::autotune`
+/// launch): a singly linked list that only grows, read without a lock (entries are published
+/// with a release store and never change or go away, as the modules they hold stay loaded for
+/// the life of the process).
+template <class Key, class Value = loaded_kernel> class launch_cache {
 public:
-  const loaded_kernel *find(const Key &key) const {
+  const Value *find(const Key &key) const {
     for (const node *n = head_.load(std::memory_order_acquire); n; n = n->next)
       if (n->key == key)
         return &n->value;
@@ -76,11 +77,11 @@ public:
   }
 
   /// The entry for `key`, made by `make()` (under the lock, once) on a miss.
-  template <class Make> const loaded_kernel &get(const Key &key, Make &&make) {
-    if (const loaded_kernel *hit = find(key))
+  template <class Make> const Value &get(const Key &key, Make &&make) {
+    if (const Value *hit = find(key))
       return *hit;
     std::lock_guard lock(mutex_);
-    if (const loaded_kernel *hit = find(key))
+    if (const Value *hit = find(key))
       return *hit;
     auto *n = new node{key, make(), head_.load(std::memory_order_relaxed)};
     head_.store(n, std::memory_order_release);
@@ -90,7 +91,7 @@ public:
 private:
   struct node {
     Key key;
-    loaded_kernel value;
+    Value value;
     const node *next;
   };
   std::atomic<const node *> head_{nullptr};

@@ -1,0 +1,554 @@
+/// @file autotune.hpp
+/// `tk::autotune`: Triton's `@triton.autotune`. A kernel is given a list of configs (values for
+/// its `tk::tuned` constants, `num_warps`, `num_stages`) and the launch arguments whose values
+/// select the best one (the key). The first launch for a key value runs every config, timed
+/// with CUDA events after a warm-up, and remembers the fastest, in memory and in the disk cache;
+/// later launches with that key go straight to it. `TK_PRINT_AUTOTUNING=1` prints each tuning's
+/// table on stderr.
+///
+///     inline auto softmax_tuned = tk::autotune(softmax, {
+///         .configs = {{.num_warps = 4}, {.num_warps = 8}, {.num_warps = 16}},
+///         .key = {3},  // n_cols
+///     });
+///     softmax_tuned.launch(tk::grid(rows), out, in, stride, n_cols, tk::constant(1024));
+#pragma once
+
+#include <tk/kernel.hpp>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tk {
+
+/// One autotuning candidate: values for the launch's `tk::tuned` constants, by name, and the
+/// launch options it sets.
+struct config {
+  std::vector<std::pair<std::string, std::int64_t>> constants{};
+  int num_warps = 4;
+  int num_stages = 3;
+
+  /// "BLOCK=1024, num_warps=4, num_stages=3".
+  std::string describe() const {
+    std::string s;
+    for (const auto &[name, value] : constants)
+      s += name + "=" + std::to_string(value) + ", ";
+    return s + "num_warps=" + std::to_string(num_warps) +
+           ", num_stages=" + std::to_string(num_stages);
+  }
+};
+
+/// What `tk::autotune` tunes over and how.
+struct autotune_options {
+  /// The candidates, tried in order; the first wins ties, and is the one the interpreter uses.
+  std::vector<config> configs{};
+  /// The indices of the launch arguments whose values select the best config (Triton's `key`).
+  /// Launches that differ elsewhere only in what the kernel specializes on (a pointer's
+  /// alignment, an integer's divisibility by 16) are tuned separately too.
+  std::vector<int> key{};
+  /// Milliseconds of warm-up and of timed launches per config.
+  double warmup_ms = 10;
+  double repeat_ms = 40;
+  /// Replaces the CUDA-event timing: called once per config with the config and a function
+  /// that launches it, it returns that launch's time in any unit (lower is better). With it,
+  /// tuning also runs on the interpreter.
+  std::function<double(const config &, const std::function<void()> &)> bench{};
+};
+
+namespace detail {
+
+/// The launch argument type a kernel receives in place of `A`: `tk::tuned<T>` becomes
+/// `tk::constant<T>`.
+template <class A> struct tuned_substitute {
+  using type = A;
+};
+template <class T> struct tuned_substitute<tuned<T>> {
+  using type = constant<T>;
+};
+template <class A> using substituted = typename tuned_substitute<A>::type;
+
+/// `a`, or for a placeholder the constant `value`.
+template <class A> substituted<A> substitute(const A &a, std::int64_t value) {
+  if constexpr (is_tuned<A>) {
+    using T = std::remove_cvref_t<decltype(substituted<A>::value)>;
+    return constant<T>(static_cast<T>(value));
+  } else {
+    (void)value;
+    return a;
+  }
+}
+
+/// The tuning choice for one key: the config and the value of each argument's placeholder.
+template <std::size_t N> struct tuning_choice {
+  std::size_t config = 0;
+  std::array<std::int64_t, N> values{};
+};
+
+/// What tunings are remembered by: the tuner, the context and per argument one word (a key
+/// argument's value bits, else launch_key's specialization word).
+template <std::size_t N> struct tuning_key {
+  const void *tuner = nullptr;
+  cu::context context = nullptr;
+  std::array<std::uint64_t, N> words{};
+  bool operator==(const tuning_key &) const = default;
+};
+
+/// The bits of a key argument's value.
+template <class A> std::uint64_t value_word(const A &a) {
+  const auto v = unwrap_constant(a);
+  using V = std::remove_cvref_t<decltype(v)>;
+  if constexpr (std::is_pointer_v<V>) {
+    return reinterpret_cast<std::uintptr_t>(v);
+  } else if constexpr (std::is_enum_v<V>) {
+    return static_cast<std::uint64_t>(v);
+  } else {
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(V) < 8 ? sizeof(V) : 8);
+    return bits;
+  }
+}
+
+/// "1000", "0.5", "0x7f00..." for the tuning table.
+template <class A> std::string describe_value(const A &a) {
+  const auto v = unwrap_constant(a);
+  using V = std::remove_cvref_t<decltype(v)>;
+  if constexpr (std::is_pointer_v<V>) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%p", static_cast<const void *>(v));
+    return text;
+  } else if constexpr (std::is_same_v<V, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_integral_v<V> || std::is_enum_v<V>) {
+    return std::to_string(static_cast<long long>(v));
+  } else {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(v));
+    return text;
+  }
+}
+
+/// The result of timing every config: the time of each (NaN where it failed, with the error)
+/// and the best.
+struct tuning_table {
+  std::vector<double> times;
+  std::vector<std::string> errors;
+  std::size_t best = 0;
+};
+
+/// The index of the fastest config (the first among equals); `times.size()` when all failed.
+inline std::size_t fastest(const std::vector<double> &times) {
+  std::size_t best = times.size();
+  for (std::size_t i = 0; i < times.size(); ++i)
+    if (!std::isnan(times[i]) && (best == times.size() || times[i] < times[best]))
+      best = i;
+  return best;
+}
+
+/// The disk-cache payload of a tuning: "tk-autotune 1", the best index, then one time a line.
+inline std::string serialize(const tuning_table &t) {
+  std::string s = "tk-autotune 1\n" + std::to_string(t.best) + "\n";
+  for (double time : t.times) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%.17g\n", time);
+    s += text;
+  }
+  return s;
+}
+
+/// The tuning a payload holds, if it is well formed and has `configs` times.
+inline std::optional<tuning_table> deserialize_tuning(std::string_view s, std::size_t configs) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < s.size()) {
+    const std::size_t end = s.find('\n', start);
+    if (end == std::string_view::npos)
+      return std::nullopt; // every line ends with a newline
+    lines.emplace_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  if (lines.size() != configs + 2 || lines[0] != "tk-autotune 1")
+    return std::nullopt;
+  tuning_table t;
+  char *end = nullptr;
+  const unsigned long long best = std::strtoull(lines[1].c_str(), &end, 10);
+  if (lines[1].empty() || *end || best >= configs)
+    return std::nullopt;
+  t.best = std::size_t(best);
+  for (std::size_t i = 0; i < configs; ++i) {
+    const std::string &line = lines[i + 2];
+    const double time = std::strtod(line.c_str(), &end);
+    if (line.empty() || *end)
+      return std::nullopt;
+    t.times.push_back(time);
+    t.errors.emplace_back(std::isnan(time) ? "failed" : "");
+  }
+  if (std::isnan(t.times[t.best]))
+    return std::nullopt;
+  return t;
+}
+
+/// The table TK_PRINT_AUTOTUNING prints.
+inline std::string format_tuning(const std::string &kernel, const std::string &where,
+                                 const std::string &key, const std::vector<config> &configs,
+                                 const tuning_table &t, const char *source) {
+  std::string s = "tk autotune: kernel '" + kernel + "' on " + where + ", key " +
+                  (key.empty() ? std::string("(none)") : key) + ": " + source + "\n";
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    char time[48];
+    if (std::isnan(t.times[i]))
+      std::snprintf(time, sizeof time, "%12s", "failed");
+    else
+      std::snprintf(time, sizeof time, "%12.4g", t.times[i]);
+    s += (i == t.best ? "  * " : "    ") + std::string(time) + "  " + configs[i].describe();
+    if (std::isnan(t.times[i]) && !t.errors[i].empty())
+      s += "  (" + t.errors[i].substr(0, t.errors[i].find('\n')) + ")";
+    s += "\n";
+  }
+  return s;
+}
+
+inline bool print_autotuning() {
+  const char *v = std::getenv("TK_PRINT_AUTOTUNING");
+  return v && *v && std::string_view(v) != "0";
+}
+
+/// Median time per launch of `run`, in milliseconds, with CUDA events on `s`: an estimate from
+/// 5 launches, `warmup_ms` of warm-up, then 10 batches filling `repeat_ms`.
+inline double time_with_events(const cu::driver &driver, cu::stream s, double warmup_ms,
+                               double repeat_ms, const std::function<void()> &run,
+                               std::source_location where) {
+  constexpr int batches = 10;
+  std::array<cu::event, batches + 1> events{};
+  for (cu::event &e : events)
+    driver.check(driver.event_create(&e, cu::event_default), "cuEventCreate", where);
+  struct destroy {
+    const cu::driver &d;
+    std::array<cu::event, batches + 1> &e;
+    ~destroy() {
+      for (cu::event x : e)
+        if (x)
+          d.event_destroy(x);
+    }
+  } guard{driver, events};
+  auto elapsed = [&](cu::event a, cu::event b) {
+    float ms = 0;
+    driver.check(driver.event_elapsed_time(&ms, a, b), "cuEventElapsedTime", where);
+    return double(ms);
+  };
+  driver.check(driver.event_record(events[0], s), "cuEventRecord", where);
+  for (int i = 0; i < 5; ++i)
+    run();
+  driver.check(driver.event_record(events[1], s), "cuEventRecord", where);
+  driver.check(driver.event_synchronize(events[1]), "cuEventSynchronize", where);
+  const double estimate = std::max(elapsed(events[0], events[1]) / 5, 1e-4);
+  const auto clamp = [](double n, double lo, double hi) { return n < lo ? lo : n > hi ? hi : n; };
+  const int warmup = int(clamp(warmup_ms / estimate, 1, 10000));
+  const int per_batch = int(clamp(repeat_ms / estimate / batches, 1, 1000));
+  for (int i = 0; i < warmup; ++i)
+    run();
+  driver.check(driver.event_record(events[0], s), "cuEventRecord", where);
+  for (int b = 0; b < batches; ++b) {
+    for (int i = 0; i < per_batch; ++i)
+      run();
+    driver.check(driver.event_record(events[std::size_t(b) + 1], s), "cuEventRecord", where);
+  }
+  driver.check(driver.event_synchronize(events[batches]), "cuEventSynchronize", where);
+  std::array<double, batches> times{};
+  for (std::size_t b = 0; b < batches; ++b)
+    times[b] = elapsed(events[b], events[b + 1]) / per_batch;
+  std::sort(times.begin(), times.end());
+  return (times[batches / 2 - 1] + times[batches / 2]) / 2;
+}
+
+} // namespace detail
+
+/// A kernel launched through autotuning (see tk::autotune).
+template <class F> class autotuned {
+public:
+  autotuned(kernel<F> k, autotune_options options,
+            std::source_location loc = std::source_location::current())
+      : kernel_(std::move(k)), options_(std::move(options)), loc_(loc) {
+    if (options_.configs.empty())
+      detail::fail(loc, "tk::autotune of kernel '", kernel_.name(), "' has no configs");
+    for (std::size_t i = 0; i < options_.configs.size(); ++i) {
+      const config &c = options_.configs[i];
+      if (c.num_warps < 1 || c.num_warps > 32 || (c.num_warps & (c.num_warps - 1)))
+        detail::fail(loc, "tk::autotune config ", i, " of kernel '", kernel_.name(),
+                     "': num_warps is ", c.num_warps, "; it must be 1, 2, 4, 8, 16 or 32");
+      if (c.num_stages < 1)
+        detail::fail(loc, "tk::autotune config ", i, " of kernel '", kernel_.name(),
+                     "': num_stages is ", c.num_stages, "; it must be at least 1");
+      for (std::size_t j = 0; j < c.constants.size(); ++j)
+        for (std::size_t k = 0; k < j; ++k)
+          if (c.constants[j].first == c.constants[k].first)
+            detail::fail(loc, "tk::autotune config ", i, " of kernel '", kernel_.name(),
+                         "' sets \"", c.constants[j].first, "\" twice");
+    }
+    for (std::size_t i = 0; i < options_.key.size(); ++i) {
+      const int k = options_.key[i];
+      if (k < 0 || k >= 64)
+        detail::fail(loc, "tk::autotune of kernel '", kernel_.name(), "': key argument index ", k,
+                     " is not a launch argument's index");
+      if (key_mask_ & (std::uint64_t{1} << k))
+        detail::fail(loc, "tk::autotune of kernel '", kernel_.name(), "': key argument ", k,
+                     " is listed twice");
+      key_mask_ |= std::uint64_t{1} << k;
+    }
+  }
+
+  const kernel<F> &base() const { return kernel_; }
+  const autotune_options &options() const { return options_; }
+
+  /// Launches the kernel over `g` (a tk::grid, or a grid callable as for kernel::launch, called
+  /// with the constants of the config it runs) with the best config for these arguments,
+  /// tuning first if this key has not been tuned. `options`' stream and backend are honoured;
+  /// the config sets num_warps and num_stages.
+  template <class G, class... A>
+  void launch(const G &g, const launch_options &options, A... args) const {
+    static_assert(sizeof...(A) <= 64, "tk::autotune: at most 64 launch arguments");
+    using Params = typename detail::kernel_params<F, detail::substituted<A>...>::type;
+    if constexpr (std::tuple_size_v<Params> != sizeof...(A))
+      // kernel::launch reports the wrong argument count.
+      kernel_.launch(g, options, detail::substitute(args, 0)...);
+    else
+      launch_tuned<Params>(g, options, std::index_sequence_for<A...>{}, args...);
+  }
+
+  template <class G, class... A>
+    requires(sizeof...(A) == 0 ||
+             !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
+                             launch_options>)
+  void launch(const G &g, A... args) const {
+    launch(g, launch_options{}, args...);
+  }
+
+private:
+  kernel<F> kernel_;
+  autotune_options options_;
+  std::source_location loc_;
+  std::uint64_t key_mask_ = 0; ///< bit i: launch argument i is part of the key
+
+  bool is_key(std::size_t i) const { return (key_mask_ >> i) & 1; }
+
+  /// The tunings of launches with these argument types (whatever the grid's type).
+  template <class... A>
+  static detail::launch_cache<detail::tuning_key<sizeof...(A)>,
+                              detail::tuning_choice<sizeof...(A)>> &
+  tunings() {
+    static detail::launch_cache<detail::tuning_key<sizeof...(A)>,
+                                detail::tuning_choice<sizeof...(A)>>
+        cache;
+    return cache;
+  }
+
+  template <class Params, class G, class... A, std::size_t... I>
+  void launch_tuned(const G &g, const launch_options &options, std::index_sequence<I...> seq,
+                    const A &...args) const {
+    constexpr std::size_t N = sizeof...(A);
+    const std::source_location where = location(args...);
+    check_key<A...>(seq, where);
+    const bool interpret = options.backend == backend::interpreter ||
+                           (options.backend == backend::automatic && interpret_requested());
+    auto &cache = tunings<A...>();
+    detail::tuning_key<N> key{this, nullptr, {}};
+    if (!interpret)
+      key.context = detail::gpu_driver(kernel_.name(), where).launch_context(where);
+    key.words = {(is_key(I) ? detail::value_word(detail::substitute(args, 0))
+                  : detail::is_tuned<A>
+                      ? 0
+                      : detail::specialization_word<std::tuple_element_t<I, Params>>(
+                            detail::substitute(args, 0)))...};
+    const detail::tuning_choice<N> &choice = cache.get(
+        key, [&] { return tune<Params>(g, options, interpret, key, where, seq, args...); });
+    run(choice.config, choice.values, g, options, seq, args...);
+  }
+
+  /// One launch with config `c`, whose placeholder values are `values`.
+  template <class G, class... A, std::size_t... I>
+  void run(std::size_t c, const std::array<std::int64_t, sizeof...(A)> &values, const G &g,
+           const launch_options &options, std::index_sequence<I...>, const A &...args) const {
+    launch_options o = options;
+    o.num_warps = options_.configs[c].num_warps;
+    o.num_stages = options_.configs[c].num_stages;
+    kernel_.launch(g, o, detail::substitute(args, values[I])...);
+  }
+
+  /// Each placeholder's value in config `c`; errors name a placeholder that the config does not
+  /// set and a constant the config sets that no placeholder names.
+  template <class... A, std::size_t... I>
+  std::array<std::int64_t, sizeof...(A)> values_of(std::size_t c, std::index_sequence<I...>,
+                                                   const A &...args) const {
+    const config &cfg = options_.configs[c];
+    std::array<std::int64_t, sizeof...(A)> values{};
+    std::vector<bool> used(cfg.constants.size());
+    std::string names;
+    (
+        [&](std::size_t i, const auto &a) {
+          if constexpr (detail::is_tuned<std::remove_cvref_t<decltype(a)>>) {
+            names += (names.empty() ? "\"" : ", \"") + std::string(a.name) + "\"";
+            for (std::size_t j = 0; j < cfg.constants.size(); ++j)
+              if (cfg.constants[j].first == a.name) {
+                values[i] = cfg.constants[j].second;
+                used[j] = true;
+                return;
+              }
+            detail::fail(a.loc, "tk::autotune config ", c, " of kernel '", kernel_.name(), "' (",
+                         cfg.describe(), ") gives no value for tk::tuned(\"", a.name,
+                         "\"), launch argument ", i);
+          }
+        }(I, args),
+        ...);
+    for (std::size_t j = 0; j < cfg.constants.size(); ++j)
+      if (!used[j])
+        detail::fail(location(args...), "tk::autotune config ", c, " of kernel '", kernel_.name(),
+                     "' sets \"", cfg.constants[j].first,
+                     "\", which no tk::tuned argument of this launch names (",
+                     names.empty() ? std::string("it has none") : "they are " + names, ")");
+    return values;
+  }
+
+  /// Tunes for one key: from the disk cache when it has this tuning, else by timing each
+  /// config; the interpreter without a custom bench takes the first config.
+  template <class Params, class G, class... A, std::size_t... I>
+  detail::tuning_choice<sizeof...(A)>
+  tune(const G &g, const launch_options &options, bool interpret,
+       const detail::tuning_key<sizeof...(A)> &key, std::source_location where,
+       std::index_sequence<I...> seq, const A &...args) const {
+    const std::size_t n = options_.configs.size();
+    std::vector<std::array<std::int64_t, sizeof...(A)>> values;
+    for (std::size_t c = 0; c < n; ++c)
+      values.push_back(values_of(c, seq, args...));
+    if (interpret && !options_.bench)
+      return {0, values[0]};
+
+    std::string key_text;
+    ((is_key(I) ? void(key_text += (key_text.empty() ? "" : ", ") + std::string("arg ") +
+                                   std::to_string(I) + " = " +
+                                   detail::describe_value(detail::substitute(args, 0)))
+                : void()),
+     ...);
+
+    // The disk cache knows a GPU's tunings by the kernel's code, the configs, the key and the
+    // device; a custom bench's are not stored.
+    const detail::disk_cache *disk = nullptr;
+    detail::cache_key disk_key{};
+    std::string device_name = interpret ? "the interpreter" : "";
+    if (!interpret) {
+      const detail::cu::device_info &device = detail::cu::device_of(key.context, where);
+      device_name = device.name;
+      if (!options_.bench) {
+        const detail::backend_library &backend = detail::get_backend(where);
+        disk = detail::kernel_disk_cache(backend);
+        std::string configs, words;
+        for (const config &c : options_.configs)
+          configs += c.describe() + ";";
+        for (std::uint64_t w : key.words)
+          words += std::to_string(w) + ",";
+        const std::string ir = kernel_.ir(detail::substitute(args, values[0][I])...);
+        disk_key = detail::make_cache_key({"tk-autotune 1", kernel_.name(), ir, configs, words,
+                                           device.target, device.name, backend.version()});
+      }
+    }
+    if (disk)
+      if (std::optional<std::string> bytes = disk->load(disk_key, "tune"))
+        if (std::optional<detail::tuning_table> t = detail::deserialize_tuning(*bytes, n)) {
+          if (detail::print_autotuning())
+            std::fputs(detail::format_tuning(kernel_.name(), device_name, key_text,
+                                             options_.configs, *t, "from the disk cache")
+                           .c_str(),
+                       stderr);
+          return {t->best, values[t->best]};
+        }
+
+    detail::tuning_table table;
+    table.times.assign(n, std::numeric_limits<double>::quiet_NaN());
+    table.errors.assign(n, "");
+    std::optional<error> first_error;
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::function<void()> launch_once = [&] {
+        run(c, values[c], g, options, seq, args...);
+      };
+      try {
+        if (options_.bench) {
+          table.times[c] = options_.bench(options_.configs[c], launch_once);
+        } else {
+          const detail::cu::driver &driver = detail::cu::get_driver(where);
+          const auto s = static_cast<detail::cu::stream>(options.stream);
+          launch_once(); // compiles (or fails) outside the timing
+          driver.check(driver.stream_synchronize(s), "cuStreamSynchronize", where);
+          table.times[c] = detail::time_with_events(driver, s, options_.warmup_ms,
+                                                    options_.repeat_ms, launch_once, where);
+        }
+      } catch (const error &e) {
+        // A config that cannot compile or run (too much shared memory, say) is skipped, as in
+        // Triton; when every config fails, the first error is the launch's.
+        table.errors[c] = e.message();
+        if (!first_error)
+          first_error = e;
+      }
+    }
+    table.best = detail::fastest(table.times);
+    if (table.best == n)
+      throw *first_error;
+    if (disk)
+      disk->store(disk_key, "tune", detail::serialize(table));
+    if (detail::print_autotuning()) {
+      const std::string source = std::to_string(n) + " configs, time per launch" +
+                                 (options_.bench ? " (custom bench)" : " in ms");
+      std::fputs(detail::format_tuning(kernel_.name(), device_name, key_text, options_.configs,
+                                       table, source.c_str())
+                     .c_str(),
+                 stderr);
+    }
+    return {table.best, values[table.best]};
+  }
+
+  /// Where errors about a launch point: the first tk::tuned placeholder's place, else where the
+  /// tuner was made.
+  template <class... A> std::source_location location(const A &...args) const {
+    std::source_location where = loc_;
+    bool found = false;
+    (
+        [&](const auto &a) {
+          if constexpr (detail::is_tuned<std::remove_cvref_t<decltype(a)>>)
+            if (!found)
+              where = a.loc, found = true;
+        }(args),
+        ...);
+    return where;
+  }
+
+  template <class... A, std::size_t... I>
+  void check_key(std::index_sequence<I...>, std::source_location where) const {
+    constexpr std::size_t n = sizeof...(A);
+    if (n < 64 && (key_mask_ >> n) != 0)
+      detail::fail(where, "tk::autotune of kernel '", kernel_.name(), "': key argument ",
+                   63 - std::countl_zero(key_mask_), " is past the launch's ", n, " arguments");
+    (
+        [&] {
+          if constexpr (detail::is_tuned<A>)
+            if (is_key(I))
+              detail::fail(where, "tk::autotune of kernel '", kernel_.name(), "': key argument ", I,
+                           " is a tk::tuned placeholder; a key is a value the caller passes");
+        }(),
+        ...);
+  }
+};
+
+/// Makes an autotuned kernel: see autotune_options and the file comment.
+template <class F>
+autotuned<F> autotune(const kernel<F> &k, autotune_options options,
+                      std::source_location loc = std::source_location::current()) {
+  return autotuned<F>(k, std::move(options), loc);
+}
+
+} // namespace tk
