@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Puts the side-by-side benchmarks' JSON lines together (bench/README.md):
+
+    python3 bench/compare.py tilekit.jsonl peers.jsonl [more.jsonl ...]
+
+prints one Markdown table per benchmark. Bandwidth benchmarks: GB/s of TileKit, Triton and
+PyTorch, each as % of the device copy measured in the same process (TileKit against bench_gpu's
+cuMemcpyDtoD, Triton and PyTorch against peers.py's Tensor.copy_), and the ratios TileKit/Triton
+and TileKit/PyTorch (above 1: TileKit is faster). Cold compile and launch overhead: the times and
+the ratios (below 1: TileKit takes less time). Lines that are not JSON objects are ignored; when a
+(bench, shape, impl) appears twice, the last one counts. Standard library only.
+"""
+
+import json
+import sys
+
+BANDWIDTH = ("vector_add", "fused_chain", "softmax", "layernorm")
+TITLES = {
+    "copy": "Device-to-device copy, 1 GiB (the ceiling; bytes read + written)",
+    "vector_add": "Vector add, f32 (12 B per element)",
+    "fused_chain": "Fused elementwise chain out = (a*b + c) * sigmoid(a), f32 (16 B per element)",
+    "softmax": "Softmax, f32 rows, 1 GiB input (read + write)",
+    "layernorm": "Layernorm forward, f16, 512 MiB input (read + write)",
+    "cold_compile": "Cold compile + first launch (vector add, fresh process)",
+    "launch_overhead": "Host time per launch of a tiny cached kernel",
+}
+# The copy each implementation's % is taken against: the one measured in its own process.
+COPY_OF = {"tilekit": "cuMemcpyDtoD", "triton": "torch", "torch": "torch"}
+
+
+def load(paths):
+    records = {}
+    order = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if not isinstance(r, dict) or not {"bench", "shape", "impl"} <= r.keys():
+                    continue
+                key = (r["bench"], r["shape"], r["impl"])
+                if key not in records:
+                    order.append(key)
+                records[key] = r
+    return records, order
+
+
+def shapes_of(order, bench):
+    seen = []
+    for b, shape, _ in order:
+        if b == bench and shape not in seen:
+            seen.append(shape)
+    return seen
+
+
+def fmt(value, spec, missing="—"):
+    return missing if value is None else format(value, spec)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def field(records, bench, shape, impl, name):
+    r = records.get((bench, shape, impl))
+    v = r.get(name) if r else None
+    return v if isinstance(v, (int, float)) else None
+
+
+def table(header, rows, align):
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    records, order = load(argv[1:])
+    if not records:
+        print("no benchmark records in " + ", ".join(argv[1:]), file=sys.stderr)
+        return 1
+    sections = []
+
+    copies = {impl: field(records, "copy", "1 GiB", impl, "gbps") for impl in set(COPY_OF.values())}
+    rows = []
+    for impl, what in (("cuMemcpyDtoD", "cuMemcpyDtoD (bench_gpu)"),
+                       ("torch", "Tensor.copy_ (peers.py)")):
+        rows.append([what, fmt(field(records, "copy", "1 GiB", impl, "ms"), ".4f"),
+                     fmt(copies.get(impl), ".0f")])
+    sections.append(f"### {TITLES['copy']}\n\n" +
+                    table(["copy", "ms", "GB/s"], rows, ["---", "---:", "---:"]))
+
+    for bench in BANDWIDTH:
+        shapes = shapes_of(order, bench)
+        if not shapes:
+            continue
+        rows = []
+        for shape in shapes:
+            g = {impl: field(records, bench, shape, impl, "gbps") for impl in COPY_OF}
+            pct = {impl: (100 * g[impl] / copies[COPY_OF[impl]]
+                          if g[impl] is not None and copies.get(COPY_OF[impl]) else None)
+                   for impl in COPY_OF}
+            configs = []
+            for impl in ("tilekit", "triton"):
+                r = records.get((bench, shape, impl))
+                if r and r.get("config"):
+                    configs.append(f"{impl}: {r['config']}")
+            checks = [f"{impl} {records[(bench, shape, impl)].get('check')}"
+                      for impl in COPY_OF
+                      if (bench, shape, impl) in records
+                      and records[(bench, shape, impl)].get("check") not in (None, "-", "ok")]
+            rows.append([
+                shape,
+                fmt(g["tilekit"], ".0f"), fmt(g["triton"], ".0f"), fmt(g["torch"], ".0f"),
+                fmt(pct["tilekit"], ".1f"), fmt(pct["triton"], ".1f"), fmt(pct["torch"], ".1f"),
+                fmt(ratio(g["tilekit"], g["triton"]), ".3f"),
+                fmt(ratio(g["tilekit"], g["torch"]), ".3f"),
+                "; ".join(configs + checks),
+            ])
+        sections.append(f"### {TITLES[bench]}\n\n" + table(
+            ["shape", "TileKit GB/s", "Triton GB/s", "PyTorch GB/s", "TileKit % copy",
+             "Triton % copy", "PyTorch % copy", "TileKit/Triton", "TileKit/PyTorch", "config"],
+            rows, ["---"] + ["---:"] * 8 + ["---"]))
+
+    shapes = shapes_of(order, "cold_compile")
+    if shapes:
+        rows = []
+        for shape in shapes:
+            t = {impl: field(records, "cold_compile", shape, impl, "ms")
+                 for impl in ("tilekit", "triton")}
+            rows.append([shape, fmt(t["tilekit"], ".1f"), fmt(t["triton"], ".1f"),
+                         fmt(ratio(t["tilekit"], t["triton"]), ".3f")])
+        sections.append(f"### {TITLES['cold_compile']}\n\n" + table(
+            ["what", "TileKit ms", "Triton ms", "TileKit/Triton (time)"], rows,
+            ["---", "---:", "---:", "---:"]))
+
+    shapes = shapes_of(order, "launch_overhead")
+    if shapes:
+        rows = []
+        for shape in shapes:
+            t = {impl: field(records, "launch_overhead", shape, impl, "us")
+                 for impl in ("tilekit", "raw cuLaunchKernel", "triton", "torch")}
+            rows.append([shape, fmt(t["tilekit"], ".2f"), fmt(t["raw cuLaunchKernel"], ".2f"),
+                         fmt(t["triton"], ".2f"), fmt(t["torch"], ".2f"),
+                         fmt(ratio(t["tilekit"], t["raw cuLaunchKernel"]), ".3f"),
+                         fmt(ratio(t["tilekit"], t["triton"]), ".3f"),
+                         fmt(ratio(t["tilekit"], t["torch"]), ".3f")])
+        sections.append(f"### {TITLES['launch_overhead']}\n\n" + table(
+            ["kernel", "TileKit µs", "raw cuLaunchKernel µs", "Triton µs", "PyTorch µs",
+             "TileKit/raw", "TileKit/Triton", "TileKit/PyTorch"], rows,
+            ["---"] + ["---:"] * 7))
+
+    print("\n\n".join(sections))
+    print("\nGB/s ratios above 1 and time ratios below 1 favour TileKit. % copy: against the copy "
+          "measured in the same process (TileKit: cuMemcpyDtoD; Triton, PyTorch: Tensor.copy_).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

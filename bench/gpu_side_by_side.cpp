@@ -1,0 +1,489 @@
+// TileKit's side of the side-by-side benchmarks (bench/README.md): the same workloads as
+// bench/peers.py (Triton, PyTorch), run through the public runtime, `kernel::launch` with
+// `.backend = tk::backend::gpu` on device pointers. One JSON object per line on stdout (impl
+// "tilekit", plus "cuMemcpyDtoD" for the copy and "raw cuLaunchKernel" for the launch loop), a
+// readable table on stderr. bench/compare.py puts both outputs side by side.
+//
+//   bench_gpu            all benchmarks (skips, exit 77, without a GPU)
+//   bench_gpu --cold     (internal) one first launch of vector add, for the cold-compile benchmark
+//
+// Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
+// is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
+#include "../tests/support/cuda_driver.hpp"
+#include "kernels/layernorm.hpp"
+#include "kernels/softmax.hpp"
+#include "kernels/vector_add.hpp"
+
+#include <tk/tk.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace {
+
+using tk::half;
+using tk_test::cu;
+using tk_test::require;
+
+/// A fused elementwise chain: out = (a * b + c) * sigmoid(a). One pass over three inputs and one
+/// output; PyTorch's eager mode runs it as four kernels with temporaries.
+inline auto fused_chain =
+    tk::jit("fused_chain", [](tk::ptr<float> out, tk::ptr<const float> a, tk::ptr<const float> b,
+                              tk::ptr<const float> c, tk::i32 n, tk::constant<int> BLOCK) {
+      auto offsets = tk::program_id(0) * BLOCK + tk::arange(0, BLOCK);
+      auto mask = offsets < n;
+      auto x = tk::load(a + offsets, mask);
+      auto y = tk::load(b + offsets, mask);
+      auto z = tk::load(c + offsets, mask);
+      tk::store(out + offsets, (x * y + z) * tk::sigmoid(x), mask);
+    });
+
+constexpr std::size_t gib = std::size_t(1) << 30;
+constexpr int vector_block = 1024;
+
+template <class T> T *ptr(CUdeviceptr p) {
+  return reinterpret_cast<T *>(static_cast<std::uintptr_t>(p));
+}
+
+CUdeviceptr alloc(std::size_t bytes) {
+  CUdeviceptr p;
+  require(cu.cuMemAlloc(&p, bytes), "cuMemAlloc");
+  return p;
+}
+
+/// A host chunk of random values in [lo, hi) (xorshift; fast enough for tens of MiB).
+template <class T>
+std::vector<T> random_chunk(std::size_t count, float lo, float hi, unsigned seed) {
+  std::vector<T> v(count);
+  std::uint32_t s = 2463534242u ^ (seed * 2654435761u);
+  for (auto &x : v) {
+    s ^= s << 13;
+    s ^= s >> 17;
+    s ^= s << 5;
+    x = T(lo + (hi - lo) * float(s >> 8) * (1.0f / 16777216.0f));
+  }
+  return v;
+}
+
+/// Fills `bytes` at `p` with copies of `chunk` (whose size in bytes divides `bytes`).
+template <class T> void fill(CUdeviceptr p, std::size_t bytes, const std::vector<T> &chunk) {
+  const std::size_t step = chunk.size() * sizeof(T);
+  for (std::size_t off = 0; off < bytes; off += step)
+    require(cu.cuMemcpyHtoD(p + off, chunk.data(), std::min(step, bytes - off)), "cuMemcpyHtoD");
+}
+
+template <class T> std::vector<T> download(CUdeviceptr p, std::size_t count) {
+  std::vector<T> v(count);
+  require(cu.cuMemcpyDtoH(v.data(), p, count * sizeof(T)), "cuMemcpyDtoH");
+  return v;
+}
+
+/// Median milliseconds of `run`, each timed with events on the default stream.
+double median_ms(const std::function<void()> &run, int warmup = 3, int reps = 20) {
+  CUevent start, stop;
+  require(cu.cuEventCreate(&start, 0), "cuEventCreate");
+  require(cu.cuEventCreate(&stop, 0), "cuEventCreate");
+  for (int i = 0; i < warmup; ++i)
+    run();
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) {
+    require(cu.cuEventRecord(start, nullptr), "cuEventRecord");
+    run();
+    require(cu.cuEventRecord(stop, nullptr), "cuEventRecord");
+    require(cu.cuEventSynchronize(stop), "cuEventSynchronize");
+    float ms = 0;
+    require(cu.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
+    times.push_back(double(ms));
+  }
+  cu.cuEventDestroy(start);
+  cu.cuEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+double copy_gbps = 0;
+
+/// One bandwidth result: a JSON line on stdout, a table row on stderr.
+void report(const char *bench, const std::string &shape, const char *impl, double ms, double bytes,
+            const std::string &config, const char *check) {
+  const double gbps = bytes / ms / 1e6;
+  std::printf("{\"bench\": \"%s\", \"shape\": \"%s\", \"impl\": \"%s\", \"ms\": %.5f, \"gbps\": "
+              "%.1f, \"bytes\": %.0f, \"config\": \"%s\", \"check\": \"%s\"}\n",
+              bench, shape.c_str(), impl, ms, gbps, bytes, config.c_str(), check);
+  std::fflush(stdout);
+  std::fprintf(stderr, "| %-12s | %-24s | %-16s | %9.4f | %7.1f | %6.1f%% | %-22s | %s\n", bench,
+               shape.c_str(), impl, ms, gbps, copy_gbps > 0 ? 100 * gbps / copy_gbps : 0.0,
+               config.c_str(), check);
+}
+
+void report_time(const char *bench, const std::string &shape, const char *impl, const char *unit,
+                 double value, const std::string &config) {
+  std::printf("{\"bench\": \"%s\", \"shape\": \"%s\", \"impl\": \"%s\", \"%s\": %.4f, \"config\": "
+              "\"%s\"}\n",
+              bench, shape.c_str(), impl, unit, value, config.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "| %-14s | %-34s | %-18s | %10.3f %s | %s\n", bench, shape.c_str(), impl,
+               value, unit, config.c_str());
+}
+
+const char *verdict(bool ok) { return ok ? "ok" : "MISMATCH"; }
+
+bool near(double got, double want, double atol, double rtol) {
+  return std::fabs(got - want) <= atol + rtol * std::fabs(want);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void bench_copy(CUdeviceptr src, CUdeviceptr dst) {
+  const double ms = median_ms([&] { require(cu.cuMemcpyDtoD(dst, src, gib), "cuMemcpyDtoD"); });
+  copy_gbps = 2.0 * double(gib) / ms / 1e6;
+  report("copy", "1 GiB", "cuMemcpyDtoD", ms, 2.0 * double(gib), "", "-");
+}
+
+void bench_vector_add(CUdeviceptr out, CUdeviceptr a, CUdeviceptr b, const std::vector<float> &ca,
+                      const std::vector<float> &cb) {
+  const int n = 1 << 28;
+  const double ms = median_ms([&] {
+    examples::vector_add.launch(tk::grid(tk::cdiv(n, vector_block)), {.backend = tk::backend::gpu},
+                                ptr<float>(out), ptr<const float>(a), ptr<const float>(b), n,
+                                tk::constant(vector_block));
+  });
+  const auto got = download<float>(out, ca.size());
+  bool ok = true;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    ok = ok && got[i] == ca[i] + cb[i];
+  report("vector_add", "2^28 f32", "tilekit", ms, 3.0 * 4 * n,
+         "BLOCK=" + std::to_string(vector_block) + " warps=4", verdict(ok));
+}
+
+void bench_fused_chain(CUdeviceptr out, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
+                       const std::vector<float> &ca, const std::vector<float> &cb,
+                       const std::vector<float> &cc) {
+  const int n = 1 << 28;
+  const double ms = median_ms([&] {
+    fused_chain.launch(tk::grid(tk::cdiv(n, vector_block)), {.backend = tk::backend::gpu},
+                       ptr<float>(out), ptr<const float>(a), ptr<const float>(b),
+                       ptr<const float>(c), n, tk::constant(vector_block));
+  });
+  const auto got = download<float>(out, ca.size());
+  bool ok = true;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double x = ca[i], want = (x * cb[i] + cc[i]) / (1 + std::exp(-x));
+    ok = ok && near(got[i], want, 1e-4, 1e-4);
+  }
+  report("fused_chain", "2^28 f32", "tilekit", ms, 4.0 * 4 * n,
+         "BLOCK=" + std::to_string(vector_block) + " warps=4", verdict(ok));
+}
+
+void bench_softmax(CUdeviceptr out, CUdeviceptr in, std::size_t chunk_floats) {
+  for (int cols : {1024, 4096, 16384}) {
+    const int rows = int((gib / 4) / std::size_t(cols)), stride = cols;
+    double best = 1e30;
+    int best_warps = 0;
+    for (int warps : {4, 8, 16}) {
+      const double ms = median_ms([&] {
+        examples::softmax.launch(tk::grid(rows), {.num_warps = warps, .backend = tk::backend::gpu},
+                                 ptr<float>(out), ptr<const float>(in), stride, cols,
+                                 tk::constant(cols));
+      });
+      std::fprintf(stderr, "  softmax %d cols, %2d warps: %.4f ms, %.0f GB/s\n", cols, warps, ms,
+                   2.0 * double(gib) / ms / 1e6);
+      if (ms < best)
+        best = ms, best_warps = warps;
+    }
+    // Run the winner last so the check sees its output: each row of the first chunk sums to 1.
+    examples::softmax.launch(tk::grid(rows), {.num_warps = best_warps, .backend = tk::backend::gpu},
+                             ptr<float>(out), ptr<const float>(in), stride, cols,
+                             tk::constant(cols));
+    const auto got = download<float>(out, chunk_floats);
+    bool ok = true;
+    for (std::size_t r = 0; r + std::size_t(cols) <= got.size(); r += std::size_t(cols)) {
+      double sum = 0;
+      for (int i = 0; i < cols; ++i)
+        sum += got[r + std::size_t(i)];
+      ok = ok && near(sum, 1.0, 1e-4, 0);
+    }
+    report("softmax", std::to_string(rows) + "x" + std::to_string(cols) + " f32", "tilekit", best,
+           2.0 * double(gib),
+           "BLOCK=" + std::to_string(cols) + " warps=" + std::to_string(best_warps), verdict(ok));
+  }
+}
+
+void bench_layernorm(CUdeviceptr y, CUdeviceptr x, const std::vector<half> &cx) {
+  const std::size_t bytes_in = gib / 2; // 512 MiB of f16
+  CUdeviceptr w = alloc(8192 * 2), b = alloc(8192 * 2), mean = alloc(1 << 20),
+              rstd = alloc(1 << 20);
+  const auto cw = random_chunk<half>(8192, 0.5f, 1.5f, 7), cb = random_chunk<half>(8192, -1, 1, 8);
+  require(cu.cuMemcpyHtoD(w, cw.data(), 8192 * 2), "cuMemcpyHtoD");
+  require(cu.cuMemcpyHtoD(b, cb.data(), 8192 * 2), "cuMemcpyHtoD");
+  for (int cols : {1024, 4096, 8192}) {
+    const int rows = int((bytes_in / 2) / std::size_t(cols)), stride = cols, n = cols;
+    const float eps = 1e-5f;
+    auto run = [&](int block, int warps) {
+      examples::layernorm.launch(tk::grid(rows), {.num_warps = warps, .backend = tk::backend::gpu},
+                                 ptr<half>(y), ptr<const half>(x), ptr<const half>(w),
+                                 ptr<const half>(b), ptr<float>(mean), ptr<float>(rstd), stride, n,
+                                 eps, tk::constant(block));
+    };
+    const double bytes = 2.0 * 2 * double(rows) * cols;
+    double best = 1e30;
+    int best_block = 0, best_warps = 0;
+    for (int block : {1024, 2048, 4096, 8192}) {
+      if (block > cols)
+        continue;
+      for (int warps : {4, 8, 16}) {
+        const double ms = median_ms([&] { run(block, warps); });
+        std::fprintf(stderr, "  layernorm %d cols, BLOCK %d, %2d warps: %.4f ms, %.0f GB/s\n", cols,
+                     block, warps, ms, bytes / ms / 1e6);
+        if (ms < best)
+          best = ms, best_block = block, best_warps = warps;
+      }
+    }
+    run(best_block, best_warps);
+    // Check the first rows (within the random chunk) against a host computation in double.
+    const std::size_t check_rows = std::min<std::size_t>(4, cx.size() / std::size_t(cols));
+    const auto got = download<half>(y, check_rows * std::size_t(cols));
+    bool ok = true;
+    for (std::size_t r = 0; r < check_rows; ++r) {
+      double s = 0, sq = 0;
+      for (int i = 0; i < cols; ++i)
+        s += float(cx[r * std::size_t(cols) + std::size_t(i)]);
+      const double mu = s / cols;
+      for (int i = 0; i < cols; ++i) {
+        const double d = float(cx[r * std::size_t(cols) + std::size_t(i)]) - mu;
+        sq += d * d;
+      }
+      const double rs = 1 / std::sqrt(sq / cols + double(eps));
+      for (int i = 0; i < cols; ++i) {
+        const std::size_t k = r * std::size_t(cols) + std::size_t(i);
+        const double want =
+            (float(cx[k]) - mu) * rs * float(cw[std::size_t(i)]) + float(cb[std::size_t(i)]);
+        ok = ok && near(float(got[k]), want, 1e-2, 1e-2);
+      }
+    }
+    report("layernorm", std::to_string(rows) + "x" + std::to_string(cols) + " f16", "tilekit", best,
+           bytes, "BLOCK=" + std::to_string(best_block) + " warps=" + std::to_string(best_warps),
+           verdict(ok));
+  }
+  for (CUdeviceptr p : {w, b, mean, rstd})
+    cu.cuMemFree(p);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+constexpr int cold_n = 1 << 20;
+
+/// `bench_gpu --cold`: what a fresh process pays for its first kernel. The context and buffers
+/// come first (as in the Triton script, where torch has made them); the clock runs from just
+/// before the first `kernel::launch` to after the synchronize.
+int cold_main() {
+  (void)tk_test::init_driver();
+  CUdeviceptr a = alloc(cold_n * 4), b = alloc(cold_n * 4), out = alloc(cold_n * 4);
+  const auto chunk = random_chunk<float>(cold_n, -1, 1, 3);
+  fill(a, cold_n * 4, chunk), fill(b, cold_n * 4, chunk);
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  const auto start = std::chrono::steady_clock::now();
+  examples::vector_add.launch(tk::grid(tk::cdiv(cold_n, vector_block)),
+                              {.backend = tk::backend::gpu}, ptr<float>(out), ptr<const float>(a),
+                              ptr<const float>(b), cold_n, tk::constant(vector_block));
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const auto got = download<float>(out, 16);
+  bool ok = true;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    ok = ok && got[i] == chunk[i] + chunk[i];
+  std::printf("%.4f %s\n", ms, ok ? "ok" : "MISMATCH");
+  return ok ? 0 : 1;
+}
+
+/// Runs `exe --cold` with TK_CACHE_DIR=`cache_dir`; returns its wall time (spawn to exit) and its
+/// in-process first-launch time, or negative values on failure.
+std::pair<double, double> run_cold_child(const std::string &exe, const std::string &cache_dir) {
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e)
+    if (std::strncmp(*e, "TK_CACHE_DIR=", 13) != 0)
+      env.emplace_back(*e);
+  env.push_back("TK_CACHE_DIR=" + cache_dir);
+  std::vector<char *> envp;
+  for (auto &s : env)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string arg0 = exe, arg1 = "--cold";
+  char *argv[] = {arg0.data(), arg1.data(), nullptr};
+
+  int fds[2];
+  if (pipe(fds) != 0)
+    return {-1, -1};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  pid_t pid = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const int spawned = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (spawned != 0) {
+    close(fds[0]);
+    return {-1, -1};
+  }
+  std::string output;
+  char buf[256];
+  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;)
+    output.append(buf, std::size_t(got));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double wall =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "bench_gpu --cold failed (status %d): %s\n", status, output.c_str());
+    return {-1, -1};
+  }
+  return {wall, std::atof(output.c_str())};
+}
+
+void bench_cold(const std::string &exe) {
+  std::error_code ec;
+  std::string dir = (std::filesystem::temp_directory_path(ec) / "tk_bench_cold_XXXXXX").string();
+  if (!mkdtemp(dir.data())) {
+    std::fprintf(stderr, "cannot create a temporary directory for the cold compile\n");
+    return;
+  }
+  // First an empty disk cache (trace, compile, store, load, launch), then the same directory
+  // again (trace, disk cache hit, load, launch).
+  const char *runs[] = {"empty cache", "warm disk cache"};
+  for (const char *what : runs) {
+    const auto [wall, first] = run_cold_child(exe, dir);
+    if (wall < 0)
+      continue;
+    const std::string shape = std::string("vector_add 2^20, ") + what;
+    report_time("cold_compile", shape + ": first launch", "tilekit", "ms", first,
+                "in process, launch to sync");
+    report_time("cold_compile", shape + ": whole process", "tilekit", "ms", wall, "spawn to exit");
+  }
+  std::filesystem::remove_all(dir, ec);
+}
+
+/// Host time per launch of a one-block vector add, `kernel::launch` against a raw cuLaunchKernel
+/// loop on a cubin compiled from the same IR by tk_compile, in the same process.
+void bench_launch_overhead(const std::string &target, CUdeviceptr out, CUdeviceptr a,
+                           CUdeviceptr b) {
+  int small = vector_block;
+  const std::string ir = examples::vector_add.ir(
+      ptr<float>(out), ptr<const float>(a), ptr<const float>(b), small, tk::constant(vector_block));
+  tk_compile_options opts;
+  tk_compile_options_init(&opts);
+  opts.target = target.c_str();
+  opts.num_warps = 4;
+  opts.output = TK_OUTPUT_CUBIN;
+  tk_compile_result *result = nullptr;
+  if (tk_compile(ir.data(), ir.size(), &opts, &result) != TK_OK) {
+    std::fprintf(stderr, "tk_compile failed: %s\n", tk_compile_result_error(result));
+    tk_compile_result_free(result);
+    return;
+  }
+  CUmodule module;
+  CUfunction function;
+  require(cu.cuModuleLoadData(&module, tk_compile_result_binary(result, nullptr)),
+          "cuModuleLoadData");
+  require(cu.cuModuleGetFunction(&function, module, tk_compile_result_kernel_name(result)),
+          "cuModuleGetFunction");
+  const auto threads = unsigned(tk_compile_result_threads_per_block(result));
+  const auto shared = unsigned(tk_compile_result_dynamic_shared_bytes(result));
+  tk_compile_result_free(result);
+
+  const int launches = 20000;
+  auto host_us = [&](auto &&launch_once) {
+    return tk_test::host_us_per_launch(launch_once, launches, 500);
+  };
+  auto raw = [&] {
+    void *params[] = {&out, &a, &b, &small};
+    require(cu.cuLaunchKernel(function, 1, 1, 1, threads, 1, 1, shared, nullptr, params, nullptr),
+            "cuLaunchKernel");
+  };
+  auto ours = [&] {
+    examples::vector_add.launch(tk::grid(1), {.backend = tk::backend::gpu}, ptr<float>(out),
+                                ptr<const float>(a), ptr<const float>(b), small,
+                                tk::constant(vector_block));
+  };
+  // Alternate, twice each, and keep each one's best: the loops share the machine's noise.
+  double raw_us = 1e30, ours_us = 1e30;
+  for (int round = 0; round < 2; ++round) {
+    raw_us = std::min(raw_us, host_us(raw));
+    ours_us = std::min(ours_us, host_us(ours));
+  }
+  const std::string config = std::to_string(launches) + " launches, no sync, best of 2";
+  report_time("launch_overhead", "vector_add 1 block (1024 f32)", "tilekit", "us", ours_us, config);
+  report_time("launch_overhead", "vector_add 1 block (1024 f32)", "raw cuLaunchKernel", "us",
+              raw_us, config);
+  cu.cuModuleUnload(module);
+}
+
+std::string self_exe(const char *argv0) {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(argv0) : p.string();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    if (argc > 1 && std::string(argv[1]) == "--cold")
+      return cold_main();
+
+    const std::string target = tk_test::specific_target(tk_test::init_driver());
+    if (const std::string why = tk::gpu_unavailable_reason(); !why.empty())
+      tk_test::skip(why);
+    std::fprintf(stderr, "target %s\n", target.c_str());
+    std::fprintf(stderr, "| bench | shape | impl | ms | GB/s | of copy | config | check\n");
+
+    // Four 1 GiB f32 buffers; the first 8 MiB chunk of each input is random and repeated.
+    const std::size_t chunk_floats = std::size_t(1) << 21;
+    const auto ca = random_chunk<float>(chunk_floats, -4, 4, 1),
+               cb = random_chunk<float>(chunk_floats, -4, 4, 2),
+               cc = random_chunk<float>(chunk_floats, -4, 4, 3);
+    CUdeviceptr a = alloc(gib), b = alloc(gib), c = alloc(gib), out = alloc(gib);
+    fill(a, gib, ca), fill(b, gib, cb), fill(c, gib, cc);
+    require(cu.cuMemsetD8(out, 0xff, gib), "cuMemsetD8");
+
+    bench_copy(a, out);
+    bench_vector_add(out, a, b, ca, cb);
+    bench_fused_chain(out, a, b, c, ca, cb, cc);
+    bench_softmax(out, a, chunk_floats);
+    {
+      const auto cx = random_chunk<half>(std::size_t(1) << 22, -4, 6, 4); // 8 MiB of f16
+      fill(c, gib / 2, cx);
+      bench_layernorm(out, c, cx);
+    }
+    bench_launch_overhead(target, out, a, b);
+    for (CUdeviceptr p : {a, b, c, out})
+      cu.cuMemFree(p);
+    bench_cold(self_exe(argv[0]));
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "bench_gpu failed: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""The peers' side of the side-by-side benchmarks (bench/README.md): Triton kernels written as in
+the Triton tutorials, and PyTorch eager, on the workloads bench_gpu runs through TileKit's runtime.
+
+One JSON object per line on stdout ({"bench", "shape", "impl", "ms", "gbps", "bytes", "config",
+"check"}, or "ms"/"us" alone for cold compile and launch overhead), a readable table on stderr.
+bench/compare.py puts this beside bench_gpu's output.
+
+Timing matches bench_gpu: CUDA events on the current stream around each run, median of 20 after
+3 warm-up runs; every buffer is 512 MiB or more, far beyond the L2 cache. Inputs are random.
+
+    python3 bench/peers.py            all benchmarks
+    python3 bench/peers.py --cold     (internal) one first launch of the Triton vector add
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+import triton
+import triton.language as tl
+
+GIB = 1 << 30
+VECTOR_BLOCK = 1024
+COLD_N = 1 << 20
+LAUNCHES = 20000
+
+
+# --- Triton kernels, as in the tutorials ------------------------------------------------------
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    block_start = pid * BLOCK_SIZE
+    offsets = block_start + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    output = x + y
+    tl.store(output_ptr + offsets, output, mask=mask)
+
+
+@triton.jit
+def fused_chain_kernel(a_ptr, b_ptr, c_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    # out = (a * b + c) * sigmoid(a), as bench_gpu's fused_chain.
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    a = tl.load(a_ptr + offsets, mask=mask)
+    b = tl.load(b_ptr + offsets, mask=mask)
+    c = tl.load(c_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, (a * b + c) * tl.sigmoid(a), mask=mask)
+
+
+@triton.jit
+def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_cols,
+                   BLOCK_SIZE: tl.constexpr):
+    row_idx = tl.program_id(0)
+    row_start_ptr = input_ptr + row_idx * input_row_stride
+    col_offsets = tl.arange(0, BLOCK_SIZE)
+    input_ptrs = row_start_ptr + col_offsets
+    row = tl.load(input_ptrs, mask=col_offsets < n_cols, other=-float("inf"))
+    row_minus_max = row - tl.max(row, axis=0)
+    numerator = tl.exp(row_minus_max)
+    denominator = tl.sum(numerator, axis=0)
+    softmax_output = numerator / denominator
+    output_row_start_ptr = output_ptr + row_idx * output_row_stride
+    tl.store(output_row_start_ptr + col_offsets, softmax_output, mask=col_offsets < n_cols)
+
+
+@triton.jit
+def layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    Y += row * stride
+    X += row * stride
+    # Mean.
+    _mean = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        a = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        _mean += a
+    mean = tl.sum(_mean, axis=0) / N
+    # Variance.
+    _var = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.).to(tl.float32)
+        x = tl.where(cols < N, x - mean, 0.)
+        _var += x * x
+    var = tl.sum(_var, axis=0) / N
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(Mean + row, mean)
+    tl.store(Rstd + row, rstd)
+    # Normalize and apply the linear transformation.
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask)
+        b = tl.load(B + cols, mask=mask)
+        x = tl.load(X + cols, mask=mask, other=0.).to(tl.float32)
+        x_hat = (x - mean) * rstd
+        y = x_hat * w + b
+        tl.store(Y + cols, y, mask=mask)
+
+
+# --- Measuring and reporting ------------------------------------------------------------------
+
+copy_gbps = 0.0
+
+
+def median_ms(fn, warmup=3, reps=20):
+    """Median milliseconds of fn(), each run timed with CUDA events on the current stream."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    stops = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    times = []
+    for start, stop in zip(starts, stops):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def emit(record):
+    print(json.dumps(record), flush=True)
+
+
+def report(bench, shape, impl, ms, nbytes, config="", check="-"):
+    gbps = nbytes / ms / 1e6
+    emit({"bench": bench, "shape": shape, "impl": impl, "ms": round(ms, 5), "gbps": round(gbps, 1),
+          "bytes": nbytes, "config": config, "check": check})
+    of_copy = 100 * gbps / copy_gbps if copy_gbps else 0.0
+    print(f"| {bench:<12} | {shape:<24} | {impl:<8} | {ms:9.4f} | {gbps:7.1f} | {of_copy:5.1f}% "
+          f"| {config:<22} | {check}", file=sys.stderr, flush=True)
+
+
+def report_time(bench, shape, impl, unit, value, config=""):
+    emit({"bench": bench, "shape": shape, "impl": impl, unit: round(value, 4), "config": config})
+    print(f"| {bench:<14} | {shape:<34} | {impl:<8} | {value:10.3f} {unit} | {config}",
+          file=sys.stderr, flush=True)
+
+
+def verdict(ok):
+    return "ok" if ok else "MISMATCH"
+
+
+def best_of(configs, run, label):
+    """The fastest of configs (each a dict of launch parameters) as (ms, config)."""
+    best = None
+    for cfg in configs:
+        ms = median_ms(lambda: run(cfg))
+        print(f"  {label}, {cfg}: {ms:.4f} ms", file=sys.stderr, flush=True)
+        if best is None or ms < best[0]:
+            best = (ms, cfg)
+    return best
+
+
+def config_text(cfg):
+    return " ".join(f"{'BLOCK' if k == 'BLOCK_SIZE' else k.replace('num_', '')}={v}"
+                    for k, v in cfg.items())
+
+
+def guarded(fn):
+    """Runs one benchmark; a failure is reported and the others still run."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - report and go on
+        print(f"{fn.__name__} failed: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+    torch.cuda.empty_cache()
+
+
+# --- The benchmarks ---------------------------------------------------------------------------
+
+
+def rand(shape, lo, hi, dtype=torch.float32):
+    return (torch.rand(shape, device="cuda", dtype=torch.float32) * (hi - lo) + lo).to(dtype)
+
+
+def bench_copy():
+    global copy_gbps
+    src = rand(GIB // 4, -4, 4)
+    dst = torch.empty_like(src)
+    ms = median_ms(lambda: dst.copy_(src))
+    copy_gbps = 2 * GIB / ms / 1e6
+    report("copy", "1 GiB", "torch", ms, 2 * GIB, "Tensor.copy_")
+
+
+def bench_vector_add():
+    n = 1 << 28
+    x, y = rand(n, -4, 4), rand(n, -4, 4)
+    out = torch.empty_like(x)
+    grid = (triton.cdiv(n, VECTOR_BLOCK),)
+    ms = median_ms(lambda: add_kernel[grid](x, y, out, n, BLOCK_SIZE=VECTOR_BLOCK))
+    want = x + y
+    report("vector_add", "2^28 f32", "triton", ms, 12 * n, f"BLOCK={VECTOR_BLOCK} warps=4",
+           verdict(torch.equal(out, want)))
+    ms = median_ms(lambda: torch.add(x, y, out=out))
+    report("vector_add", "2^28 f32", "torch", ms, 12 * n, "torch.add(out=)",
+           verdict(torch.equal(out, want)))
+
+
+def bench_fused_chain():
+    n = 1 << 28
+    a, b, c = rand(n, -4, 4), rand(n, -4, 4), rand(n, -4, 4)
+    out = torch.empty_like(a)
+    grid = (triton.cdiv(n, VECTOR_BLOCK),)
+    ms = median_ms(lambda: fused_chain_kernel[grid](a, b, c, out, n, BLOCK_SIZE=VECTOR_BLOCK))
+    want = (a * b + c) * torch.sigmoid(a)
+    ok = torch.allclose(out, want, atol=1e-4, rtol=1e-4)
+    report("fused_chain", "2^28 f32", "triton", ms, 16 * n, f"BLOCK={VECTOR_BLOCK} warps=4",
+           verdict(ok))
+    del want, out
+    res = {}
+
+    def eager():
+        res["out"] = (a * b + c) * torch.sigmoid(a)
+
+    ms = median_ms(eager)
+    report("fused_chain", "2^28 f32", "torch", ms, 16 * n, "eager, 4 kernels", "-")
+
+
+def bench_softmax():
+    for cols in (1024, 4096, 16384):
+        rows = (GIB // 4) // cols
+        x = rand((rows, cols), -8, 8)
+        out = torch.empty_like(x)
+        block = triton.next_power_of_2(cols)
+
+        def run(cfg):
+            softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), cols, **cfg)
+
+        configs = [{"BLOCK_SIZE": block, "num_warps": w} for w in (4, 8, 16)]
+        ms, cfg = best_of(configs, run, f"triton softmax {cols} cols")
+        run(cfg)
+        want = torch.softmax(x, dim=-1)
+        ok = torch.allclose(out, want, atol=1e-6, rtol=1e-4)
+        shape = f"{rows}x{cols} f32"
+        report("softmax", shape, "triton", ms, 2 * GIB, config_text(cfg), verdict(ok))
+        del want
+        ms = median_ms(lambda: torch.softmax(x, dim=-1))
+        report("softmax", shape, "torch", ms, 2 * GIB, "torch.softmax", "-")
+        del x, out
+        torch.cuda.empty_cache()
+
+
+def bench_layernorm():
+    eps = 1e-5
+    for cols in (1024, 4096, 8192):
+        rows = (GIB // 2 // 2) // cols  # 512 MiB of f16
+        x = rand((rows, cols), -4, 6, torch.float16)
+        w = rand(cols, 0.5, 1.5, torch.float16)
+        b = rand(cols, -1, 1, torch.float16)
+        y = torch.empty_like(x)
+        mean = torch.empty(rows, dtype=torch.float32, device="cuda")
+        rstd = torch.empty(rows, dtype=torch.float32, device="cuda")
+
+        def run(cfg):
+            layer_norm_fwd_fused[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols, eps, **cfg)
+
+        # The tutorial's choice (BLOCK_SIZE = next_pow2(N) up to 64 KiB of data, num_warps =
+        # min(max(BLOCK_SIZE // 256, 1), 8)) is one of these; bench_gpu tries the same set.
+        configs = [{"BLOCK_SIZE": blk, "num_warps": wp}
+                   for blk in (1024, 2048, 4096, 8192) if blk <= cols for wp in (4, 8, 16)]
+        ms, cfg = best_of(configs, run, f"triton layernorm {cols} cols")
+        run(cfg)
+        want = torch.nn.functional.layer_norm(x, (cols,), w, b, eps)
+        ok = torch.allclose(y, want, atol=1e-2, rtol=1e-2)
+        nbytes = 2 * 2 * rows * cols
+        shape = f"{rows}x{cols} f16"
+        report("layernorm", shape, "triton", ms, nbytes, config_text(cfg), verdict(ok))
+        del want
+        ms = median_ms(lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps))
+        report("layernorm", shape, "torch", ms, nbytes, "F.layer_norm", "-")
+        del x, y
+        torch.cuda.empty_cache()
+
+
+def bench_launch_overhead():
+    n = VECTOR_BLOCK
+    x, y = rand(n, -1, 1), rand(n, -1, 1)
+    out = torch.empty_like(x)
+
+    def host_us(launch_once):
+        for _ in range(500):
+            launch_once()
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(LAUNCHES):
+            launch_once()
+        us = (time.perf_counter() - start) * 1e6 / LAUNCHES
+        torch.cuda.synchronize()
+        return us
+
+    def triton_once():
+        add_kernel[(1,)](x, y, out, n, BLOCK_SIZE=VECTOR_BLOCK)
+
+    def torch_once():
+        torch.add(x, y, out=out)
+
+    # Alternate, twice each, and keep each one's best, as bench_gpu does.
+    tri = min(host_us(triton_once), host_us(triton_once))
+    tor = min(host_us(torch_once), host_us(torch_once))
+    config = f"{LAUNCHES} launches, no sync, best of 2"
+    report_time("launch_overhead", "vector_add 1 block (1024 f32)", "triton", "us", tri, config)
+    report_time("launch_overhead", "vector_add 1 block (1024 f32)", "torch", "us", tor,
+                config + " (torch.add)")
+
+
+def bench_cold():
+    """Triton vector add in a fresh process with an empty TRITON_CACHE_DIR, then again with the
+    cache it filled: the first call (in process, call to synchronize) and the whole process."""
+    cache = tempfile.mkdtemp(prefix="triton_bench_cold_")
+    try:
+        env = dict(os.environ, TRITON_CACHE_DIR=cache)
+        for what in ("empty cache", "warm disk cache"):
+            start = time.perf_counter()
+            proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--cold"], env=env,
+                                  capture_output=True, text=True, timeout=300)
+            wall = (time.perf_counter() - start) * 1e3
+            if proc.returncode != 0:
+                print(f"peers.py --cold failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}",
+                      file=sys.stderr, flush=True)
+                continue
+            first = float(proc.stdout.split()[0])
+            shape = f"vector_add 2^20, {what}"
+            report_time("cold_compile", shape + ": first launch", "triton", "ms", first,
+                        "in process, call to synchronize")
+            report_time("cold_compile", shape + ": whole process", "triton", "ms", wall,
+                        "spawn to exit (incl. import torch)")
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def cold_main():
+    x, y = rand(COLD_N, -1, 1), rand(COLD_N, -1, 1)
+    out = torch.empty_like(x)
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    add_kernel[(triton.cdiv(COLD_N, VECTOR_BLOCK),)](x, y, out, COLD_N, BLOCK_SIZE=VECTOR_BLOCK)
+    torch.cuda.synchronize()
+    ms = (time.perf_counter() - start) * 1e3
+    ok = torch.equal(out, x + y)
+    print(f"{ms:.4f} {verdict(ok)}", flush=True)
+    return 0 if ok else 1
+
+
+def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--cold":
+        return cold_main()
+    if not torch.cuda.is_available():
+        print("SKIPPED: no CUDA device for torch", file=sys.stderr)
+        return 77
+    print(f"{torch.cuda.get_device_name()}; torch {torch.__version__}, triton {triton.__version__}",
+          file=sys.stderr)
+    print("| bench | shape | impl | ms | GB/s | of copy | config | check", file=sys.stderr)
+    for bench in (bench_copy, bench_vector_add, bench_fused_chain, bench_softmax, bench_layernorm,
+                  bench_launch_overhead, bench_cold):
+        guarded(bench)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
