@@ -48,11 +48,14 @@ def TkRemoveLayoutConversions : Pass<"tk-remove-layout-conversions", "::mlir::Mo
     Greedy rewrites: identity conversions go; chains fold into one conversion; ops without
     tensor operands (`tk.make_range`, `tk.splat`, `arith.constant`) are rebuilt in the layout
     they are converted to; a conversion of an elementwise op, `tk.broadcast` or
-    `tk.expand_dims` used only by it is hoisted above the op when every operand can be had in
-    the layout needed for free (in it already, converted from it, cheap, or made by such an op
-    in turn, up to 8 ops up) (backward); an elementwise op whose tensor operands are all
-    conversions from one layout is rebuilt in that layout, with one conversion after it
-    (forward). Not handled yet: see RemoveLayoutConversions.cpp.
+    `tk.expand_dims` is hoisted above the op when every operand can be had in the layout
+    needed for free (in it already, converted from it, cheap, or made by such an op in turn, up
+    to 8 ops up; an op with other users is rebuilt beside the original) (backward); an
+    elementwise op whose tensor operands are all conversions from one layout is rebuilt in that
+    layout, with one conversion after it (forward); a tensor carried by `scf.for` whose next
+    value is computed from a conversion out of another layout is carried in that layout when
+    the next value is then free in it (loop-carried). Not handled yet: see
+    RemoveLayoutConversions.cpp.
   }];
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }

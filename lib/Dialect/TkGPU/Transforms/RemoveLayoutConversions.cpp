@@ -2,15 +2,16 @@
 /// without them (rules in Passes.td). Greedy pattern rewrites; the convert_layout folder removes
 /// identities and folds chains.
 ///
-/// Not handled yet (Triton's RemoveLayoutConversions does): conversions across scf.for/if/while
-/// (loop-carried values keep the layout tk-assign-layouts gave them), hoisting over values with
-/// several uses (duplicating them), over reshapes and loads, and choosing layouts by
-/// cost (loads and stores are anchors: their layout is coalesce's choice, not changed here).
+/// Not handled yet (Triton's RemoveLayoutConversions does): conversions across scf.if/while and
+/// loop-carried values other than those LoopCarriedLayout moves, hoisting over reshapes and
+/// loads, and choosing layouts by cost (loads and stores are anchors: their layout is
+/// coalesce's choice, not changed here).
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -103,10 +104,12 @@ Attribute operandLayoutFor(Operation *op, Attribute layout) {
 }
 
 /// `value` can be had in `layout` without a real conversion: it is in it, converted from it,
-/// cheap to rebuild in it, or made (for this use only) by an op that can be rebuilt in it from
-/// operands that are free themselves, up to `depth` ops up.
-bool isFree(Value value, Attribute layout, unsigned depth = 8) {
-  if (!isa<RankedTensorType>(value.getType()) || layoutOf(value) == layout)
+/// cheap to rebuild in it, `assumed` (a loop-carried value about to take the layout), or made by
+/// an op that can be rebuilt in it from operands that are free themselves, up to `depth` ops
+/// up. An op with other users is rebuilt beside the original: the ops this looks through do
+/// arithmetic on registers, cheaper than a conversion's round trip through shared memory.
+bool isFree(Value value, Attribute layout, unsigned depth = 8, Value assumed = {}) {
+  if (!isa<RankedTensorType>(value.getType()) || layoutOf(value) == layout || value == assumed)
     return true;
   Operation *def = value.getDefiningOp();
   if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(def))
@@ -114,15 +117,17 @@ bool isFree(Value value, Attribute layout, unsigned depth = 8) {
   if (isCheap(def))
     return true;
   Attribute operandLayout = operandLayoutFor(def, layout);
-  if (!operandLayout || !depth || !value.hasOneUse())
+  if (!operandLayout || !depth)
     return false;
-  return llvm::all_of(def->getOperands(),
-                      [&](Value operand) { return isFree(operand, operandLayout, depth - 1); });
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isFree(operand, operandLayout, depth - 1, assumed);
+  });
 }
 
 /// convert_layout(op(x, ...)) -> op in the target layout, for elementwise ops, tk.broadcast and
-/// tk.expand_dims used only here, when every operand can be had in the layout that needs for
-/// free (isFree): the conversions this leaves on the operands are removed in turn.
+/// tk.expand_dims, when every operand can be had in the layout that needs for free (isFree):
+/// the conversions this leaves on the operands are removed in turn. The original op stays for
+/// its other users, if any.
 struct HoistConversion : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -139,9 +144,74 @@ struct HoistConversion : OpRewritePattern<ConvertLayoutOp> {
                              ? convertTo(rewriter, def->getLoc(), operand, operandLayout)
                              : operand);
     rewriter.replaceOp(convert, rebuildIn(rewriter, def, operands, target));
-    // Now, not later: while it lives, its operands have two uses, which isFree counts.
-    rewriter.eraseOp(def);
+    if (def->use_empty())
+      rewriter.eraseOp(def);
     return success();
+  }
+};
+
+/// The layout a loop-carried value would rather have: the source layout of a real conversion
+/// (not of a cheap op) that the value yielded for it is computed from, through the ops
+/// HoistConversion looks through, up to `depth` ops up; null when there is none.
+Attribute preferredLayout(Value value, Attribute current, unsigned depth = 8) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !depth)
+    return {};
+  if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+    Attribute source = layoutOf(convert.getSrc());
+    if (source != current && isa<BlockedEncodingAttr>(source) &&
+        !isCheap(convert.getSrc().getDefiningOp()))
+      return source;
+    return {};
+  }
+  if (!operandLayoutFor(def, current) || operandLayoutFor(def, current) != current)
+    return {};
+  for (Value operand : def->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      if (Attribute layout = preferredLayout(operand, current, depth - 1))
+        return layout;
+  return {};
+}
+
+/// A tensor carried by scf.for in layout L whose next value is computed from a conversion out
+/// of layout P (a loop accumulating loaded data: `acc += convert(load)`) is carried in P instead,
+/// when the yielded value can then be had in P for free: the conversion in every iteration
+/// becomes one of the initial value (free for a splat) and one of the result after the loop.
+struct LoopCarriedLayout : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop, PatternRewriter &rewriter) const override {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type)
+        continue;
+      Value yielded = yield.getOperand(unsigned(i));
+      Attribute preferred = preferredLayout(yielded, type.getEncoding());
+      if (!preferred || !isFree(yielded, preferred, 8, arg))
+        continue;
+      auto carried = withLayout(type, preferred);
+      Location loc = loop.getLoc();
+      rewriter.setInsertionPoint(loop);
+      Value init = convertTo(rewriter, loc, loop.getInitArgs()[i], preferred);
+      OpResult result = loop->getResult(unsigned(i));
+      rewriter.modifyOpInPlace(loop, [&] {
+        loop.getInitArgsMutable()[unsigned(i)].assign(init);
+        arg.setType(carried);
+        result.setType(carried);
+      });
+      rewriter.setInsertionPointToStart(loop.getBody());
+      auto inside = ConvertLayoutOp::create(rewriter, loc, type, arg);
+      rewriter.replaceAllUsesExcept(arg, inside, inside);
+      rewriter.setInsertionPoint(yield);
+      Value next = ConvertLayoutOp::create(rewriter, loc, carried, yielded);
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(unsigned(i), next); });
+      rewriter.setInsertionPointAfter(loop);
+      auto after = ConvertLayoutOp::create(rewriter, loc, type, result);
+      rewriter.replaceAllUsesExcept(result, after, after);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(loop, "no loop-carried tensor prefers another layout");
   }
 };
 
@@ -228,8 +298,8 @@ struct RemoveLayoutConversions
     : tkgpu::impl::TkRemoveLayoutConversionsBase<RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RematerializeCheap, HoistConversion, SinkConversion, ReduceBeforeConversion>(
-        &getContext());
+    patterns.add<RematerializeCheap, HoistConversion, SinkConversion, ReduceBeforeConversion,
+                 LoopCarriedLayout>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -112,8 +112,8 @@ func.func @sink(%x: tensor<512xf32, #a>, %y: tensor<512xf32, #a>) -> tensor<512x
 #a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 
-// Not handled: loads are anchors (their layout is coalesce's), and values with another use
-// are not rebuilt; both conversions stay.
+// Not handled: loads are anchors (their layout is coalesce's), and rebuilding the exp in #b
+// would need %x in #b, which is not free; both conversions stay.
 // CHECK-LABEL: func.func @kept
 // CHECK: tk.load %{{.*}} -> tensor<512xf32, #[[A:[a-z0-9]+]]>
 // CHECK: tkgpu.convert_layout %{{.*}} : tensor<512xf32, #[[A]]> -> tensor<512xf32, #[[B:[a-z0-9]+]]>
@@ -160,4 +160,75 @@ func.func @reduce_first(%x: tensor<4x512xf32, #b>, %y: tensor<512xf32, #b1>) -> 
     tk.reduce.return %s : f32
   }
   func.return %1, %3 : tensor<4xf32, #tkgpu.slice<{dim = 1, parent = #a}>>, f32
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// A loop accumulating loaded data carries the accumulator in the load's layout: the conversion
+// in every iteration goes (the zero is rebuilt in #b), and so does the one after the loop (the
+// reduction runs in #b).
+// CHECK-DAG:   #[[B:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [4]
+// CHECK-LABEL: func.func @loop_carried
+// CHECK:       %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : tensor<512xf32, #[[B]]>
+// CHECK:       %[[SUM:.+]] = scf.for {{.*}} iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (tensor<512xf32, #[[B]]>)
+// CHECK-NEXT:    %[[X:.+]] = tk.load %{{.*}} -> tensor<512xf32, #[[B]]>
+// CHECK-NEXT:    %[[S:.+]] = arith.addf %[[ACC]], %[[X]] : tensor<512xf32, #[[B]]>
+// CHECK-NEXT:    scf.yield %[[S]] : tensor<512xf32, #[[B]]>
+// CHECK:       tk.reduce %[[SUM]] {axis = 0 : i32} : (tensor<512xf32, #[[B]]>) -> f32
+// CHECK-NOT:   tkgpu.convert_layout
+func.func @loop_carried(%p: tensor<512x!tk.ptr<f32>, #b>, %n: i32) -> f32 {
+  %zero = arith.constant dense<0.0> : tensor<512xf32, #a>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<512xf32, #a>) : i32 {
+    %x = tk.load %p : (tensor<512x!tk.ptr<f32>, #b>) -> tensor<512xf32, #b>
+    %xc = tkgpu.convert_layout %x : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %s = arith.addf %a, %xc : tensor<512xf32, #a>
+    scf.yield %s : tensor<512xf32, #a>
+  }
+  %r = tk.reduce %acc {axis = 0 : i32} : (tensor<512xf32, #a>) -> f32 {
+  ^bb0(%l: f32, %r: f32):
+    %m = arith.addf %l, %r : f32
+    tk.reduce.return %m : f32
+  }
+  func.return %r : f32
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// The squares of a masked difference (a value used twice, by one op, and a mask used by the
+// load too): rebuilt in #b, so the loop carries #b as above. A loop-carried value computed from
+// another function argument in #a keeps #a: nothing would make it free in #b.
+// CHECK-DAG:   #[[A:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1]
+// CHECK-DAG:   #[[B:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [4]
+// CHECK-LABEL: func.func @loop_carried_squares
+// CHECK:       scf.for {{.*}} -> (tensor<512xf32, #[[B]]>, tensor<512xf32, #[[A]]>)
+// CHECK-NOT:     tkgpu.convert_layout
+// CHECK:         scf.yield {{.*}} : tensor<512xf32, #[[B]]>, tensor<512xf32, #[[A]]>
+func.func @loop_carried_squares(%p: tensor<512x!tk.ptr<f32>, #b>, %y: tensor<512xf32, #a>, %m: f32, %n: i32) -> (tensor<512xf32, #a>, tensor<512xf32, #a>) {
+  %zero = arith.constant dense<0.0> : tensor<512xf32, #a>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero, %t = %zero) -> (tensor<512xf32, #a>, tensor<512xf32, #a>) : i32 {
+    %r = tk.make_range {end = 512 : i32, start = 0 : i32} : tensor<512xi32, #b>
+    %ns = tk.splat %n : i32 -> tensor<512xi32, #b>
+    %mask = arith.cmpi slt, %r, %ns : tensor<512xi32, #b>
+    %x = tk.load %p, %mask : (tensor<512x!tk.ptr<f32>, #b>, tensor<512xi1, #b>) -> tensor<512xf32, #b>
+    %xc = tkgpu.convert_layout %x : tensor<512xf32, #b> -> tensor<512xf32, #a>
+    %maskc = tkgpu.convert_layout %mask : tensor<512xi1, #b> -> tensor<512xi1, #a>
+    %ms = tk.splat %m : f32 -> tensor<512xf32, #a>
+    %d0 = arith.subf %xc, %ms : tensor<512xf32, #a>
+    %d = arith.select %maskc, %d0, %zero : tensor<512xi1, #a>, tensor<512xf32, #a>
+    %sq = arith.mulf %d, %d : tensor<512xf32, #a>
+    %s = arith.addf %a, %sq : tensor<512xf32, #a>
+    %t2 = arith.addf %t, %y : tensor<512xf32, #a>
+    scf.yield %s, %t2 : tensor<512xf32, #a>, tensor<512xf32, #a>
+  }
+  func.return %acc#0, %acc#1 : tensor<512xf32, #a>, tensor<512xf32, #a>
 }
