@@ -193,9 +193,13 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   if (!nvptx)
     return module.emitError("NVPTX target unavailable: ") << error;
   std::string features = "+ptx" + std::to_string(target.ptxVersion);
+  // Multiplies and adds may fuse into fma (one rounding instead of two), as Triton's default
+  // (enable_fp_fusion) allows; the interpreter rounds each operation.
+  llvm::TargetOptions options;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   std::unique_ptr<llvm::TargetMachine> machine(
-      nvptx->createTargetMachine(triple, target.name, features, llvm::TargetOptions(), std::nullopt,
-                                 std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      nvptx->createTargetMachine(triple, target.name, features, options, std::nullopt, std::nullopt,
+                                 llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return module.emitError("cannot create the NVPTX target machine for ") << target.name;
 
