@@ -377,6 +377,23 @@ void autotune_path() {
             got, want, 1e-7, 1e-5);
   }
 
+  // A copy larger than the buffer is an error naming both sizes.
+  {
+    std::vector<float> too_big(in.size() + 1);
+    std::string message;
+    try {
+      dout.download(too_big);
+    } catch (const tk::error &e) {
+      message = e.message();
+    }
+    const std::string want = "tk::device_buffer download of " + std::to_string(too_big.size()) +
+                             " elements; the buffer holds " + std::to_string(in.size());
+    const bool ok = message == want;
+    std::printf("%s tk::device_buffer rejects a copy past its end (%s)\n", ok ? "ok  " : "FAIL",
+                message.c_str());
+    failures += !ok;
+  }
+
   const int ln_rows = 40, ln_cols = 3000;
   auto x = random_vector<half>(std::size_t(ln_rows) * ln_cols, -3, 5);
   auto w = random_vector<half>(std::size_t(ln_cols), 0.5, 1.5);
