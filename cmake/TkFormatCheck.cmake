@@ -21,7 +21,7 @@ set(files "")
 foreach(dir IN LISTS dirs)
   if(IS_DIRECTORY "${dir}")
     file(GLOB_RECURSE found LIST_DIRECTORIES false
-      "${dir}/*.hpp" "${dir}/*.h" "${dir}/*.cpp" "${dir}/*.cc" "${dir}/*.ipp")
+      "${dir}/*.hpp" "${dir}/*.h" "${dir}/*.cpp" "${dir}/*.cc" "${dir}/*.ipp" "${dir}/*.cu")
     list(APPEND files ${found})
   endif()
 endforeach()

@@ -13,8 +13,8 @@ set -euo pipefail
 PACKAGES=(
   # header-only dependencies of tk::frontend
   libboost-dev librange-v3-dev
-  # tests
-  catch2 clang-22 clang-format-22
+  # tests (g++-mingw-w64-x86-64-posix: headers.mingw, the Windows code paths)
+  catch2 clang-22 clang-format-22 g++-mingw-w64-x86-64-posix
   # MLIR backend (lib/, tk-opt, lit tests) and IR checks
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 libzstd-dev
   # libFuzzer for tests/fuzz (clang-22 -fsanitize=fuzzer)
@@ -32,7 +32,8 @@ missing=()
 # One dpkg-query for all packages; an unknown package is reported on stderr.
 installed=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' "${PACKAGES[@]}" 2>/dev/null || true)
 for pkg in "${PACKAGES[@]}"; do
-  if ! grep -qE "^${pkg} ii" <<<"$installed"; then
+  # Whole-line fixed-string match: names like g++-mingw-... are not regexes.
+  if ! grep -qxF -- "${pkg} ii " <<<"$installed"; then
     missing+=("$pkg")
   fi
 done

@@ -10,31 +10,19 @@
 /// is described in docs/runtime.md, section "Disk cache".
 #pragma once
 
+#include <tk/detail/os.hpp>
 #include <tk/error.hpp>
 
 #include <array>
 #include <atomic>
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <functional>
 #include <initializer_list>
-#include <ios>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <thread>
 #include <utility>
-
-#if defined(_WIN32)
-#include <process.h>
-#else
-#include <unistd.h>
-#endif
 
 namespace tk::detail {
 
@@ -180,63 +168,34 @@ inline void log_line(const std::string &message) {
   std::fflush(stderr);
 }
 
-/// A path as UTF-8 for messages; never throws for a path the platform cannot convert.
-inline std::string display(const std::filesystem::path &path) {
-  try {
-    const std::u8string utf8 = path.u8string();
-    return std::string(utf8.begin(), utf8.end());
-  } catch (...) {
-    return "<unprintable path>";
-  }
-}
-
 /// Set once the "not writable" warning has been printed; a reference so that tests can reset it.
 inline std::atomic<bool> &unwritable_warned() {
   static std::atomic<bool> warned{false};
   return warned;
 }
 
-inline void warn_unwritable(const std::filesystem::path &dir, const std::string &reason) {
+inline void warn_unwritable(const std::string &dir, const std::string &reason) {
   if (!debug_enabled() || unwritable_warned().exchange(true))
     return;
-  log_line("cache directory " + display(dir) + " is not writable (" + reason +
+  log_line("cache directory " + dir + " is not writable (" + reason +
            "); compiled kernels will not be cached");
 }
 
-inline std::string errno_message(int err) {
-  return err ? std::generic_category().message(err) : std::string("unknown error");
-}
-
-inline std::uint64_t process_id() {
-#if defined(_WIN32)
-  return static_cast<std::uint64_t>(_getpid());
-#else
-  return static_cast<std::uint64_t>(getpid());
-#endif
-}
-
-/// A temporary file name unique among all threads of all processes writing to the directory.
+/// A temporary file name unique among all threads of all processes writing to the directory:
+/// the process id, and a counter that no two threads of the process see at the same value.
 inline std::string temporary_suffix() {
   static std::atomic<std::uint64_t> counter{0};
-  const auto thread =
-      static_cast<std::uint64_t>(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  return ".tmp." + std::to_string(process_id()) + "." + std::to_string(thread) + "." +
+  return ".tmp." + std::to_string(os::process_id()) + "." +
          std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
 }
 
-inline std::filesystem::path environment_path(const char *name) {
-#if defined(_WIN32)
-  // The wide variant keeps non-ASCII user names intact.
-  std::wstring wide(name, name + std::char_traits<char>::length(name));
-  const wchar_t *value = _wgetenv(wide.c_str());
-  if (value && *value)
-    return std::filesystem::path(value);
-#else
-  const char *value = std::getenv(name);
-  if (value && *value)
-    return std::filesystem::path(value);
-#endif
-  return {};
+/// `dir` / `name`, with the platform's separator.
+inline std::string join(const std::string &dir, std::string_view name) {
+  std::string out = dir;
+  if (!out.empty() && out.back() != os::path_separator && out.back() != '/')
+    out.push_back(os::path_separator);
+  out.append(name);
+  return out;
 }
 
 inline constexpr char magic[4] = {'T', 'K', 'C', '1'};
@@ -269,7 +228,7 @@ class disk_cache {
 public:
   /// `producer_version` (e.g. the backend's version string) is recorded in every entry; an entry
   /// written by another producer version is a miss.
-  disk_cache(std::filesystem::path dir, std::string producer_version)
+  disk_cache(std::string dir, std::string producer_version)
       : dir_(std::move(dir)), producer_(std::move(producer_version)) {
     if (producer_.size() > 0xffff)
       internal_error("cache producer version longer than 65535 bytes");
@@ -277,66 +236,53 @@ public:
 
   /// `$TK_CACHE_DIR` if set; otherwise `$XDG_CACHE_HOME/tilekit` or `$HOME/.cache/tilekit` on
   /// Linux and other POSIX systems, `$HOME/Library/Caches/tilekit` on macOS,
-  /// `%LOCALAPPDATA%\tilekit` on Windows. Empty when none of these variables is set.
-  static std::filesystem::path default_directory() {
-    namespace fs = std::filesystem;
-    if (fs::path dir = cache_impl::environment_path("TK_CACHE_DIR"); !dir.empty())
+  /// `%LOCALAPPDATA%\tilekit` on Windows (paths in UTF-8 there). Empty when none of these
+  /// variables is set.
+  static std::string default_directory() {
+    using cache_impl::join;
+    if (std::string dir = os::environment_path("TK_CACHE_DIR"); !dir.empty())
       return dir;
 #if defined(_WIN32)
-    if (fs::path base = cache_impl::environment_path("LOCALAPPDATA"); !base.empty())
-      return base / "tilekit";
+    if (std::string base = os::environment_path("LOCALAPPDATA"); !base.empty())
+      return join(base, "tilekit");
 #elif defined(__APPLE__)
-    if (fs::path home = cache_impl::environment_path("HOME"); !home.empty())
-      return home / "Library" / "Caches" / "tilekit";
+    if (std::string home = os::environment_path("HOME"); !home.empty())
+      return join(join(join(home, "Library"), "Caches"), "tilekit");
 #else
     // The XDG specification says a relative XDG_CACHE_HOME is invalid and must be ignored.
-    if (fs::path base = cache_impl::environment_path("XDG_CACHE_HOME");
-        !base.empty() && base.is_absolute())
-      return base / "tilekit";
-    if (fs::path home = cache_impl::environment_path("HOME"); !home.empty())
-      return home / ".cache" / "tilekit";
+    if (std::string base = os::environment_path("XDG_CACHE_HOME");
+        !base.empty() && os::is_absolute_path(base))
+      return join(base, "tilekit");
+    if (std::string home = os::environment_path("HOME"); !home.empty())
+      return join(join(home, ".cache"), "tilekit");
 #endif
     return {};
   }
 
-  const std::filesystem::path &directory() const { return dir_; }
+  const std::string &directory() const { return dir_; }
   const std::string &producer_version() const { return producer_; }
 
   /// Where the entry for (`key`, `kind`) lives: `<dir>/<2 hex digits>/<30 hex digits>.<kind>`.
   /// `kind` ("cubin", "tune", ...) must be 1 to 16 characters from [a-z0-9_-].
-  std::filesystem::path entry_path(const cache_key &key, std::string_view kind) const {
+  std::string entry_path(const cache_key &key, std::string_view kind) const {
     check_kind(kind);
     const std::string hex = key.hex();
-    return dir_ / hex.substr(0, 2) / (hex.substr(2) + "." + std::string(kind));
+    return cache_impl::join(cache_impl::join(dir_, std::string_view(hex).substr(0, 2)),
+                            hex.substr(2) + "." + std::string(kind));
   }
 
   /// The verified payload stored for (`key`, `kind`), or nullopt: absent, unreadable, damaged,
   /// written by another format or producer version, or for another key. Bad entries are logged
   /// under TK_DEBUG=1.
   std::optional<std::string> load(const cache_key &key, std::string_view kind) const {
-    const std::filesystem::path path = entry_path(key, kind);
-    try {
-      return load_entry(path, key, kind);
-    } catch (const std::filesystem::filesystem_error &e) {
-      return bad_entry(path, "unreadable", e.code().message());
-    } catch (const std::ios_base::failure &e) {
-      return bad_entry(path, "unreadable", e.what());
-    }
+    return load_entry(entry_path(key, kind), key, kind);
   }
 
   /// Writes the entry for (`key`, `kind`) atomically, replacing any previous one. False when it
   /// could not be written (e.g. a read-only directory): the cache is then simply not used, and
   /// TK_DEBUG=1 says so once per process.
   bool store(const cache_key &key, std::string_view kind, std::string_view payload) const {
-    const std::filesystem::path path = entry_path(key, kind);
-    try {
-      return store_entry(path, key, kind, payload);
-    } catch (const std::filesystem::filesystem_error &e) {
-      cache_impl::warn_unwritable(dir_, e.code().message());
-    } catch (const std::ios_base::failure &e) {
-      cache_impl::warn_unwritable(dir_, e.what());
-    }
-    return false;
+    return store_entry(entry_path(key, kind), key, kind, payload);
   }
 
 private:
@@ -365,47 +311,37 @@ private:
     return out;
   }
 
-  static std::nullopt_t bad_entry(const std::filesystem::path &path, std::string_view state,
+  static std::nullopt_t bad_entry(const std::string &path, std::string_view state,
                                   const std::string &reason) {
     if (cache_impl::debug_enabled())
-      cache_impl::log_line("cache entry " + cache_impl::display(path) + " is " +
-                           std::string(state) + " (" + reason + "); recompiling");
+      cache_impl::log_line("cache entry " + path + " is " + std::string(state) + " (" + reason +
+                           "); recompiling");
     return std::nullopt;
   }
 
-  std::optional<std::string> load_entry(const std::filesystem::path &path, const cache_key &key,
+  std::optional<std::string> load_entry(const std::string &path, const cache_key &key,
                                         std::string_view kind) const {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (status.type() == fs::file_type::not_found)
+    std::string why;
+    const os::file_kind type = os::file_status(path, why);
+    if (type == os::file_kind::missing)
       return std::nullopt;
-    if (ec)
-      return bad_entry(path, "unreadable", ec.message());
-    if (status.type() != fs::file_type::regular)
+    if (!why.empty())
+      return bad_entry(path, "unreadable", why);
+    if (type != os::file_kind::regular)
       return bad_entry(path, "unreadable", "not a regular file");
 
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-      return bad_entry(path, "unreadable", cache_impl::errno_message(errno));
-    // The size comes from the open stream: a concurrent rename replaces the name, not the file
-    // this stream reads.
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    if (size < 0)
-      return bad_entry(path, "unreadable", "cannot determine its size");
-    if (static_cast<std::uint64_t>(size) > cache_impl::max_entry_bytes)
-      return bad_entry(path, "corrupted", "larger than any entry TileKit writes");
-    in.seekg(0, std::ios::beg);
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    if (!in.read(bytes.data(), size))
-      return bad_entry(path, "unreadable", "read failed");
+    // The size comes from the open file: a concurrent rename replaces the name, not the file
+    // being read.
+    std::string bytes;
+    bool too_large = false;
+    if (!os::read_file(path, bytes, cache_impl::max_entry_bytes, why, too_large))
+      return too_large ? bad_entry(path, "corrupted", "larger than any entry TileKit writes")
+                       : bad_entry(path, "unreadable", why);
 
     return decode(path, std::move(bytes), key, kind);
   }
 
-  std::optional<std::string> decode(const std::filesystem::path &path, std::string bytes,
+  std::optional<std::string> decode(const std::string &path, std::string bytes,
                                     const cache_key &key, std::string_view kind) const {
     cache_impl::reader in(bytes);
     const std::string_view found = in.bytes(sizeof cache_impl::magic);
@@ -442,59 +378,53 @@ private:
     return bytes;
   }
 
-  bool store_entry(const std::filesystem::path &path, const cache_key &key, std::string_view kind,
+  bool store_entry(const std::string &path, const cache_key &key, std::string_view kind,
                    std::string_view payload) const {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::create_directories(path.parent_path(), ec);
-    if (ec) {
-      cache_impl::warn_unwritable(dir_, "cannot create " + cache_impl::display(path.parent_path()) +
-                                            ": " + ec.message());
+    // The entry's subdirectory: `path` up to its last separator.
+    const std::string parent = path.substr(0, path.find_last_of(
+#if defined(_WIN32)
+                                                  "\\/"
+#else
+                                                  "/"
+#endif
+                                                  ));
+    std::string why;
+    if (!os::make_directories(parent, why)) {
+      cache_impl::warn_unwritable(dir_, "cannot create " + parent + ": " + why);
       return false;
     }
 
     // Same directory as the entry, so that the rename below stays on one file system and is
     // atomic: readers see the old complete entry or the new one.
-    fs::path temporary = path;
-    temporary += cache_impl::temporary_suffix();
+    const std::string temporary = path + cache_impl::temporary_suffix();
     const std::string bytes = encode(key, kind, payload);
-    {
-      errno = 0;
-      std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-      if (!out) {
-        cache_impl::warn_unwritable(dir_, "cannot create a file in " +
-                                              cache_impl::display(path.parent_path()) + ": " +
-                                              cache_impl::errno_message(errno));
-        return false;
+    if (bool created = false; !os::write_file(temporary, bytes, why, created)) {
+      if (created) {
+        os::remove_file(temporary);
+        cache_impl::warn_unwritable(dir_, "cannot write " + temporary + ": " + why);
+      } else {
+        cache_impl::warn_unwritable(dir_, "cannot create a file in " + parent + ": " + why);
       }
-      out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-      out.close();
-      if (!out) {
-        fs::remove(temporary, ec);
-        cache_impl::warn_unwritable(dir_, "cannot write " + cache_impl::display(temporary));
-        return false;
-      }
+      return false;
     }
 
-    fs::rename(temporary, path, ec);
-    if (std::error_code probe; ec && fs::is_directory(fs::symlink_status(path, probe))) {
+    bool renamed = os::rename_file(temporary, path, why);
+    if (std::string ignored;
+        !renamed && os::file_status(path, ignored, /*follow=*/false) == os::file_kind::directory) {
       // Something that is not ours sits where the entry belongs; it was a miss, so replace it.
-      std::error_code removed;
-      fs::remove_all(path, removed);
-      ec.clear();
-      fs::rename(temporary, path, ec);
+      os::remove_all(path);
+      why.clear();
+      renamed = os::rename_file(temporary, path, why);
     }
-    if (ec) {
-      const std::string reason = ec.message();
-      fs::remove(temporary, ec);
-      cache_impl::warn_unwritable(dir_,
-                                  "cannot replace " + cache_impl::display(path) + ": " + reason);
+    if (!renamed) {
+      os::remove_file(temporary);
+      cache_impl::warn_unwritable(dir_, "cannot replace " + path + ": " + why);
       return false;
     }
     return true;
   }
 
-  std::filesystem::path dir_;
+  std::string dir_;
   std::string producer_;
 };
 

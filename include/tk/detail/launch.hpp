@@ -102,7 +102,7 @@ private:
 /// backend's version too.
 inline const disk_cache *kernel_disk_cache(const backend_library &backend) {
   static const disk_cache *cache = [&]() -> const disk_cache * {
-    std::filesystem::path dir = disk_cache::default_directory();
+    const std::string dir = disk_cache::default_directory();
     if (dir.empty())
       return nullptr;
     return new disk_cache(dir, backend.version());
