@@ -1,0 +1,87 @@
+# VcpkgPortStub.cmake -- runs the vcpkg portfile with stand-ins for vcpkg's functions (test
+# package.recipes, PackageTest.cmake):
+#   cmake -DPORTFILE=<portfile.cmake> -DFEATURES=<feature;...> -DEXPECTED=<-DA=B,-DC=D,...>
+#         -DSOURCE_DIR=<checkout> -DWORK_DIR=<dir> -P VcpkgPortStub.cmake
+# Checks that the port builds SOURCE_DIR with exactly the EXPECTED cache options, and calls the
+# install, config fix-up (share/tilekit) and copyright steps; vcpkg itself is not needed.
+cmake_minimum_required(VERSION 3.25)
+
+set(CURRENT_PACKAGES_DIR "${WORK_DIR}/packages")
+set(tk_calls)
+
+function(vcpkg_check_features)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "OUT_FEATURE_OPTIONS" "FEATURES;INVERTED_FEATURES")
+  set(options)
+  list(LENGTH arg_FEATURES length)
+  math(EXPR last "${length} - 1")
+  foreach(i RANGE 0 ${last} 2)
+    math(EXPR j "${i} + 1")
+    list(GET arg_FEATURES ${i} feature)
+    list(GET arg_FEATURES ${j} variable)
+    if(feature IN_LIST FEATURES)
+      list(APPEND options "-D${variable}=ON")
+    else()
+      list(APPEND options "-D${variable}=OFF")
+    endif()
+  endforeach()
+  set(${arg_OUT_FEATURE_OPTIONS} "${options}" PARENT_SCOPE)
+endfunction()
+
+function(vcpkg_cmake_configure)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SOURCE_PATH" "OPTIONS")
+  file(REAL_PATH "${arg_SOURCE_PATH}" source)
+  file(REAL_PATH "${SOURCE_DIR}" expected_source)
+  if(NOT source STREQUAL expected_source)
+    message(FATAL_ERROR "the port builds ${source}, not the checkout ${expected_source}")
+  endif()
+  string(REPLACE "," ";" expected "${EXPECTED}")
+  if(NOT arg_OPTIONS STREQUAL expected)
+    message(FATAL_ERROR "the port passes\n  ${arg_OPTIONS}\nnot\n  ${expected}")
+  endif()
+  message(STATUS "vcpkg_cmake_configure: ${source} ${arg_OPTIONS}")
+  set_property(GLOBAL APPEND PROPERTY tk_calls configure)
+endfunction()
+
+function(vcpkg_cmake_install)
+  set_property(GLOBAL APPEND PROPERTY tk_calls install)
+endfunction()
+
+function(vcpkg_cmake_config_fixup)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "PACKAGE_NAME;CONFIG_PATH" "")
+  if(NOT arg_PACKAGE_NAME STREQUAL "tilekit" OR NOT arg_CONFIG_PATH STREQUAL "lib/cmake/TileKit")
+    message(FATAL_ERROR "vcpkg_cmake_config_fixup(${ARGN}): expected tilekit, lib/cmake/TileKit")
+  endif()
+  set_property(GLOBAL APPEND PROPERTY tk_calls config_fixup)
+endfunction()
+
+function(vcpkg_copy_tools)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "AUTO_CLEAN" "" "TOOL_NAMES")
+  message(STATUS "vcpkg_copy_tools: ${arg_TOOL_NAMES}")
+  set_property(GLOBAL APPEND PROPERTY tk_calls tools)
+endfunction()
+
+function(vcpkg_install_copyright)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "" "FILE_LIST")
+  foreach(file IN LISTS arg_FILE_LIST)
+    if(NOT EXISTS "${file}")
+      message(FATAL_ERROR "vcpkg_install_copyright: ${file} does not exist")
+    endif()
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY tk_calls copyright)
+endfunction()
+
+unset(ENV{VCPKG_TILEKIT_SOURCE}) # the port must find the checkout it lies in
+include("${PORTFILE}")
+
+get_property(calls GLOBAL PROPERTY tk_calls)
+set(expected configure install config_fixup copyright)
+if("backend" IN_LIST FEATURES)
+  set(expected configure install config_fixup tools copyright)
+endif()
+if(NOT calls STREQUAL expected)
+  message(FATAL_ERROR "the port called ${calls}, expected ${expected}")
+endif()
+if(NOT VCPKG_BUILD_TYPE STREQUAL "release")
+  message(FATAL_ERROR "the port should build the release configuration only")
+endif()
+message(STATUS "portfile with features '${FEATURES}': ${calls}")
