@@ -18,6 +18,17 @@ auto add = tk::jit("add", [](tk::ptr<float> out, tk::ptr<const float> a, tk::ptr
 });
 // [/snippet]
 
+// [snippet:vector_add_gpu]
+// On the GPU: copy the inputs to device memory, launch, copy the result back.
+[[maybe_unused]] std::vector<float> add_on_gpu(const std::vector<float> &a,
+                                               const std::vector<float> &b) {
+  const int n = int(a.size());
+  tk::device_buffer<float> da(a), db(b), dout(a.size());
+  add.launch(tk::grid(tk::cdiv(n, 256)), dout.data(), da.data(), db.data(), n, 256);
+  return dout.to_host(); // waits for the launch (on the default stream)
+}
+// [/snippet]
+
 // [snippet:saxpy]
 // out = alpha * x + y: a pointer to write, pointers to read, two run-time scalars and a
 // trace-time constant.
