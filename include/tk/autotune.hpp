@@ -13,15 +13,14 @@
 ///     softmax_tuned.launch(tk::grid(rows), out, in, stride, n_cols, tk::constant(1024));
 #pragma once
 
+#include <tk/detail/ownership.hpp>
 #include <tk/kernel.hpp>
 
-#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -61,7 +60,7 @@ struct autotune_options {
   /// Replaces the CUDA-event timing: called once per config with the config and a function
   /// that launches it, it returns that launch's time in any unit (lower is better). With it,
   /// tuning also runs on the interpreter.
-  std::function<double(const config &, const std::function<void()> &)> bench{};
+  detail::callback<double(const config &, detail::function_ref<void()> launch)> bench{};
 };
 
 namespace detail {
@@ -224,7 +223,7 @@ inline bool print_autotuning() {
 /// Median time per launch of `run`, in milliseconds, with CUDA events on `s`: an estimate from
 /// 5 launches, `warmup_ms` of warm-up, then 10 batches filling `repeat_ms`.
 inline double time_with_events(const cu::driver &driver, cu::stream s, double warmup_ms,
-                               double repeat_ms, const std::function<void()> &run,
+                               double repeat_ms, function_ref<void()> run,
                                std::source_location where) {
   constexpr int batches = 10;
   std::array<cu::event, batches + 1> events{};
@@ -249,7 +248,8 @@ inline double time_with_events(const cu::driver &driver, cu::stream s, double wa
     run();
   driver.check(driver.event_record(events[1], s), "cuEventRecord", where);
   driver.check(driver.event_synchronize(events[1]), "cuEventSynchronize", where);
-  const double estimate = std::max(elapsed(events[0], events[1]) / 5, 1e-4);
+  const double first = elapsed(events[0], events[1]) / 5;
+  const double estimate = first > 1e-4 ? first : 1e-4;
   const auto clamp = [](double n, double lo, double hi) { return n < lo ? lo : n > hi ? hi : n; };
   const int warmup = int(clamp(warmup_ms / estimate, 1, 10000));
   const int per_batch = int(clamp(repeat_ms / estimate / batches, 1, 1000));
@@ -265,7 +265,9 @@ inline double time_with_events(const cu::driver &driver, cu::stream s, double wa
   std::array<double, batches> times{};
   for (std::size_t b = 0; b < batches; ++b)
     times[b] = elapsed(events[b], events[b + 1]) / per_batch;
-  std::sort(times.begin(), times.end());
+  for (std::size_t i = 1; i < batches; ++i) // insertion sort: ten numbers
+    for (std::size_t j = i; j > 0 && times[j] < times[j - 1]; --j)
+      std::swap(times[j], times[j - 1]);
   return (times[batches / 2 - 1] + times[batches / 2]) / 2;
 }
 
@@ -474,9 +476,7 @@ private:
     table.errors.assign(n, "");
     std::optional<error> first_error;
     for (std::size_t c = 0; c < n; ++c) {
-      const std::function<void()> launch_once = [&] {
-        run(c, values[c], g, options, seq, args...);
-      };
+      const auto launch_once = [&] { run(c, values[c], g, options, seq, args...); };
       try {
         if (options_.bench) {
           table.times[c] = options_.bench(options_.configs[c], launch_once);

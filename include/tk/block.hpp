@@ -8,7 +8,6 @@
 
 #include <tk/detail/semantics.hpp>
 
-#include <algorithm>
 #include <source_location>
 #include <type_traits>
 
@@ -132,7 +131,9 @@ template <class X> term to_operand(const X &x, loc_t loc) {
   }
 }
 
-template <class A, class B> inline constexpr int result_rank = std::max(rank_of<A>, rank_of<B>);
+constexpr int max_rank(int a, int b) { return a > b ? a : b; }
+
+template <class A, class B> inline constexpr int result_rank = max_rank(rank_of<A>, rank_of<B>);
 
 /// The element type of `a op b` for arithmetic (non-pointer) operands.
 template <class A, class B> using promoted = type_of<promote(code_of<A>, code_of<B>)>;

@@ -16,13 +16,11 @@
 
 #include <tk/block.hpp>
 
-#include <functional>
 #include <tuple>
+#include <type_traits>
 
 namespace tk {
 namespace detail {
-
-using carried_list = std::vector<std::pair<handle_base *, value_ref>>;
 
 inline void check_carried(const carried_list &carried, const char *what, loc_t loc) {
   for (auto &[h, old] : carried)
@@ -93,7 +91,7 @@ void for_range(const term &lo, const term &hi, const term &step, Body &body, loc
   });
   check_carried(carried, "tk::for_range", loc);
 
-  auto o = std::make_unique<op>();
+  auto o = make_owned<op>();
   o->name = "scf.for";
   o->form = syntax::scf_for;
   o->operands = {lb, ub, st};
@@ -207,7 +205,7 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
     else // rejected by the static_assert above
       return then_branch();
   }
-  auto o = std::make_unique<detail::op>();
+  auto o = detail::make_owned<detail::op>();
   o->name = "scf.if";
   o->form = detail::syntax::scf_if;
   o->operands = {c};
@@ -222,8 +220,7 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
   // Every handle either branch assigned leaves the `if` as a result.
   detail::carried_list carried = then_assigned;
   for (auto &entry : else_assigned)
-    if (std::none_of(carried.begin(), carried.end(),
-                     [&](auto &c2) { return c2.first == entry.first; }))
+    if (!detail::has_entry(carried, entry.first))
       carried.push_back(entry);
   auto value_in = [&](const detail::carried_list &assigned,
                       const std::vector<detail::value_ref> &after, detail::handle_base *h,
@@ -246,7 +243,7 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
     detail::check_same_type(yield_then.back(), yield_else.back(), "tk::if_", loc);
   }
   for (int k = 0; k < 2; ++k) {
-    auto y = std::make_unique<detail::op>();
+    auto y = detail::make_owned<detail::op>();
     y->name = "scf.yield";
     y->form = detail::syntax::terminator;
     y->operands = k == 0 ? yield_then : yield_else;
@@ -290,7 +287,7 @@ void while_(Cond condition, Body body, std::source_location loc = std::source_lo
   });
   detail::check_carried(carried, "tk::while_", loc);
 
-  auto o = std::make_unique<detail::op>();
+  auto o = detail::make_owned<detail::op>();
   o->name = "scf.while";
   o->form = detail::syntax::scf_while;
   o->loc = loc;

@@ -3,10 +3,14 @@
 /// launching a kernel. Its message starts with the user's `file:line:column`.
 #pragma once
 
+#include <charconv>
+#include <cstdio>
+#include <initializer_list>
 #include <source_location>
-#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 namespace tk {
 
@@ -40,12 +44,48 @@ internal_error(const std::string &what,
                          std::to_string(where.line()) + ": " + what);
 }
 
-/// Throws `tk::error` at `where` with the streamed `parts` as its message.
+/// One piece of an error message: text, or a number written as `std::ostream` would write it
+/// (integers in decimal, floating point as `%g`).
+class message_part {
+public:
+  message_part(std::string_view text) : text_(text) {}
+  message_part(const std::string &text) : text_(text) {}
+  message_part(const char *text) : text_(text) {}
+  message_part(char c) : text_(buffer_, 1) { buffer_[0] = c; }
+  message_part(bool b) : text_(b ? "1" : "0") {}
+  template <class T>
+    requires std::is_integral_v<T>
+  message_part(T v) {
+    const auto end = std::to_chars(buffer_, buffer_ + sizeof buffer_, v).ptr;
+    text_ = std::string_view(buffer_, std::size_t(end - buffer_));
+  }
+  message_part(double v) {
+    const int n = std::snprintf(buffer_, sizeof buffer_, "%g", v);
+    text_ = std::string_view(buffer_, n > 0 ? std::size_t(n) : 0);
+  }
+  message_part(const message_part &) = delete;
+  message_part &operator=(const message_part &) = delete;
+
+  std::string_view text() const { return text_; }
+
+private:
+  char buffer_[32];
+  std::string_view text_;
+};
+
+/// Throws `tk::error` at `where` with the concatenated `parts` as its message.
+[[noreturn]] inline void fail_with(std::source_location where,
+                                   std::initializer_list<message_part> parts) {
+  std::string message;
+  for (const message_part &p : parts)
+    message += p.text();
+  throw error(message, where);
+}
+
+/// Throws `tk::error` at `where` with `parts` (text, characters and numbers) as its message.
 template <class... Parts>
 [[noreturn]] void fail(std::source_location where, const Parts &...parts) {
-  std::ostringstream out;
-  (out << ... << parts);
-  throw error(out.str(), where);
+  fail_with(where, {message_part(parts)...});
 }
 
 } // namespace detail

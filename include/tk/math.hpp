@@ -97,7 +97,7 @@ auto fma(const A &a, const B &b, const C &c,
   using AB = detail::promoted<A, B>;
   using T = type_of<promote(dtype_of<AB>, detail::code_of<C>)>;
   detail::check_float<T>("fma");
-  constexpr int R = std::max(detail::result_rank<A, B>, detail::rank_of<C>);
+  constexpr int R = detail::max_rank(detail::result_rank<A, B>, detail::rank_of<C>);
   const auto oa = detail::to_operand(a, loc), ob = detail::to_operand(b, loc),
              oc = detail::to_operand(c, loc);
   const auto shape = detail::broadcast_shape(
@@ -129,7 +129,7 @@ auto where(const C &condition, const A &a, const B &b,
   // Lazily: promoted<A, B> has no meaning for pointers.
   using T = typename std::conditional_t<std::is_pointer_v<EA>, std::type_identity<EA>,
                                         detail::promoted_type<A, B>>::type;
-  constexpr int R = std::max(detail::rank_of<C>, detail::result_rank<A, B>);
+  constexpr int R = detail::max_rank(detail::rank_of<C>, detail::result_rank<A, B>);
   return block<T, R>(detail::where(detail::to_operand(condition, loc), detail::to_operand(a, loc),
                                    detail::to_operand(b, loc), loc));
 }

@@ -52,7 +52,7 @@ auto load(const P &ptrs, const M &mask, const O &other,
   detail::check_pointer_block<P>();
   detail::check_mask<M>();
   using T = detail::pointee<P>;
-  constexpr int R = std::max(detail::result_rank<P, M>, detail::rank_of<O>);
+  constexpr int R = detail::max_rank(detail::result_rank<P, M>, detail::rank_of<O>);
   const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
   const auto o = detail::to_operand(other, loc);
   const auto shape = detail::broadcast_shape(

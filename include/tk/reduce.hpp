@@ -14,14 +14,14 @@ inline constexpr keep_dims_t keep_dims{};
 
 namespace detail {
 
-inline combine_fn binop_combine(binop o, loc_t loc) {
+inline auto binop_combine(binop o, loc_t loc) {
   return [o, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) {
     return std::vector<value_ref>{binary(o, lhs[0], rhs[0], loc)};
   };
 }
 
 /// Wraps a user's combine function over `tk::scalar<T>` values.
-template <class T, class F> combine_fn user_combine(F combine, loc_t loc) {
+template <class T, class F> auto user_combine(F combine, loc_t loc) {
   using result = std::invoke_result_t<F &, scalar<T>, scalar<T>>;
   static_assert(any_block<result> && block_info<std::remove_cvref_t<result>>::rank == 0,
                 "tk: a combine function takes two tk::scalar<T> and returns one tk::scalar");
@@ -52,7 +52,7 @@ value_ref reduce_all(const block<T, R> &x, const combine_fn &combine, const char
 }
 
 /// (value, index) pairs: keep the larger value (`greater`) or the smaller, the lower index on ties.
-inline combine_fn arg_combine(bool greater, loc_t loc) {
+inline auto arg_combine(bool greater, loc_t loc) {
   return [greater, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) {
     auto better = compare(greater ? cmpop::gt : cmpop::lt, lhs[0], rhs[0], loc);
     auto same = compare(cmpop::eq, lhs[0], rhs[0], loc); // in order: argument order is unspecified

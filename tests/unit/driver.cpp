@@ -27,7 +27,7 @@ bool real_driver_present() {
 #ifdef TK_TEST_FAKE_CUDA
 const char *fake_targets(std::source_location) { return "sm_75 sm_80 sm_86 sm_89 sm_90 sm_90a"; }
 
-std::unique_ptr<cu::driver> load_fake() {
+tk::detail::owned<cu::driver> load_fake() {
   auto d = cu::driver::load(TK_TEST_FAKE_CUDA);
   d->backend_targets = fake_targets;
   return d;

@@ -20,7 +20,7 @@ class BlockPrinter:
 
     def _value(self):
         ref = self.val["v_"]
-        ptr = ref["_M_ptr"]
+        ptr = ref["p_"]  # tk::detail::counted<value>
         if int(ptr) == 0:
             return None
         return ptr.dereference()

@@ -20,9 +20,9 @@
 
 #include <tk/backend.h>
 #include <tk/detail/os.hpp>
+#include <tk/detail/ownership.hpp>
 #include <tk/error.hpp>
 
-#include <memory>
 #include <source_location>
 #include <string>
 #include <type_traits>
@@ -63,12 +63,11 @@ struct backend_library {
 inline std::string backend_file_name() { return os::library_file_name("tilekit_backend"); }
 
 /// Loads the backend from `path` and resolves its table; nothing on failure, with `why` set.
-inline std::unique_ptr<backend_library> load_backend_from(const std::string &path,
-                                                          std::string &why) {
+inline owned<backend_library> load_backend_from(const std::string &path, std::string &why) {
   void *handle = os::open_library(path, why);
   if (!handle)
     return nullptr;
-  auto lib = std::make_unique<backend_library>();
+  auto lib = make_owned<backend_library>();
   lib->path = path;
   lib->handle = handle;
   const char *missing = nullptr;
@@ -129,7 +128,7 @@ inline constexpr const char *backend_interpreter_hint =
 /// Loads the backend from the first of `paths` that holds it; a path that does not exist or
 /// does not load is passed over. Throws tk::error at `where`, naming every path and why each
 /// failed.
-inline std::unique_ptr<backend_library>
+inline owned<backend_library>
 find_backend_in(const std::vector<std::string> &paths,
                 std::source_location where = std::source_location::current()) {
   std::string tried;
@@ -149,7 +148,7 @@ find_backend_in(const std::vector<std::string> &paths,
 /// Searches for the backend and loads it (every call searches again; see get_backend): from
 /// TK_BACKEND_LIBRARY when set, else from the first of backend_search_paths() that holds it.
 /// Throws tk::error at `where`, naming every place tried and why each failed.
-inline std::unique_ptr<backend_library>
+inline owned<backend_library>
 find_backend(std::source_location where = std::source_location::current()) {
   const auto from_env = os::environment("TK_BACKEND_LIBRARY");
   if (from_env && !from_env->empty()) {
@@ -168,7 +167,7 @@ find_backend(std::source_location where = std::source_location::current()) {
 inline const backend_library &
 get_backend(std::source_location where = std::source_location::current()) {
   struct state {
-    std::unique_ptr<backend_library> lib;
+    owned<backend_library> lib;
     std::string error;
   };
   // Never destroyed: the library is never unloaded (see backend_library::handle).

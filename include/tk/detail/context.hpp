@@ -7,7 +7,6 @@
 
 #include <tk/detail/graph.hpp>
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -19,11 +18,22 @@ struct handle_base;
 
 enum class mode { trace, interpret };
 
+/// Handles, each with a value: the value a handle had before a region assigned to it.
+using carried_list = std::vector<std::pair<handle_base *, value_ref>>;
+
+/// Whether `list` has an entry for `handle`.
+inline bool has_entry(const carried_list &list, const handle_base *handle) {
+  for (const auto &entry : list)
+    if (entry.first == handle)
+      return true;
+  return false;
+}
+
 /// One region being traced. `assigned` lists the handles from enclosing scopes that were assigned
 /// while it was open, each with the value it had before.
 struct frame {
   region *body = nullptr;
-  std::vector<std::pair<handle_base *, value_ref>> assigned;
+  carried_list assigned;
 };
 
 struct context {
@@ -82,8 +92,7 @@ struct handle_base {
     if (context *ctx = current_context(); ctx && ctx->tracing()) {
       for (std::size_t f = std::size_t(depth_); f < ctx->frames.size(); ++f) {
         auto &assigned = ctx->frames[f].assigned;
-        if (std::none_of(assigned.begin(), assigned.end(),
-                         [&](auto &entry) { return entry.first == this; }))
+        if (!has_entry(assigned, this))
           assigned.emplace_back(this, v_);
       }
     }

@@ -17,16 +17,17 @@
 
 #include <tk/detail/backend_loader.hpp>
 #include <tk/detail/os.hpp>
+#include <tk/detail/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <mutex>
 #include <source_location>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 // cuda.h's handle types (`typedef struct CUctx_st *CUcontext;` ...), declared the same way.
 struct CUctx_st;
@@ -222,14 +223,14 @@ public:
   /// Loads the driver from `library`, initializes it and checks that it can run kernels: a
   /// CUDA 12.0+ driver that sees at least one GPU. Throws tk::error at `where` saying what is
   /// missing and how to fix it. The library is never unloaded (kernels and contexts live in it).
-  static std::unique_ptr<driver>
-  load(const std::string &library, std::source_location where = std::source_location::current()) {
+  static owned<driver> load(const std::string &library,
+                            std::source_location where = std::source_location::current()) {
     std::string why;
     void *handle = os::open_library(library, why);
     if (!handle)
       fail(where, "no CUDA driver: cannot load ", library, " (", why,
            "); install the NVIDIA driver, or ", interpreter_hint);
-    auto d = std::make_unique<driver>();
+    auto d = make_owned<driver>();
     d->library = library;
     // These two are looked up by name: they predate versioning and never changed.
     d->driver_get_version = reinterpret_cast<decltype(d->driver_get_version)>(
@@ -256,7 +257,7 @@ public:
            visible ? " (CUDA_VISIBLE_DEVICES=\"" + *visible + "\")" : std::string(),
            "; check that nvidia-smi lists a GPU, or ", interpreter_hint);
     }
-    d->devices_ = std::make_unique<device_slot[]>(static_cast<std::size_t>(d->device_count));
+    d->devices_ = std::vector<device_slot>(static_cast<std::size_t>(d->device_count));
     for (int i = 0; i < d->device_count; ++i)
       d->check(d->device_get(&d->devices_[static_cast<std::size_t>(i)].handle, i), "cuDeviceGet",
                where);
@@ -368,7 +369,7 @@ private:
     std::once_flag once;
     device_info info;
   };
-  std::unique_ptr<device_slot[]> devices_;
+  mutable std::vector<device_slot> devices_; // each device is queried once, on first use
   mutable std::once_flag primary_once_;
   mutable context primary_ = nullptr;
 
@@ -454,7 +455,7 @@ private:
 /// failure is remembered and reported again, at each caller's location, on every later call.
 inline const driver &get_driver(std::source_location where = std::source_location::current()) {
   struct state {
-    std::unique_ptr<driver> d;
+    owned<driver> d;
     std::string error;
   };
   // Never destroyed: the driver is never unloaded (modules and contexts live in it).

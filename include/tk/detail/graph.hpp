@@ -5,7 +5,6 @@
 
 #include <tk/detail/value.hpp>
 
-#include <memory>
 #include <source_location>
 #include <string>
 #include <vector>
@@ -30,7 +29,7 @@ struct op;
 
 struct region {
   std::vector<value_ref> args;
-  std::vector<std::unique_ptr<op>> ops;
+  std::vector<owned<op>> ops;
 };
 
 struct op {

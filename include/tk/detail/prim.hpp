@@ -8,11 +8,11 @@
 
 #include <tk/detail/context.hpp>
 #include <tk/detail/eval.hpp>
+#include <tk/detail/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <source_location>
 #include <string>
 #include <vector>
@@ -30,7 +30,7 @@ inline context &active(loc_t loc) {
 }
 
 inline value_ref make_value(elem_type t, shape_t shape) {
-  auto v = std::make_shared<value>(t, std::move(shape));
+  auto v = make_counted<value>(t, std::move(shape));
   return v;
 }
 
@@ -46,7 +46,7 @@ inline value_ref make_concrete(elem_type t, shape_t shape) {
 
 inline op &record(std::string name, syntax form, std::vector<value_ref> operands,
                   std::vector<value_ref> results, std::string attrs, loc_t loc) {
-  auto o = std::make_unique<op>();
+  auto o = make_owned<op>();
   o->name = std::move(name);
   o->form = form;
   o->operands = std::move(operands);
@@ -101,9 +101,9 @@ inline value_ref const_value(elem_type t, shape_t shape, double fv, std::int64_t
   }
   auto v = make_concrete(t, std::move(shape));
   if (t.is_float())
-    std::fill(v->f.begin(), v->f.end(), fv);
+    v->f.assign(v->f.size(), fv);
   else
-    std::fill(v->i.begin(), v->i.end(), iv);
+    v->i.assign(v->i.size(), iv);
   return v;
 }
 
@@ -708,14 +708,15 @@ private:
 };
 
 /// Appends a fully built op to the innermost region.
-inline op &append(context &ctx, std::unique_ptr<op> o) {
+inline op &append(context &ctx, owned<op> o) {
   ctx.body().ops.push_back(std::move(o));
   return *ctx.body().ops.back();
 }
 
 /// The combine function of a reduction or scan: `lhs` and `rhs` hold one scalar per operand.
-using combine_fn = std::function<std::vector<value_ref>(const std::vector<value_ref> &lhs,
-                                                        const std::vector<value_ref> &rhs)>;
+/// It is called before the reduction or scan that receives it returns.
+using combine_fn = function_ref<std::vector<value_ref>(const std::vector<value_ref> &lhs,
+                                                       const std::vector<value_ref> &rhs)>;
 
 inline value_ref scalar_at(const value_ref &x, std::int64_t k) {
   auto s = make_concrete(x->type, {});
@@ -768,7 +769,7 @@ inline std::vector<value_ref> reduce(const std::vector<value_ref> &xs, int axis,
     results.push_back(ctx.tracing() ? make_value(x->type, out_shape)
                                     : make_concrete(x->type, out_shape));
   if (ctx.tracing()) {
-    auto o = std::make_unique<op>();
+    auto o = make_owned<op>();
     o->name = "tk.reduce";
     o->operands = xs;
     o->results = results;
@@ -809,7 +810,7 @@ inline std::vector<value_ref> scan(const std::vector<value_ref> &xs, int axis, b
   for (auto &x : xs)
     results.push_back(ctx.tracing() ? make_value(x->type, in) : make_concrete(x->type, in));
   if (ctx.tracing()) {
-    auto o = std::make_unique<op>();
+    auto o = make_owned<op>();
     o->name = "tk.scan";
     o->operands = xs;
     o->results = results;

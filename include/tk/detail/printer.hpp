@@ -10,9 +10,10 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <string>
-#include <unordered_map>
+#include <vector>
 
 namespace tk::detail {
 
@@ -106,13 +107,68 @@ inline std::string mlir_loc(const std::source_location &loc) {
          std::to_string(loc.column()) + ")";
 }
 
+/// The printed names of values, by address: an open-addressing hash table that only grows (a
+/// printer lives for one function).
+class value_names {
+public:
+  /// The name of `v`, or null before it is defined.
+  const std::string *find(const value *v) const {
+    if (slots_.empty())
+      return nullptr;
+    for (std::size_t k = hash(v);; k = (k + 1) & (slots_.size() - 1)) {
+      const slot &s = slots_[k];
+      if (s.key == v)
+        return &s.name;
+      if (!s.key)
+        return nullptr;
+    }
+  }
+
+  void define(const value *v, std::string name) {
+    if (2 * (size_ + 1) > slots_.size())
+      grow();
+    for (std::size_t k = hash(v);; k = (k + 1) & (slots_.size() - 1)) {
+      slot &s = slots_[k];
+      if (!s.key || s.key == v) {
+        size_ += !s.key;
+        s.key = v;
+        s.name = std::move(name);
+        return;
+      }
+    }
+  }
+
+private:
+  struct slot {
+    const value *key = nullptr;
+    std::string name;
+  };
+  std::vector<slot> slots_;
+  std::size_t size_ = 0;
+
+  std::size_t hash(const value *v) const {
+    // Fibonacci hashing of the address (its low bits are alignment, always the same).
+    const auto bits = std::uint64_t(reinterpret_cast<std::uintptr_t>(v)) * 0x9E3779B97F4A7C15u;
+    return std::size_t(bits >> 32) & (slots_.size() - 1);
+  }
+
+  void grow() {
+    std::vector<slot> old(slots_.empty() ? 64 : 2 * slots_.size());
+    old.swap(slots_);
+    size_ = 0;
+    for (slot &s : old)
+      if (s.key)
+        define(s.key, std::move(s.name));
+  }
+};
+
 class printer {
 public:
   std::string print(const function &fn) {
     out_ = "module {\n  func.func @" + fn.name + "(";
     for (std::size_t k = 0; k < fn.args.size(); ++k) {
       const std::string n = "%arg" + std::to_string(k);
-      names_[fn.args[k].get()] = n;
+      names_.define(fn.args[k].get(), n);
       out_ += (k ? ", " : "") + n + ": " + mlir_type(*fn.args[k]);
       if (k < fn.arg_attrs.size() && !fn.arg_attrs[k].empty())
         out_ += " {" + fn.arg_attrs[k] + "}";
@@ -126,14 +182,14 @@ public:
 
 private:
   std::string out_;
-  std::unordered_map<const value *, std::string> names_;
+  value_names names_;
   int next_ = 0;
 
   const std::string &name(const value_ref &v) {
-    auto it = names_.find(v.get());
-    if (it == names_.end())
+    const std::string *n = names_.find(v.get());
+    if (!n)
       internal_error("value used before it is defined");
-    return it->second;
+    return *n;
   }
 
   void define_results(const op &o) {
@@ -141,18 +197,18 @@ private:
       return;
     const std::string base = "%" + std::to_string(next_++);
     if (o.results.size() == 1) {
-      names_[o.results[0].get()] = base;
+      names_.define(o.results[0].get(), base);
       out_ += base + " = ";
       return;
     }
     for (std::size_t k = 0; k < o.results.size(); ++k)
-      names_[o.results[k].get()] = base + "#" + std::to_string(k);
+      names_.define(o.results[k].get(), base + "#" + std::to_string(k));
     out_ += base + ":" + std::to_string(o.results.size()) + " = ";
   }
 
   void define_args(const region &r) {
     for (auto &a : r.args)
-      names_[a.get()] = "%" + std::to_string(next_++);
+      names_.define(a.get(), "%" + std::to_string(next_++));
   }
 
   std::string list(const std::vector<value_ref> &vs, std::size_t from = 0) {

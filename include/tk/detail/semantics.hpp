@@ -30,7 +30,7 @@ inline term operand_of(const value_ref &v, loc_t loc) {
 
 /// The shape two operands broadcast to.
 inline shape_t broadcast_shape(const shape_t &a, const shape_t &b, const char *what, loc_t loc) {
-  const std::size_t rank = std::max(a.size(), b.size());
+  const std::size_t rank = a.size() > b.size() ? a.size() : b.size();
   shape_t out(rank);
   for (std::size_t k = 0; k < rank; ++k) {
     const std::int64_t da = k < rank - a.size() ? 1 : a[k - (rank - a.size())];
@@ -38,7 +38,7 @@ inline shape_t broadcast_shape(const shape_t &a, const shape_t &b, const char *w
     if (da != db && da != 1 && db != 1)
       fail(loc, what, ": shapes ", to_string(a), " and ", to_string(b),
            " do not broadcast (dimension ", k, " is ", da, " against ", db, ")");
-    out[k] = std::max(da, db);
+    out[k] = da > db ? da : db;
   }
   return out;
 }

@@ -5,10 +5,10 @@
 /// addresses), already rounded to the block's dtype, so a debugger shows it as plain numbers.
 #pragma once
 
+#include <tk/detail/ownership.hpp>
 #include <tk/dtype.hpp>
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,7 +55,7 @@ inline std::string to_string(const elem_type &t) {
   return std::string(name(t.code));
 }
 
-struct value {
+struct value : refcounted {
   elem_type type;
   shape_t shape;               ///< empty for a scalar
   std::vector<double> f;       ///< interpreter: floating-point elements, row-major
@@ -67,6 +67,6 @@ struct value {
   bool concrete() const { return !f.empty() || !i.empty(); }
 };
 
-using value_ref = std::shared_ptr<value>;
+using value_ref = counted<value>;
 
 } // namespace tk::detail
