@@ -80,12 +80,16 @@ typedef struct tk_compile_options {
   tk_output_kind output;
   /** Non-zero: log like TK_DEBUG=1 for this call. */
   int debug;
+  /** Non-zero (the default): a float multiply feeding an add may become one fma, rounded once,
+   *  as Triton's enable_fp_fusion allows. Zero: every operation is rounded on its own, as the
+   *  interpreter does. An explicit tk::fma is an fma either way. */
+  int fp_fusion;
 } tk_compile_options;
 
 /** The outcome of one tk_compile; opaque, freed by tk_compile_result_free. */
 typedef struct tk_compile_result tk_compile_result;
 
-/** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug. */
+/** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug, fp fusion on. */
 TK_BACKEND_API void tk_compile_options_init(tk_compile_options *opts);
 
 /**

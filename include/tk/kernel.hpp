@@ -58,6 +58,9 @@ enum class backend {
 struct launch_options {
   int num_warps = 4;
   int num_stages = 3;
+  /// A float multiply feeding an add may become one fma, rounded once (Triton's
+  /// enable_fp_fusion). Off, each operation is rounded on its own, as the interpreter does.
+  bool fp_fusion = true;
   void *stream = nullptr; ///< a CUstream / cudaStream_t
   tk::backend backend = tk::backend::automatic;
 };
@@ -538,14 +541,14 @@ private:
     (check_pointer<std::tuple_element_t<I, Params>>(args, I, g.loc), ...);
     const detail::cu::driver &driver = detail::gpu_driver(name_, g.loc);
     detail::cu::context ctx = driver.launch_context(g.loc);
-    const Key key{this,
-                  ctx,
-                  o.num_warps,
-                  o.num_stages,
-                  {detail::specialization_word<std::tuple_element_t<I, Params>>(args)...}};
+    const Key key{
+        this,        ctx,
+        o.num_warps, o.num_stages,
+        o.fp_fusion, {detail::specialization_word<std::tuple_element_t<I, Params>>(args)...}};
     (check_device_memory<std::tuple_element_t<I, Params>>(driver, args, I, g.loc), ...);
     const detail::loaded_kernel &k = cache.get(key, [&] {
-      return detail::compile_and_load(name_, ir(args...), ctx, o.num_warps, o.num_stages, g.loc);
+      return detail::compile_and_load(name_, ir(args...), ctx, o.num_warps, o.num_stages,
+                                      o.fp_fusion, g.loc);
     });
     // The argument block: each non-constant argument as the kernel's parameter holds it.
     std::tuple<typename detail::device_arg<std::tuple_element_t<I, Params>, A>::type...> values{

@@ -182,7 +182,8 @@ tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
   }
 
   FailureOr<mlir::tk::PTXModule> ptx =
-      mlir::tk::translateToPTX(*module, target, static_cast<unsigned>(opts.num_warps) * 32);
+      mlir::tk::translateToPTX(*module, target, static_cast<unsigned>(opts.num_warps) * 32,
+                               /*fpFusion=*/opts.fp_fusion != 0);
   if (failed(ptx))
     return fail(result, TK_ERROR_CODEGEN, "");
   result.stageMs[TK_STAGE_TRANSLATE] = ptx->translateMs;
@@ -234,6 +235,7 @@ void tk_compile_options_init(tk_compile_options *opts) {
   opts->num_stages = 3;
   opts->output = TK_OUTPUT_AUTO;
   opts->debug = 0;
+  opts->fp_fusion = 1;
 }
 
 tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,

@@ -163,7 +163,7 @@ void registerPTXCodeGenDialects(DialectRegistry &registry) {
 }
 
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
-                                    unsigned threadsPerBlock) {
+                                    unsigned threadsPerBlock, bool fpFusion) {
   PTXModule result;
   auto start = std::chrono::steady_clock::now();
 
@@ -193,10 +193,11 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   if (!nvptx)
     return module.emitError("NVPTX target unavailable: ") << error;
   std::string features = "+ptx" + std::to_string(target.ptxVersion);
-  // Multiplies and adds may fuse into fma (one rounding instead of two), as Triton's default
-  // (enable_fp_fusion) allows; the interpreter rounds each operation.
+  // With fpFusion, multiplies and adds may fuse into fma (one rounding instead of two), as
+  // Triton's default (enable_fp_fusion) allows; without it NVPTX writes mul.rn / add.rn, which
+  // ptxas may not contract either, so each operation is rounded as the interpreter rounds it.
   llvm::TargetOptions options;
-  options.AllowFPOpFusion = llvm::FPOpFusion::Fast;
+  options.AllowFPOpFusion = fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(
       nvptx->createTargetMachine(triple, target.name, features, options, std::nullopt, std::nullopt,
                                  llvm::CodeGenOptLevel::Aggressive));

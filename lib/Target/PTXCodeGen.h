@@ -35,9 +35,10 @@ struct PTXModule {
 void registerPTXCodeGenDialects(DialectRegistry &registry);
 
 /// Translates `module` for `target`. A kernel without nvvm.maxntid / nvvm.reqntid gets
-/// nvvm.maxntid = [threadsPerBlock, 1, 1].
+/// nvvm.maxntid = [threadsPerBlock, 1, 1]. With `fpFusion`, a multiply feeding an add may become
+/// one fma (rounded once); without it, each is rounded on its own.
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
-                                    unsigned threadsPerBlock);
+                                    unsigned threadsPerBlock, bool fpFusion = true);
 
 } // namespace mlir::tk
 

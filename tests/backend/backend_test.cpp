@@ -43,12 +43,14 @@ std::string readInput(const char *name) {
 struct Compiled {
   tk_status status;
   tk_compile_result *result = nullptr;
-  Compiled(const std::string &ir, const char *target, tk_output_kind output, int warps = 4) {
+  Compiled(const std::string &ir, const char *target, tk_output_kind output, int warps = 4,
+           int fpFusion = 1) {
     tk_compile_options opts;
     tk_compile_options_init(&opts);
     opts.target = target;
     opts.output = output;
     opts.num_warps = warps;
+    opts.fp_fusion = fpFusion;
     status = tk_compile(ir.data(), ir.size(), &opts, &result);
   }
   ~Compiled() { tk_compile_result_free(result); }
@@ -240,6 +242,34 @@ void tkLevel(const std::string &vectorAddTk, const std::string &copy) {
   }
 }
 
+/// fp_fusion: the front end's vector add turned into out = x * y + x. On (the default), the
+/// multiply and add become one fma; off, NVPTX writes mul.rn and add.rn, which ptxas may not
+/// contract either.
+void fpFusion(const std::string &vectorAddTk) {
+  tk_compile_options defaults;
+  tk_compile_options_init(&defaults);
+  check(defaults.fp_fusion == 1, "fp_fusion is on by default");
+  const std::string add = "%14 = arith.addf %13, %10 : tensor<1024xf32>";
+  std::string muladd = vectorAddTk;
+  const auto at = muladd.find(add);
+  check(at != std::string::npos, "vector_add_tk.mlir has the add fp fusion rewrites");
+  if (at == std::string::npos)
+    return;
+  muladd.replace(at, add.size(),
+                 "%mul = arith.mulf %13, %10 : tensor<1024xf32>\n"
+                 "    %14 = arith.addf %mul, %13 : tensor<1024xf32>");
+  for (int fusion : {1, 0}) {
+    Compiled c(muladd, "sm_90a", TK_OUTPUT_PTX, 4, fusion);
+    const std::string ptx = c.status == TK_OK ? tk_compile_result_ptx(c.result) : "";
+    const bool fma = contains(ptx, "fma.rn.f32");
+    const bool separate = contains(ptx, "mul.rn.f32") && contains(ptx, "add.rn.f32");
+    check(c.status == TK_OK && (fusion ? fma && !separate : separate && !fma),
+          fusion ? "fp_fusion=1: x * y + x is one fma.rn.f32"
+                 : "fp_fusion=0: x * y + x is mul.rn.f32 then add.rn.f32",
+          c.error() + ptx);
+  }
+}
+
 void errors(const std::string &vectorAdd) {
   {
     std::string bad = "module {\n  llvm.func @k() {\n    %0 = llvm.mlir.constant(1 : i32) : \n";
@@ -369,6 +399,7 @@ int main(int argc, char **argv) {
   threads(vectorAdd, readInput("exp_shared.mlir"));
   cubins(vectorAdd, readInput("exp_shared.mlir"));
   tkLevel(readInput("vector_add_tk.mlir"), readInput("tk_level.mlir"));
+  fpFusion(readInput("vector_add_tk.mlir"));
   errors(vectorAdd);
   std::printf("%d failure(s)\n", failures);
   return failures == 0 ? 0 : 1;

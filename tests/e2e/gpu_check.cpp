@@ -437,6 +437,34 @@ void autotune_path() {
   failures += !ok;
 }
 
+/// launch_options::fp_fusion. With a = b = 1 + 2^-12 and c = -1, a * b = 1 + 2^-11 + 2^-24 is a
+/// tie in f32 that rounds to 1 + 2^-11: rounded twice (fusion off, and the interpreter), a * b + c
+/// is 2^-11; as one fma (fusion on, the default) it is 2^-11 + 2^-24.
+void fp_fusion() {
+  static auto muladd = tk::jit("muladd", [](tk::ptr<float> out, tk::ptr<const float> a,
+                                            tk::ptr<const float> b, tk::ptr<const float> c) {
+    auto offsets = tk::arange(0, 256);
+    tk::store(out + offsets, tk::load(a + offsets) * tk::load(b + offsets) + tk::load(c + offsets));
+  });
+  const float x = 1.0f + std::ldexp(1.0f, -12);
+  const std::vector<float> a(256, x), c(256, -1.0f);
+  const float separately = std::ldexp(1.0f, -11), fused = separately + std::ldexp(1.0f, -24);
+  std::vector<float> interpreted(256);
+  muladd.launch(tk::grid(1), interpreter, interpreted.data(), a.data(), a.data(), c.data());
+  compare("fp_fusion: the interpreter rounds a * b + c twice", interpreted,
+          std::vector<float>(256, separately), 0, 0);
+  device_vector<float> da(a), dc(c), dout(interpreted);
+  for (bool fusion : {true, false}) {
+    poison(dout);
+    muladd.launch(tk::grid(1), {.fp_fusion = fusion, .backend = tk::backend::gpu}, dout.traced(),
+                  (const float *)da.traced(), (const float *)da.traced(),
+                  (const float *)dc.traced());
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    compare(fusion ? "fp_fusion on: a * b + c is one fma" : "fp_fusion off: rounded twice",
+            dout.download(), std::vector<float>(256, fusion ? fused : separately), 0, 0);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -464,6 +492,7 @@ int main(int argc, char **argv) {
     scan_and_argmax(2, 64, 16);
     launch_path();
     autotune_path();
+    fp_fusion();
   } catch (const std::exception &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;

@@ -17,7 +17,7 @@ namespace {
 int usage(const char *why) {
   std::fprintf(stderr,
                "tk-compile: %s\nusage: tk-compile --target=SM [--num-warps=N] [--num-stages=N] "
-               "[--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\ntargets: %s\n",
+               "[--no-fp-fusion] [--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\ntargets: %s\n",
                why, tk_backend_targets());
   return 2;
 }
@@ -57,6 +57,8 @@ int main(int argc, char **argv) {
         return usage("--emit takes ptx, cubin or auto");
     } else if (std::strcmp(arg, "-o") == 0 && i + 1 < argc) {
       output = argv[++i];
+    } else if (std::strcmp(arg, "--no-fp-fusion") == 0) {
+      opts.fp_fusion = 0;
     } else if (std::strcmp(arg, "--time") == 0) {
       time = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {

@@ -40,6 +40,7 @@ template <std::size_t N> struct launch_key {
   cu::context context = nullptr;
   int num_warps = 0;
   int num_stages = 0;
+  bool fp_fusion = true;
   std::array<std::uint64_t, N> args{};
   bool operator==(const launch_key &) const = default;
 };
@@ -114,12 +115,13 @@ inline const disk_cache *kernel_disk_cache(const backend_library &backend) {
 /// binary, else through the backend (then stored). Errors name `where` (the launch's grid).
 inline loaded_kernel compile_and_load(const std::string &kernel_name, const std::string &ir,
                                       cu::context ctx, int num_warps, int num_stages,
-                                      std::source_location where) {
+                                      bool fp_fusion, std::source_location where) {
   const cu::driver &driver = cu::get_driver(where);
   const cu::device_info &device = driver.device_of(ctx, where);
   const backend_library &backend = get_backend(where);
-  const std::string options =
-      "num_warps=" + std::to_string(num_warps) + ";num_stages=" + std::to_string(num_stages);
+  const std::string options = "num_warps=" + std::to_string(num_warps) +
+                              ";num_stages=" + std::to_string(num_stages) +
+                              (fp_fusion ? "" : ";fp_fusion=0");
   const cache_key key = make_cache_key({ir, device.target, options, backend.version()});
   const disk_cache *cache = kernel_disk_cache(backend);
 
@@ -133,6 +135,7 @@ inline loaded_kernel compile_and_load(const std::string &kernel_name, const std:
     opts.target = device.target.c_str();
     opts.num_warps = num_warps;
     opts.num_stages = num_stages;
+    opts.fp_fusion = fp_fusion ? 1 : 0;
     opts.output = TK_OUTPUT_AUTO;
     tk_compile_result *result = nullptr;
     const tk_status status = backend.compile(ir.data(), ir.size(), &opts, &result);
