@@ -61,6 +61,14 @@ struct autotune_options {
   /// that launches it, it returns that launch's time in any unit (lower is better). With it,
   /// tuning also runs on the interpreter.
   detail::callback<double(const config &, detail::function_ref<void()> launch)> bench{};
+  /// Called before and after each launch that tuning makes (not the launch that follows it), with
+  /// the config launched, as Triton's pre_hook and post_hook. For a kernel that reads what it
+  /// writes, put its buffers back in post_hook (zero an accumulator, copy saved inputs back),
+  /// so every config times the same work and the launch after tuning starts from the caller's
+  /// data. Work a hook queues on the launch's stream is timed with the launch, for every config
+  /// alike.
+  detail::callback<void(const config &)> pre_hook{};
+  detail::callback<void(const config &)> post_hook{};
 };
 
 namespace detail {
@@ -476,7 +484,13 @@ private:
     table.errors.assign(n, "");
     std::optional<error> first_error;
     for (std::size_t c = 0; c < n; ++c) {
-      const auto launch_once = [&] { run(c, values[c], g, options, seq, args...); };
+      const auto launch_once = [&] {
+        if (options_.pre_hook)
+          options_.pre_hook(options_.configs[c]);
+        run(c, values[c], g, options, seq, args...);
+        if (options_.post_hook)
+          options_.post_hook(options_.configs[c]);
+      };
       try {
         if (options_.bench) {
           table.times[c] = options_.bench(options_.configs[c], launch_once);

@@ -437,6 +437,43 @@ void autotune_path() {
   failures += !ok;
 }
 
+/// autotune_options::post_hook on the GPU: a kernel that adds into its output, tuned over two
+/// configs with event timing; post_hook zeroes the output after each tuning launch, so the
+/// launch after tuning adds exactly once.
+void autotune_hooks() {
+  static auto accumulate = tk::jit("accumulate", [](tk::ptr<float> out, tk::ptr<const float> in,
+                                                    tk::i32 n, tk::constant<int> BLOCK) {
+    auto offs = tk::program_id(0) * BLOCK + tk::arange(0, BLOCK);
+    auto mask = offs < n;
+    tk::store(out + offs, tk::load(out + offs, mask) + tk::load(in + offs, mask), mask);
+  });
+  const int n = 1 << 16;
+  const auto in = random_vector<float>(std::size_t(n), -4, 4);
+  tk::device_buffer<float> din(in), dout(in.size());
+  dout.fill_bytes(0);
+  int pre = 0, post = 0;
+  auto tuned = tk::autotune(accumulate, {.configs = {{{{"BLOCK", 256}}, 4}, {{{"BLOCK", 1024}}, 4}},
+                                         .key = {2},
+                                         .warmup_ms = 2,
+                                         .repeat_ms = 5,
+                                         .pre_hook = [&](const tk::config &) { ++pre; },
+                                         .post_hook =
+                                             [&](const tk::config &) {
+                                               dout.fill_bytes(0);
+                                               ++post;
+                                             }});
+  tuned.launch([&](int BLOCK) { return tk::grid(tk::cdiv(n, BLOCK)); },
+               {.backend = tk::backend::gpu}, dout.data(), static_cast<const float *>(din.data()),
+               n, tk::tuned<int>("BLOCK"));
+  compare("autotune post_hook: the launch after tuning adds once (" + std::to_string(post) +
+              " tuning launches)",
+          dout.to_host(), in, 0, 0);
+  const bool ok = pre == post && post >= 2 * 7;
+  std::printf("%s autotune hooks ran around every tuning launch (pre %d, post %d)\n",
+              ok ? "ok  " : "FAIL", pre, post);
+  failures += !ok;
+}
+
 /// launch_options::fp_fusion. With a = b = 1 + 2^-12 and c = -1, a * b = 1 + 2^-11 + 2^-24 is a
 /// tie in f32 that rounds to 1 + 2^-11: rounded twice (fusion off, and the interpreter), a * b + c
 /// is 2^-11; as one fma (fusion on, the default) it is 2^-11 + 2^-24.
@@ -493,6 +530,7 @@ int main(int argc, char **argv) {
     launch_path();
     autotune_path();
     fp_fusion();
+    autotune_hooks();
   } catch (const std::exception &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;

@@ -170,6 +170,59 @@ TEST_CASE("autotune: a config that fails is skipped; when all fail the first err
                     Catch::Contains("power of two") && Catch::Contains("100"));
 }
 
+TEST_CASE("autotune: pre_hook and post_hook run around every tuning launch, not after",
+          "[autotune]") {
+  // out[i] += in[i]: a kernel that reads what it writes. post_hook zeroes out after each tuning
+  // launch, so each config sees the same data and the launch after tuning adds once.
+  auto accumulate = tk::jit("accumulate", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n,
+                                             tk::constant<int> BLOCK) {
+    auto offs = tk::program_id(0) * BLOCK + tk::arange(0, BLOCK);
+    auto mask = offs < n;
+    tk::store(out + offs, tk::load(out + offs, mask) + tk::load(in + offs, mask), mask);
+  });
+  const int n = 200;
+  std::vector<float> in = iota(n), out(std::size_t(n), 0.f);
+  std::vector<std::string> events;
+  auto bench = [&](const tk::config &c, auto launch) {
+    events.push_back("bench " + c.describe());
+    for (int i = 0; i < 3; ++i) {
+      launch();
+      CHECK(out == std::vector<float>(std::size_t(n), 0.f)); // post_hook has put it back
+    }
+    return double(c.num_warps);
+  };
+  auto tuned = tk::autotune(
+      accumulate,
+      {.configs = {{{{"BLOCK", 64}}, 4}, {{{"BLOCK", 128}}, 2}},
+       .key = {2},
+       .bench = bench,
+       .pre_hook = [&](const tk::config &c) { events.push_back("pre " + c.describe()); },
+       .post_hook =
+           [&](const tk::config &c) {
+             CHECK(out[1] == 1.f); // the launch ran: out held zeros
+             out.assign(out.size(), 0.f);
+             events.push_back("post " + c.describe());
+           }});
+  tuned.launch([&](int BLOCK) { return tk::grid(tk::cdiv(n, BLOCK)); }, on_interpreter, out.data(),
+               in.data(), n, tk::tuned<int>("BLOCK"));
+  CHECK(out == in); // the launch after tuning added once, with no hook around it
+  const std::string a = "BLOCK=64, num_warps=4, num_stages=3",
+                    b = "BLOCK=128, num_warps=2, num_stages=3";
+  std::vector<std::string> want{"bench " + a};
+  for (int i = 0; i < 3; ++i)
+    want.insert(want.end(), {"pre " + a, "post " + a});
+  want.push_back("bench " + b);
+  for (int i = 0; i < 3; ++i)
+    want.insert(want.end(), {"pre " + b, "post " + b});
+  CHECK(events == want);
+
+  events.clear(); // tuned already for this key: no tuning launch, no hook
+  tuned.launch([&](int BLOCK) { return tk::grid(tk::cdiv(n, BLOCK)); }, on_interpreter, out.data(),
+               in.data(), n, tk::tuned<int>("BLOCK"));
+  CHECK(events.empty());
+  CHECK(out[3] == 6.f);
+}
+
 TEST_CASE("autotune: the tuning table", "[autotune]") {
   const std::vector<tk::config> configs{{{{"BLOCK", 64}}, 4}, {{{"BLOCK", 128}}, 8}, {{}, 16, 2}};
   tk::detail::tuning_table t;
