@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 
+#include "catch_strict.hpp"
+
 #include <cstdio>
 
 int main(int argc, char **argv) {
@@ -12,5 +14,5 @@ int main(int argc, char **argv) {
     return 77;
   }
   std::printf("running on %s\n", tk::gpu_name().c_str());
-  return Catch::Session().run(argc, argv);
+  return tk_test::run_strict(argc, argv);
 }

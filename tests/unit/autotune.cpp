@@ -149,7 +149,7 @@ TEST_CASE("autotune: tunes once per key value and launches the fastest config", 
   CHECK(bench.calls == 9);
 }
 
-TEST_CASE("autotune: a config that fails is skipped; when all fail the first error is thrown",
+TEST_CASE("autotune: a config that fails is skipped, and when all fail the first error is thrown",
           "[autotune]") {
   // BLOCK 100 is not a power of two: tk::arange rejects it while tracing.
   fake_bench bench{{{2, 1.0}, {4, 2.0}}};

@@ -161,7 +161,7 @@ TEST_CASE("cache: key depends on every part and on part boundaries", "[cache]") 
   CHECK(a.lo != b.lo);
 }
 
-TEST_CASE("cache: store then load round trip; absent key is a miss", "[cache]") {
+TEST_CASE("cache: store then load round trip, and an absent key is a miss", "[cache]") {
   temp_dir dir;
   const disk_cache cache(dir.path() / "nested" / "cache", "backend 1.0");
   CHECK(cache.directory() == dir.path() / "nested" / "cache");

@@ -250,7 +250,7 @@ TEST_CASE("GPUs the backend has no target for are refused", "[driver]") {
                });
 }
 
-TEST_CASE("pointer kinds come from the driver; unknown addresses are host memory", "[driver]") {
+TEST_CASE("pointer kinds come from the driver, and unknown addresses are host memory", "[driver]") {
   auto d = load_fake();
   CHECK(d->kind_of(0x1000) == cu::pointer_kind::device);
   CHECK(d->kind_of(0x2000) == cu::pointer_kind::host_registered);
