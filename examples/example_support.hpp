@@ -31,8 +31,7 @@ inline target choose_target() {
   const std::string why_not = tk::gpu_unavailable_reason();
   if (why_not.empty())
     return {tk::backend::gpu, "GPU (" + tk::gpu_name() + ")"};
-  const char *require = std::getenv("TK_REQUIRE_GPU");
-  if (require && std::string_view(require) == "1") {
+  if (tk::detail::env::flag("TK_REQUIRE_GPU")) {
     std::printf("SKIPPED: %s\n", why_not.c_str());
     std::exit(77);
   }

@@ -13,6 +13,7 @@
 ///     softmax_tuned.launch(tk::grid(rows), out, in, stride, n_cols, tk::constant(1024));
 #pragma once
 
+#include <tk/detail/env.hpp>
 #include <tk/detail/ownership.hpp>
 #include <tk/kernel.hpp>
 
@@ -223,10 +224,7 @@ inline std::string format_tuning(const std::string &kernel, const std::string &w
   return s;
 }
 
-inline bool print_autotuning() {
-  const char *v = std::getenv("TK_PRINT_AUTOTUNING");
-  return v && *v && std::string_view(v) != "0";
-}
+inline bool print_autotuning() { return env::flag("TK_PRINT_AUTOTUNING"); }
 
 /// Median time per launch of `run`, in milliseconds, with CUDA events on `s`: an estimate from
 /// 5 launches, `warmup_ms` of warm-up, then 10 batches filling `repeat_ms`.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tk/block.hpp>
+#include <tk/detail/env.hpp>
 #include <tk/detail/launch.hpp>
 #include <tk/detail/printer.hpp>
 
@@ -65,14 +66,9 @@ struct launch_options {
   tk::backend backend = tk::backend::automatic;
 };
 
-/// True when the TK_INTERPRET environment variable asks for the interpreter ("1", "true", "on").
-inline bool interpret_requested() {
-  const char *v = std::getenv("TK_INTERPRET");
-  if (!v)
-    return false;
-  const std::string_view s(v);
-  return s == "1" || s == "true" || s == "TRUE" || s == "on" || s == "ON" || s == "yes";
-}
+/// True when the TK_INTERPRET environment variable asks for the interpreter (1, true, yes, on in
+/// any case; docs/environment.md).
+inline bool interpret_requested() { return detail::env::flag("TK_INTERPRET"); }
 
 /// Why launches cannot run on a GPU here (no driver, no GPU, no backend library, a GPU older
 /// than sm_75), or "" when they can.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "tk/backend.h"
+#include "tk/detail/env.hpp"
 
 #include "CAPI/Lower.h"
 #include "Dialect/Tk/IR/Dialect.h"
@@ -49,11 +50,6 @@ struct tk_compile_result {
 namespace {
 
 using namespace mlir;
-
-bool envSet(const char *name) {
-  const char *value = std::getenv(name);
-  return value && *value && llvm::StringRef(value) != "0";
-}
 
 tk_status fail(tk_compile_result &result, tk_status status, std::string message) {
   result.status = status;
@@ -172,7 +168,7 @@ tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
     lowering.numWarps = static_cast<unsigned>(opts.num_warps);
     lowering.numStages = static_cast<unsigned>(opts.num_stages);
     lowering.computeCapability = target.computeCapability;
-    lowering.dumpIR = envSet("TK_DUMP");
+    lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
     LogicalResult lowered = mlir::tk::lowerToLLVM(*module, lowering);
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
     if (failed(lowered))
@@ -254,7 +250,7 @@ tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *op
     return fail(*result, TK_ERROR_INVALID_ARGUMENT, problem);
   result->target = target->name.str();
   result->threadsPerBlock = opts->num_warps * 32;
-  bool debug = opts->debug || envSet("TK_DEBUG");
+  bool debug = opts->debug || ::tk::detail::env::flag("TK_DEBUG");
   // MLIR's lexer reads the byte after the text, expecting a NUL: `ir` need not have one.
   std::string text(ir, ir_len);
   tk_status status = compile(text, *opts, *target, *result, debug);

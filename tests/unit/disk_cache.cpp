@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "scoped_env.hpp"
+#include "temp_files.hpp"
 
 #if !defined(_WIN32)
 #include <fcntl.h>
@@ -33,71 +34,13 @@ using tk::detail::cached_kernel;
 using tk::detail::disk_cache;
 using tk::detail::make_cache_key;
 
+using tk_test::capture_stderr;
+using tk_test::read_file;
 using tk_test::scoped_env;
+using tk_test::temp_dir;
+using tk_test::write_file;
 
 namespace {
-
-/// A fresh directory under the system's temporary directory, removed (with anything made
-/// read-only inside it) at the end of the test.
-class temp_dir {
-public:
-  temp_dir() {
-    std::random_device random;
-    for (;;) {
-      path_ = fs::temp_directory_path() /
-              ("tk-cache-test-" + std::to_string(random()) + std::to_string(random()));
-      if (fs::create_directory(path_))
-        break;
-    }
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(path_, ec);
-         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-      if (it->is_directory(ec))
-        fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(path_, ec);
-  }
-  temp_dir(const temp_dir &) = delete;
-  temp_dir &operator=(const temp_dir &) = delete;
-
-  const fs::path &path() const { return path_; }
-
-private:
-  fs::path path_;
-};
-
-std::string read_file(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_file(const fs::path &path, std::string_view bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
-}
-
-#if !defined(_WIN32)
-/// What `body` writes to stderr (file descriptor 2).
-template <class Body> std::string capture_stderr(Body &&body) {
-  temp_dir dir;
-  const fs::path file = dir.path() / "stderr.txt";
-  std::fflush(stderr);
-  const int saved = dup(2);
-  const int fd = open(file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  REQUIRE(saved >= 0);
-  REQUIRE(fd >= 0);
-  dup2(fd, 2);
-  close(fd);
-  body();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  return read_file(file);
-}
-#endif
 
 /// A payload that says who wrote it, so that a reader can check it is complete and unmixed.
 std::string payload_for(int writer, int iteration) {

@@ -9,6 +9,7 @@
 #include "../ir/golden_support.hpp"
 
 #include <catch2/catch.hpp>
+#include <tk/detail/env.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -31,10 +32,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool update_requested() {
-  const char *v = std::getenv("TK_UPDATE_GOLDEN");
-  return v && *v && std::string(v) != "0";
-}
+bool update_requested() { return tk::detail::env::flag("TK_UPDATE_GOLDEN"); }
 
 fs::path golden_path(const std::string &family) {
   return fs::path(TK_GOLDEN_DIR) / (family + ".mlir");

@@ -10,6 +10,7 @@
 /// is described in docs/runtime.md, section "Disk cache".
 #pragma once
 
+#include <tk/detail/env.hpp>
 #include <tk/detail/os.hpp>
 #include <tk/error.hpp>
 
@@ -154,12 +155,9 @@ inline std::uint64_t checksum64(std::string_view payload) {
   return murmur3_128(payload, 0x746b2d7061796c64ULL).hi;
 }
 
-/// TK_DEBUG as the backend reads it: set, non-empty and not "0". Read on every use (only on the
-/// rare paths that log) so that it can change while the process runs.
-inline bool debug_enabled() {
-  const char *value = std::getenv("TK_DEBUG");
-  return value && *value && std::string_view(value) != "0";
-}
+/// TK_DEBUG, read as the backend reads it (env.hpp). Read on every use (only on the rare paths
+/// that log) so that it can change while the process runs.
+inline bool debug_enabled() { return env::flag("TK_DEBUG"); }
 
 /// One whole line per call, so that lines from concurrent threads do not interleave.
 inline void log_line(const std::string &message) {
