@@ -6,10 +6,14 @@
 ///
 /// Environment variables, read on every call, choose how it misbehaves:
 ///   FAKE_CUDA_VERSION  what cuDriverGetVersion reports (default 12080)
+///   FAKE_CUDA_VERSION_RESULT  the CUresult cuDriverGetVersion returns (default 0; the toolkit's
+///                      stub library returns 34, CUDA_ERROR_STUB_LIBRARY)
 ///   FAKE_CUDA_MISSING  a function cuGetProcAddress_v2 reports as not found
 ///   FAKE_CUDA_INIT     the CUresult cuInit returns (default 0)
 ///   FAKE_CUDA_DEVICES  how many devices there are (default 2)
 ///   FAKE_CUDA_CC       the compute capability, "9.0" by default
+///   FAKE_CUDA_REJECT_IMAGES  1: cuModuleLoadData rejects every image, as it rejects anything
+///                      but an ELF file or PTX text otherwise (CUDA_ERROR_INVALID_IMAGE)
 /// Device handles are ordinal + 100, so that mixing up ordinals and handles shows. Pointers
 /// 0x1000, 0x2000 and 0x3000 are device, page-locked host and managed memory; the driver knows
 /// no other address.
@@ -216,7 +220,7 @@ const entry entries[] = {
 
 extern "C" __attribute__((visibility("default"))) result cuDriverGetVersion(int *version) {
   *version = env_int("FAKE_CUDA_VERSION", 12080);
-  return 0;
+  return env_int("FAKE_CUDA_VERSION_RESULT", 0);
 }
 
 extern "C" __attribute__((visibility("default"))) result cuGetProcAddress_v2(

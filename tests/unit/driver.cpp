@@ -130,6 +130,22 @@ TEST_CASE("an old driver is refused with the versions involved", "[driver]") {
                });
 }
 
+TEST_CASE("a stub driver is called a stub, not an old driver", "[driver]") {
+  // What the toolkit's stubs/libcuda.so answers to every call.
+  scoped_env stub("FAKE_CUDA_VERSION_RESULT", "34");
+  int line = 0;
+  expect_error("driver.cpp", line,
+               TK_TEST_FAKE_CUDA " is the CUDA toolkit's stub library, not a driver: it lets "
+                                 "programs link, but cannot run kernels (cuDriverGetVersion "
+                                 "returned CUDA_ERROR_STUB_LIBRARY); install the NVIDIA driver, "
+                                 "remove the toolkit's stubs directory from LD_LIBRARY_PATH, or "
+                                 "run on the CPU interpreter with TK_INTERPRET=1",
+               [&] {
+                 line = __LINE__ + 1;
+                 cu::driver::load(TK_TEST_FAKE_CUDA);
+               });
+}
+
 TEST_CASE("a driver lacking a function names it", "[driver]") {
   scoped_env missing("FAKE_CUDA_MISSING", "cuLaunchKernel");
   int line = 0;
@@ -261,3 +277,17 @@ TEST_CASE("pointer kinds come from the driver, and unknown addresses are host me
 }
 
 #endif // TK_TEST_FAKE_CUDA
+
+#ifdef TK_TEST_CUDA_STUB // the CUDA toolkit's stub, where CMake found one
+TEST_CASE("the CUDA toolkit's stub libcuda.so is named as the stub it is", "[driver]") {
+  int line = 0;
+  expect_error("driver.cpp", line,
+               TK_TEST_CUDA_STUB " is the CUDA toolkit's stub library, not a driver: it lets "
+                                 "programs link, but cannot run kernels (cuDriverGetVersion "
+                                 "returned CUDA_ERROR_STUB_LIBRARY); install the NVIDIA driver",
+               [&] {
+                 line = __LINE__ + 1;
+                 cu::driver::load(TK_TEST_CUDA_STUB);
+               });
+}
+#endif

@@ -58,12 +58,17 @@ using event = ::CUevent_st *;          ///< CUevent
 using uint64 = std::uint64_t;          ///< cuuint64_t
 
 // CUresult values (cuda.h, enum cudaError_enum).
-inline constexpr result success = 0;                 // CUDA_SUCCESS
-inline constexpr result error_invalid_value = 1;     // CUDA_ERROR_INVALID_VALUE
-inline constexpr result error_not_initialized = 3;   // CUDA_ERROR_NOT_INITIALIZED
-inline constexpr result error_no_device = 100;       // CUDA_ERROR_NO_DEVICE
-inline constexpr result error_invalid_context = 201; // CUDA_ERROR_INVALID_CONTEXT
-inline constexpr result error_not_found = 500;       // CUDA_ERROR_NOT_FOUND
+inline constexpr result success = 0;                         // CUDA_SUCCESS
+inline constexpr result error_invalid_value = 1;             // CUDA_ERROR_INVALID_VALUE
+inline constexpr result error_not_initialized = 3;           // CUDA_ERROR_NOT_INITIALIZED
+inline constexpr result error_stub_library = 34;             // CUDA_ERROR_STUB_LIBRARY
+inline constexpr result error_no_device = 100;               // CUDA_ERROR_NO_DEVICE
+inline constexpr result error_invalid_image = 200;           // CUDA_ERROR_INVALID_IMAGE
+inline constexpr result error_invalid_context = 201;         // CUDA_ERROR_INVALID_CONTEXT
+inline constexpr result error_no_binary_for_gpu = 209;       // CUDA_ERROR_NO_BINARY_FOR_GPU
+inline constexpr result error_invalid_ptx = 218;             // CUDA_ERROR_INVALID_PTX
+inline constexpr result error_unsupported_ptx_version = 222; // CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+inline constexpr result error_not_found = 500;               // CUDA_ERROR_NOT_FOUND
 
 // CUdevice_attribute values (cuda.h, enum CUdevice_attribute_enum).
 inline constexpr int attribute_max_shared_memory_per_block = 8;        // ..._PER_BLOCK
@@ -237,8 +242,21 @@ public:
         os::find_symbol(handle, "cuDriverGetVersion"));
     d->get_proc_address = reinterpret_cast<decltype(d->get_proc_address)>(
         os::find_symbol(handle, "cuGetProcAddress_v2"));
-    if (d->driver_get_version && d->driver_get_version(&d->version) != success)
-      d->version = 0;
+    if (d->driver_get_version) {
+      const result r = d->driver_get_version(&d->version);
+      // The toolkit's lib64/stubs/libcuda.so lets programs link without a driver and answers
+      // every call with CUDA_ERROR_STUB_LIBRARY; on LD_LIBRARY_PATH it hides the real driver.
+      if (r == error_stub_library || (r != success && library.find("/stubs/") != std::string::npos))
+        fail(where, library,
+             " is the CUDA toolkit's stub library, not a driver: it lets programs link, but "
+             "cannot run kernels (cuDriverGetVersion returned ",
+             r == error_stub_library ? "CUDA_ERROR_STUB_LIBRARY" : std::to_string(r),
+             "); install the NVIDIA driver, remove the toolkit's stubs directory from "
+             "LD_LIBRARY_PATH, or ",
+             interpreter_hint);
+      if (r != success)
+        d->version = 0;
+    }
     if (d->version < required_version)
       fail(where, "the CUDA driver is too old: ", library, " supports CUDA ",
            d->version > 0 ? version_text(d->version) : std::string("(unknown)"),
