@@ -17,8 +17,8 @@
  *
  * Thread safety: tk_compile may run on many threads at once; a result belongs to its caller.
  * Environment: TK_DEBUG (log each stage and the binary producer's choice to stderr), TK_PTXAS
- * (the ptxas to run), TK_NVJITLINK=0 (skip nvJitLink), CUDA_PATH (where CUDA lives); see
- * docs/backend.md.
+ * (the ptxas to run), TK_PTXAS_TIMEOUT (seconds a ptxas run may take), TK_NVJITLINK=0 (skip
+ * nvJitLink), CUDA_PATH (where CUDA lives); see docs/backend.md.
  */
 #ifndef TK_BACKEND_H
 #define TK_BACKEND_H
@@ -38,6 +38,10 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The version of this interface, which tk_backend_abi_version returns; raised whenever a
+ *  function is added or changes, so that a program refuses a backend built for another one. */
+#define TK_BACKEND_ABI_VERSION 2
 
 /** What tk_compile returns. */
 typedef enum tk_status {
@@ -141,6 +145,16 @@ TK_BACKEND_API const char *tk_stage_name(tk_stage stage);
 TK_BACKEND_API const char *tk_backend_targets(void);
 /** The backend's version, "0.1.0 (LLVM 22.1.8)": part of every cache key. */
 TK_BACKEND_API const char *tk_backend_version(void);
+/** TK_BACKEND_ABI_VERSION as the library was built. (Version 1 had no such function.) */
+TK_BACKEND_API int tk_backend_abi_version(void);
+/** What would make the cubin of a tk_compile call now (TK_OUTPUT_AUTO or TK_OUTPUT_CUBIN): the
+ *  first producer that is there, in the order tk_compile tries them: "ptxas <path> (<its
+ *  --version line>; <size> bytes, modified <ns>)", "nvJitLink 13.0 (<library>)", or "driver
+ *  JIT" (PTX for the driver). Part of every cache key, so that a cubin made by one toolchain is
+ *  not reused under another. Looked up once per process (and setting of TK_NVJITLINK, TK_PTXAS,
+ *  CUDA_PATH and PATH): the first call runs `ptxas --version`; the text lives as long as the
+ *  process. */
+TK_BACKEND_API const char *tk_backend_producer(void);
 
 #ifdef __cplusplus
 }

@@ -328,4 +328,8 @@ const char *tk_backend_targets(void) { return mlir::tk::gpuTargetNames(); }
 
 const char *tk_backend_version(void) { return "0.1.0 (LLVM " LLVM_VERSION_STRING ")"; }
 
+int tk_backend_abi_version(void) { return TK_BACKEND_ABI_VERSION; }
+
+const char *tk_backend_producer(void) { return mlir::tk::cubinProducer(); }
+
 } // extern "C"

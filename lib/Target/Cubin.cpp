@@ -2,6 +2,9 @@
 #include "Target/Cubin.h"
 
 #include "Target/CudaPaths.h"
+#include "Target/Subprocess.h"
+#include "tk/detail/cubin_check.hpp"
+#include "tk/detail/env.hpp"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
@@ -12,7 +15,10 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <sys/stat.h>
 
 namespace mlir::tk {
 
@@ -32,6 +38,8 @@ struct NvJitLink {
   NvJitLinkResult (*cubin)(NvJitLinkHandle, void *);
   NvJitLinkResult (*errorLogSize)(NvJitLinkHandle, size_t *);
   NvJitLinkResult (*errorLog)(NvJitLinkHandle, char *);
+  NvJitLinkResult (*version)(unsigned *, unsigned *);
+  std::string path; // the file that loaded
 };
 
 template <typename F> bool resolve(void *library, const char *name, F &function) {
@@ -57,8 +65,11 @@ const NvJitLink *loadNvJitLink(std::string &why) {
           resolve(library, "__nvJitLinkGetLinkedCubinSize_13_0", loaded.cubinSize) &&
           resolve(library, "__nvJitLinkGetLinkedCubin_13_0", loaded.cubin) &&
           resolve(library, "__nvJitLinkGetErrorLogSize_13_0", loaded.errorLogSize) &&
-          resolve(library, "__nvJitLinkGetErrorLog_13_0", loaded.errorLog))
+          resolve(library, "__nvJitLinkGetErrorLog_13_0", loaded.errorLog) &&
+          resolve(library, "nvJitLinkVersion", loaded.version)) {
+        loaded.path = candidate;
         return &loaded;
+      }
       failure += candidate + ": lacks the CUDA 13.0 entry points; ";
       dlclose(library);
     }
@@ -99,6 +110,11 @@ std::optional<std::string> viaNvJitLink(const std::string &ptx, const GpuTarget 
     why = "nvJitLink: " + llvm::StringRef(text.c_str()).trim().str();
   }
   api->destroy(&handle);
+  if (cubin)
+    if (std::string problem = ::tk::detail::cubin_problem(*cubin, target.name); !problem.empty()) {
+      why = "nvJitLink (" + api->path + ") made an invalid cubin: " + problem;
+      return std::nullopt;
+    }
   return cubin;
 }
 
@@ -116,6 +132,37 @@ struct TempFiles {
     return true;
   }
 };
+
+/// TK_PTXAS_TIMEOUT: how long a ptxas run may take, in seconds (0: no limit). The largest
+/// kernels take ptxas a few seconds; a run 20 times longer than that is hung, and a launch
+/// waiting on it should say so rather than wait forever.
+unsigned ptxasTimeoutSeconds() {
+  constexpr unsigned defaultSeconds = 120;
+  const char *value = std::getenv("TK_PTXAS_TIMEOUT");
+  if (!value || !*value)
+    return defaultSeconds;
+  unsigned seconds = 0;
+  if (llvm::StringRef(value).trim().getAsInteger(10, seconds)) {
+    ::tk::detail::env::complain_once(
+        "TK_PTXAS_TIMEOUT", value, "a whole number of seconds (0: no limit)", "the default, 120 s");
+    return defaultSeconds;
+  }
+  return seconds;
+}
+
+/// Runs ptxas with `args` (after its path); its stdout and stderr go to `logFile`. "" when it
+/// exited with 0, else why not, naming ptxas, its path and, on a timeout, the variable to change.
+std::string runPtxas(const std::string &ptxas, llvm::ArrayRef<llvm::StringRef> args,
+                     llvm::StringRef logFile) {
+  llvm::SmallVector<llvm::StringRef, 8> argv{ptxas};
+  argv.append(args.begin(), args.end());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logFile, logFile};
+  const ToolRun run = runTool(ptxas, argv, redirects, ptxasTimeoutSeconds());
+  std::string why = describeToolRun(run, "ptxas (" + ptxas + ")");
+  if (run.timedOut)
+    why += "; set TK_PTXAS_TIMEOUT to the seconds it may take (0: no limit)";
+  return why;
+}
 
 std::optional<std::string> viaPtxas(const std::string &ptx, const GpuTarget &target,
                                     std::string &why) {
@@ -141,37 +188,93 @@ std::optional<std::string> viaPtxas(const std::string &ptx, const GpuTarget &tar
     os << ptx;
   }
   std::string arch = "-arch=" + target.name.str();
-  llvm::StringRef args[] = {ptxas, arch, input, "-o", output};
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, errors.str(), errors.str()};
-  std::string message;
-  int code = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects, 0, 0, &message);
-  if (code != 0) {
+  if (std::string failure = runPtxas(ptxas, {arch, input, "-o", output}, errors);
+      !failure.empty()) {
     auto log = llvm::MemoryBuffer::getFile(errors);
-    why = "ptxas (" + ptxas + ") exited with " + std::to_string(code) + ": " +
-          (log ? (*log)->getBuffer().trim().str() : message);
+    std::string text = log ? (*log)->getBuffer().trim().str() : "";
+    why = text.empty() ? failure : failure + ": " + text;
     return std::nullopt;
   }
   auto cubin = llvm::MemoryBuffer::getFile(output, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
-  if (!cubin) {
-    why = "ptxas: no output " + output.str().str();
+  if (!cubin || (*cubin)->getBufferSize() == 0) {
+    why = "ptxas (" + ptxas + ") exited with 0 but wrote no cubin";
     return std::nullopt;
   }
-  return (*cubin)->getBuffer().str();
+  std::string bytes = (*cubin)->getBuffer().str();
+  if (std::string problem = ::tk::detail::cubin_problem(bytes, target.name); !problem.empty()) {
+    why = "ptxas (" + ptxas + ") wrote an invalid cubin: " + problem;
+    return std::nullopt;
+  }
+  return bytes;
 }
 
-/// TK_NVJITLINK: "0" never uses nvJitLink, "1" tries it before ptxas; by default ptxas goes
-/// first. A cold compile is what users wait for: nvJitLink's first use in a process costs
-/// 100-200 ms (loading and initializing the library), a ptxas process 15-70 ms.
+/// TK_NVJITLINK: off never uses nvJitLink, on tries it before ptxas; unset, ptxas goes first.
+/// A cold compile is what users wait for: nvJitLink's first use in a process costs 100-200 ms
+/// (loading and initializing the library), a ptxas process 15-70 ms.
 enum class NvJitLinkUse { never, first, afterPtxas };
 
 NvJitLinkUse nvJitLinkUse() {
-  const char *value = std::getenv("TK_NVJITLINK");
-  if (value && llvm::StringRef(value) == "0")
+  switch (::tk::detail::env::read("TK_NVJITLINK",
+                                  "the default: ptxas first, nvJitLink when ptxas fails")) {
+  case ::tk::detail::env::setting::off:
     return NvJitLinkUse::never;
-  if (value && llvm::StringRef(value) == "1")
+  case ::tk::detail::env::setting::on:
     return NvJitLinkUse::first;
-  return NvJitLinkUse::afterPtxas;
+  default:
+    return NvJitLinkUse::afterPtxas;
+  }
+}
+
+/// "ptxas <path> (<its --version line>; <size> bytes, modified <ns since the epoch>)": size and
+/// time tell a replaced binary from the one before even when its version is the same, and the
+/// version names what a wrapper script runs.
+std::string ptxasIdentity(const std::string &ptxas) {
+  struct stat st{};
+  if (stat(ptxas.c_str(), &st) != 0)
+    return "ptxas " + ptxas + " (cannot stat)";
+  std::string version = "no version";
+  TempFiles temps;
+  llvm::SmallString<128> out;
+  if (temps.make("version", out)) {
+    if (std::string failure = runPtxas(ptxas, {"--version"}, out); !failure.empty()) {
+      version = "--version failed: " + failure;
+    } else if (auto text = llvm::MemoryBuffer::getFile(out)) {
+      llvm::SmallVector<llvm::StringRef> lines;
+      (*text)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+      for (llvm::StringRef line : lines)
+        if (line.contains("release"))
+          version = line.trim().str();
+      if (version == "no version" && !lines.empty())
+        version = lines.back().trim().str();
+    }
+  }
+  const long long mtime = static_cast<long long>(st.st_mtim.tv_sec) * 1000000000LL +
+                          static_cast<long long>(st.st_mtim.tv_nsec);
+  return "ptxas " + ptxas + " (" + version + "; " + std::to_string(st.st_size) +
+         " bytes, modified " + std::to_string(mtime) + ")";
+}
+
+std::string nvJitLinkIdentity(const NvJitLink &api) {
+  unsigned major = 0, minor = 0;
+  api.version(&major, &minor);
+  return "nvJitLink " + std::to_string(major) + "." + std::to_string(minor) + " (" + api.path + ")";
+}
+
+/// The first producer compilePTXToCubin would try that is there.
+std::string findProducer() {
+  const NvJitLinkUse use = nvJitLinkUse();
+  std::string why;
+  if (use == NvJitLinkUse::first)
+    if (const NvJitLink *api = loadNvJitLink(why))
+      return nvJitLinkIdentity(*api);
+  std::string tried;
+  if (std::string ptxas = findPtxas(tried); !ptxas.empty())
+    return ptxasIdentity(ptxas);
+  if (use == NvJitLinkUse::afterPtxas)
+    if (const NvJitLink *api = loadNvJitLink(why))
+      return nvJitLinkIdentity(*api);
+  return "driver JIT";
 }
 
 } // namespace
@@ -200,8 +303,25 @@ std::optional<Cubin> compilePTXToCubin(const std::string &ptx, const GpuTarget &
   if (use == NvJitLinkUse::afterPtxas)
     return tryNvJitLink();
   if (use == NvJitLinkUse::never)
-    log += "nvJitLink: skipped (TK_NVJITLINK=0)\n";
+    log += "nvJitLink: skipped (TK_NVJITLINK is off)\n";
   return std::nullopt;
+}
+
+const char *cubinProducer() {
+  // What chooses the producer: computed once per value of these (a process normally has one),
+  // kept for the life of the process so that the pointers returned stay valid.
+  std::string inputs;
+  for (const char *name : {"TK_NVJITLINK", "TK_PTXAS", "CUDA_PATH", "PATH"}) {
+    const char *value = std::getenv(name);
+    inputs += value ? std::string(value) + '\0' : std::string("\1");
+  }
+  static std::mutex mutex;
+  static auto *known = new std::map<std::string, std::string>;
+  std::lock_guard lock(mutex);
+  auto [it, inserted] = known->try_emplace(inputs);
+  if (inserted)
+    it->second = findProducer();
+  return it->second.c_str();
 }
 
 } // namespace mlir::tk

@@ -1,8 +1,9 @@
 //===- Cubin.h - PTX to cubin through nvJitLink or ptxas --------*- C++ -*-===//
 //
-// The code generator's second half. Tries ptxas as a subprocess, then nvJitLink (dlopen'ed);
-// TK_NVJITLINK=1 tries nvJitLink first, TK_NVJITLINK=0 never. When neither works the caller
-// hands PTX to the driver's JIT.
+// The code generator's second half. Tries ptxas as a subprocess (at most TK_PTXAS_TIMEOUT
+// seconds), then nvJitLink (dlopen'ed); TK_NVJITLINK=1 tries nvJitLink first, TK_NVJITLINK=0
+// never. What either makes must be a cubin for the target (tk/detail/cubin_check.hpp), else it
+// counts as that producer's failure. When neither works the caller hands PTX to the driver's JIT.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TK_TARGET_CUBIN_H
@@ -23,6 +24,12 @@ struct Cubin {
 /// The cubin for `ptx`, or nothing; `log` says what was tried and why each failed.
 std::optional<Cubin> compilePTXToCubin(const std::string &ptx, const GpuTarget &target,
                                        std::string &log);
+
+/// The first producer compilePTXToCubin would try that is there, for cache keys: "ptxas <path>
+/// (<version line>; <size> bytes, modified <ns>)", "nvJitLink 13.0 (<library>)" or "driver JIT".
+/// Found once per process and setting of TK_NVJITLINK, TK_PTXAS, CUDA_PATH and PATH; the text
+/// lives as long as the process.
+const char *cubinProducer();
 
 } // namespace mlir::tk
 

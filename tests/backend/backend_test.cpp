@@ -1,6 +1,7 @@
 /// @file Tests of libtilekit_backend.so through its C ABI (include/tk/backend.h) only: code
 /// generation for every target, cubins through ptxas, and one error test per misuse.
 /// Usage: backend_test <dir of inputs/*.mlir>. Prints a line per check; exits non-zero on failure.
+#include "backend_check.hpp"
 #include "tk/backend.h"
 
 #include <cstdio>
@@ -17,17 +18,11 @@ extern "C" int tk_backend_header_is_c(void); // header_c.c
 
 namespace {
 
-int failures = 0;
-std::string inputDir;
+using backend_test::check;
+using backend_test::Compiled;
+using backend_test::contains;
 
-void check(bool ok, const std::string &what, const std::string &detail = "") {
-  std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
-  if (!ok) {
-    ++failures;
-    if (!detail.empty())
-      std::printf("     %s\n", detail.c_str());
-  }
-}
+std::string inputDir;
 
 std::string readInput(const char *name) {
   std::ifstream in(inputDir + "/" + name);
@@ -38,27 +33,6 @@ std::string readInput(const char *name) {
     std::exit(1);
   }
   return text.str();
-}
-
-struct Compiled {
-  tk_status status;
-  tk_compile_result *result = nullptr;
-  Compiled(const std::string &ir, const char *target, tk_output_kind output, int warps = 4,
-           int fpFusion = 1) {
-    tk_compile_options opts;
-    tk_compile_options_init(&opts);
-    opts.target = target;
-    opts.output = output;
-    opts.num_warps = warps;
-    opts.fp_fusion = fpFusion;
-    status = tk_compile(ir.data(), ir.size(), &opts, &result);
-  }
-  ~Compiled() { tk_compile_result_free(result); }
-  std::string error() const { return tk_compile_result_error(result); }
-};
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
 }
 
 void everyTargetToPTX(const std::string &vectorAdd) {
@@ -401,6 +375,6 @@ int main(int argc, char **argv) {
   tkLevel(readInput("vector_add_tk.mlir"), readInput("tk_level.mlir"));
   fpFusion(readInput("vector_add_tk.mlir"));
   errors(vectorAdd);
-  std::printf("%d failure(s)\n", failures);
-  return failures == 0 ? 0 : 1;
+  std::printf("%d failure(s)\n", backend_test::failures);
+  return backend_test::failures == 0 ? 0 : 1;
 }

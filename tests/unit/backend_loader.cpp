@@ -159,6 +159,12 @@ TEST_CASE("the built backend loads through TK_BACKEND_LIBRARY and compiles", "[b
   const std::string targets = lib->targets();
   CHECK(targets.find("sm_90a") != std::string::npos);
   CHECK(std::string(lib->stage_name(TK_STAGE_PTX)) == "ptx");
+  CHECK(lib->abi_version() == TK_BACKEND_ABI_VERSION);
+  // The producer is looked up once per process: the same text, at the same address.
+  const std::string producer = lib->producer();
+  CHECK((producer.starts_with("ptxas /") || producer.starts_with("nvJitLink ") ||
+         producer == "driver JIT"));
+  CHECK(lib->producer() == lib->producer());
 
   const std::string ir =
       examples::vector_add.ir(static_cast<float *>(nullptr), static_cast<const float *>(nullptr),
@@ -250,3 +256,23 @@ TEST_CASE("in the build tree the backend is found in ../lib", "[backend_loader]"
 #endif // __linux__
 
 #endif // TK_TEST_BACKEND_LIBRARY
+
+#if defined(TK_TEST_FAKE_BACKEND_V1) && defined(TK_TEST_FAKE_BACKEND_V99)
+TEST_CASE("a backend of another C ABI version is refused, naming both versions",
+          "[backend_loader]") {
+  for (const char *path : {TK_TEST_FAKE_BACKEND_V1, TK_TEST_FAKE_BACKEND_V99}) {
+    scoped_env env("TK_BACKEND_LIBRARY", path);
+    const std::string found = path == std::string(TK_TEST_FAKE_BACKEND_V1) ? "1" : "99";
+    int line = 0;
+    expect_error("backend_loader.cpp", line,
+                 "cannot load the TileKit backend from TK_BACKEND_LIBRARY=" + std::string(path) +
+                     " (it is a TileKit backend of another version (its C ABI is version " + found +
+                     ", this program needs version " + std::to_string(TK_BACKEND_ABI_VERSION) +
+                     "))",
+                 [&] {
+                   line = __LINE__ + 1;
+                   tk::detail::find_backend();
+                 });
+  }
+}
+#endif

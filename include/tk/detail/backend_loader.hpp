@@ -51,6 +51,8 @@ struct backend_library {
   decltype(&::tk_stage_name) stage_name = nullptr;
   decltype(&::tk_backend_targets) targets = nullptr;
   decltype(&::tk_backend_version) version = nullptr;
+  decltype(&::tk_backend_abi_version) abi_version = nullptr;
+  decltype(&::tk_backend_producer) producer = nullptr;
 
   /// The file it was loaded from.
   std::string path;
@@ -76,6 +78,20 @@ inline owned<backend_library> load_backend_from(const std::string &path, std::st
     if (!slot && !missing)
       missing = name;
   };
+  // First, so that a TileKit backend of another version is named as one. Version 1 had no
+  // tk_backend_abi_version.
+  resolve(lib->abi_version, "tk_backend_abi_version");
+  const int abi = lib->abi_version ? lib->abi_version() : 1;
+  if (abi != TK_BACKEND_ABI_VERSION) {
+    why = !lib->abi_version && !os::find_symbol(handle, "tk_compile")
+              ? std::string("it is not a TileKit backend library of this version: it lacks "
+                            "tk_compile")
+              : "it is a TileKit backend of another version (its C ABI is version " +
+                    std::to_string(abi) + ", this program needs version " +
+                    std::to_string(TK_BACKEND_ABI_VERSION) + ")";
+    os::close_library(handle);
+    return nullptr;
+  }
   resolve(lib->compile, "tk_compile");
   resolve(lib->compile_options_init, "tk_compile_options_init");
   resolve(lib->result_free, "tk_compile_result_free");
@@ -94,6 +110,7 @@ inline owned<backend_library> load_backend_from(const std::string &path, std::st
   resolve(lib->stage_name, "tk_stage_name");
   resolve(lib->targets, "tk_backend_targets");
   resolve(lib->version, "tk_backend_version");
+  resolve(lib->producer, "tk_backend_producer");
   if (missing) {
     // Not ours, or from another version of TileKit: close it so a later search can load the
     // right one.
