@@ -149,6 +149,9 @@ result fake_cuGetErrorName(result error, const char **text) {
   case 100:
     *text = "CUDA_ERROR_NO_DEVICE";
     return 0;
+  case 200:
+    *text = "CUDA_ERROR_INVALID_IMAGE";
+    return 0;
   case 999:
     *text = "CUDA_ERROR_UNKNOWN";
     return 0;
@@ -165,6 +168,9 @@ result fake_cuGetErrorString(result error, const char **text) {
   case 100:
     *text = "no CUDA-capable device is detected";
     return 0;
+  case 200:
+    *text = "device kernel image is invalid";
+    return 0;
   case 999:
     *text = "unknown error";
     return 0;
@@ -173,6 +179,22 @@ result fake_cuGetErrorString(result error, const char **text) {
     return 1;
   }
 }
+result fake_cuModuleLoadData(void **module, const void *image) {
+  static int module_object;
+  const char *bytes = static_cast<const char *>(image);
+  const bool elf = std::strncmp(bytes, "\177ELF", 4) == 0;
+  const bool ptx = std::strncmp(bytes, "//", 2) == 0 || std::strncmp(bytes, ".version", 8) == 0;
+  if (env_int("FAKE_CUDA_REJECT_IMAGES", 0) || !(elf || ptx))
+    return 200; // CUDA_ERROR_INVALID_IMAGE
+  *module = &module_object;
+  return 0;
+}
+result fake_cuModuleGetFunction(void **function, void *, const char *) {
+  static int function_object;
+  *function = &function_object;
+  return 0;
+}
+result fake_cuModuleUnload(void *) { return 0; }
 result fake_unused() { return 999; } // CUDA_ERROR_UNKNOWN: not expected to be called
 
 struct entry {
@@ -197,9 +219,9 @@ const entry entries[] = {
     {"cuPointerGetAttribute", address(fake_cuPointerGetAttribute)},
     {"cuGetErrorName", address(fake_cuGetErrorName)},
     {"cuGetErrorString", address(fake_cuGetErrorString)},
-    {"cuModuleLoadData", address(fake_unused)},
-    {"cuModuleUnload", address(fake_unused)},
-    {"cuModuleGetFunction", address(fake_unused)},
+    {"cuModuleLoadData", address(fake_cuModuleLoadData)},
+    {"cuModuleUnload", address(fake_cuModuleUnload)},
+    {"cuModuleGetFunction", address(fake_cuModuleGetFunction)},
     {"cuFuncSetAttribute", address(fake_unused)},
     {"cuFuncGetAttribute", address(fake_unused)},
     {"cuLaunchKernel", address(fake_unused)},

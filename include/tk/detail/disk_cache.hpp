@@ -283,6 +283,12 @@ public:
     return store_entry(entry_path(key, kind), key, kind, payload);
   }
 
+  /// Deletes the entry for (`key`, `kind`), if any: for an entry that verified but whose
+  /// contents turned out unusable (a binary the driver rejects).
+  void remove(const cache_key &key, std::string_view kind) const {
+    os::remove_file(entry_path(key, kind));
+  }
+
 private:
   static void check_kind(std::string_view kind) {
     bool valid = !kind.empty() && kind.size() <= 16;

@@ -9,6 +9,7 @@
 /// loads a module and publishes a new entry, under a mutex.
 #pragma once
 
+#include <tk/detail/cubin_check.hpp>
 #include <tk/detail/disk_cache.hpp>
 #include <tk/detail/driver.hpp>
 #include <tk/error.hpp>
@@ -111,74 +112,173 @@ inline const disk_cache *kernel_disk_cache(const backend_library &backend) {
   return cache;
 }
 
-/// `ir` compiled for the device of `ctx` and loaded there: from the disk cache when it holds the
-/// binary, else through the backend (then stored). Errors name `where` (the launch's grid).
+/// What compile_and_load compiles and loads with: the process's driver, backend and disk cache
+/// (or none), or stand-ins in tests.
+struct kernel_toolchain {
+  const cu::driver &driver;
+  const backend_library &backend;
+  const disk_cache *cache = nullptr;
+};
+
+/// What a kernel is compiled from and for.
+struct kernel_source {
+  const std::string &name;
+  const std::string &ir;
+  const cu::device_info &device;
+  int num_warps = 4;
+  int num_stages = 3;
+  bool fp_fusion = true;
+};
+
+/// The disk-cache key of `source` compiled by `backend`: everything that decides the binary.
+/// The producer (ptxas and its version, nvJitLink, the driver's JIT) is part of it, so that a
+/// binary made by one toolchain is not reused under another.
+inline cache_key kernel_cache_key(const backend_library &backend, const kernel_source &source) {
+  const std::string options = "num_warps=" + std::to_string(source.num_warps) +
+                              ";num_stages=" + std::to_string(source.num_stages) +
+                              (source.fp_fusion ? "" : ";fp_fusion=0");
+  return make_cache_key(
+      {source.ir, source.device.target, options, backend.version(), backend.producer()});
+}
+
+/// Compiles `source` through the backend. Throws tk::error at `where` when the backend fails, or
+/// hands back a cubin that is not one for the device (an old or broken backend): such bytes must
+/// not reach the disk cache.
+inline cached_kernel compile_kernel(const backend_library &backend, const kernel_source &source,
+                                    std::source_location where) {
+  tk_compile_options opts;
+  backend.compile_options_init(&opts);
+  opts.target = source.device.target.c_str();
+  opts.num_warps = source.num_warps;
+  opts.num_stages = source.num_stages;
+  opts.fp_fusion = source.fp_fusion ? 1 : 0;
+  opts.output = TK_OUTPUT_AUTO;
+  tk_compile_result *result = nullptr;
+  const tk_status status = backend.compile(source.ir.data(), source.ir.size(), &opts, &result);
+  if (status != TK_OK) {
+    std::string error = backend.result_error(result);
+    backend.result_free(result);
+    fail(where, "cannot compile kernel '", source.name, "' for ", source.device.target, ":\n",
+         error);
+  }
+  std::size_t size = 0;
+  const void *binary = backend.result_binary(result, &size);
+  cached_kernel k;
+  k.binary.assign(static_cast<const char *>(binary), size);
+  k.kernel_name = backend.result_kernel_name(result);
+  k.target = source.device.target;
+  k.threads_per_block = unsigned(backend.result_threads_per_block(result));
+  k.dynamic_shared_bytes = unsigned(backend.result_dynamic_shared_bytes(result));
+  k.binary_kind =
+      backend.result_kind(result) == TK_OUTPUT_CUBIN ? cached_kernel::cubin : cached_kernel::ptx;
+  backend.result_free(result);
+  if (k.binary_kind == cached_kernel::cubin)
+    if (const std::string problem = cubin_problem(k.binary, k.target); !problem.empty())
+      fail(where, "cannot compile kernel '", source.name, "' for ", k.target,
+           ": the backend returned a cubin that is not one (", problem, "); its producer was ",
+           backend.producer());
+  return k;
+}
+
+/// Whether cuModuleLoadData or cuModuleGetFunction failed with `r` because of the image itself,
+/// which a cached one may be: written by another toolchain, for another driver, or damaged in a
+/// way its checksum cannot see (a bad producer's output stored by an older TileKit).
+inline bool image_rejected(cu::result r) {
+  return r == cu::error_invalid_image || r == cu::error_no_binary_for_gpu ||
+         r == cu::error_invalid_ptx || r == cu::error_unsupported_ptx_version ||
+         r == cu::error_not_found;
+}
+
+/// Loads `k` into the current context: the function and what a launch needs, or the call that
+/// failed (`failed_call`) and its result.
+inline cu::result load_kernel(const cu::driver &driver, cached_kernel &k, loaded_kernel &loaded,
+                              const char *&failed_call) {
+  // PTX for the driver's JIT must end with a NUL; the cubin is an ELF image.
+  if (k.binary_kind == cached_kernel::ptx)
+    k.binary.push_back('\0');
+  cu::module_handle module = nullptr;
+  cu::result r = driver.module_load_data(&module, k.binary.data());
+  if (k.binary_kind == cached_kernel::ptx)
+    k.binary.pop_back();
+  failed_call = "cuModuleLoadData";
+  if (r != cu::success)
+    return r;
+  r = driver.module_get_function(&loaded.function, module, k.kernel_name.c_str());
+  failed_call = "cuModuleGetFunction";
+  if (r != cu::success) {
+    driver.module_unload(module);
+    return r;
+  }
+  loaded.threads = k.threads_per_block;
+  loaded.shared_bytes = k.dynamic_shared_bytes;
+  return cu::success;
+}
+
+/// `source` compiled for its device and loaded into the current context: from the disk cache
+/// when it holds the binary, else through the backend, then stored once it has loaded. A cached
+/// binary the driver rejects is deleted and compiled again, once. Errors name `where` (the
+/// launch's grid).
+inline loaded_kernel compile_and_load(const kernel_toolchain &tools, const kernel_source &source,
+                                      std::source_location where) {
+  const cu::device_info &device = source.device;
+  const backend_library &backend = tools.backend;
+  const cache_key key = kernel_cache_key(backend, source);
+
+  std::optional<cached_kernel> compiled;
+  if (tools.cache)
+    if (std::optional<std::string> bytes = tools.cache->load(key, "cubin"))
+      compiled = deserialize(*bytes);
+  bool from_cache = compiled.has_value();
+  if (!compiled)
+    compiled = compile_kernel(backend, source, where);
+
+  if (compiled->dynamic_shared_bytes > unsigned(device.max_shared_bytes_optin))
+    fail(where, "kernel '", source.name, "' needs ", compiled->dynamic_shared_bytes,
+         " bytes of shared memory per block; ", device.name, " has at most ",
+         device.max_shared_bytes_optin, ": use smaller blocks");
+  loaded_kernel loaded;
+  const char *call = nullptr;
+  cu::result r = load_kernel(tools.driver, *compiled, loaded, call);
+  bool retried = false;
+  if (r != cu::success && from_cache && image_rejected(r)) {
+    if (cache_impl::debug_enabled())
+      cache_impl::log_line("cache entry " + tools.cache->entry_path(key, "cubin") + " of kernel '" +
+                           source.name + "' does not load (" + call + ": " +
+                           tools.driver.describe(r) + "); deleting it and compiling again");
+    tools.cache->remove(key, "cubin");
+    compiled = compile_kernel(backend, source, where);
+    from_cache = false;
+    retried = true;
+    r = load_kernel(tools.driver, *compiled, loaded, call);
+  }
+  if (r != cu::success) {
+    const char *kind = compiled->binary_kind == cached_kernel::ptx ? "PTX" : "cubin";
+    fail(where, "cannot load kernel '", source.name, "' on ", device.name, " (", device.target,
+         "): ", call, " failed: ", tools.driver.describe(r), "; the ", kind,
+         from_cache ? std::string(" came from the disk cache")
+                    : std::string(" was compiled just now (producer: ") + backend.producer() + ")",
+         retried ? ", after the cached one had failed to load as well and was deleted" : "");
+  }
+  if (tools.cache && !from_cache)
+    tools.cache->store(key, "cubin", serialize(*compiled));
+  if (loaded.shared_bytes > 48 * 1024)
+    tools.driver.check(tools.driver.func_set_attribute(loaded.function,
+                                                       cu::function_max_dynamic_shared_size_bytes,
+                                                       int(loaded.shared_bytes)),
+                       "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", where);
+  return loaded;
+}
+
+/// `ir` compiled for the device of `ctx` and loaded there, with the process's driver, backend
+/// and disk cache (see the overload above). Errors name `where` (the launch's grid).
 inline loaded_kernel compile_and_load(const std::string &kernel_name, const std::string &ir,
                                       cu::context ctx, int num_warps, int num_stages,
                                       bool fp_fusion, std::source_location where) {
   const cu::driver &driver = cu::get_driver(where);
   const cu::device_info &device = driver.device_of(ctx, where);
   const backend_library &backend = get_backend(where);
-  const std::string options = "num_warps=" + std::to_string(num_warps) +
-                              ";num_stages=" + std::to_string(num_stages) +
-                              (fp_fusion ? "" : ";fp_fusion=0");
-  const cache_key key = make_cache_key({ir, device.target, options, backend.version()});
-  const disk_cache *cache = kernel_disk_cache(backend);
-
-  std::optional<cached_kernel> compiled;
-  if (cache)
-    if (std::optional<std::string> bytes = cache->load(key, "cubin"))
-      compiled = deserialize(*bytes);
-  if (!compiled) {
-    tk_compile_options opts;
-    backend.compile_options_init(&opts);
-    opts.target = device.target.c_str();
-    opts.num_warps = num_warps;
-    opts.num_stages = num_stages;
-    opts.fp_fusion = fp_fusion ? 1 : 0;
-    opts.output = TK_OUTPUT_AUTO;
-    tk_compile_result *result = nullptr;
-    const tk_status status = backend.compile(ir.data(), ir.size(), &opts, &result);
-    if (status != TK_OK) {
-      std::string error = backend.result_error(result);
-      backend.result_free(result);
-      fail(where, "cannot compile kernel '", kernel_name, "' for ", device.target, ":\n", error);
-    }
-    std::size_t size = 0;
-    const void *binary = backend.result_binary(result, &size);
-    cached_kernel k;
-    k.binary.assign(static_cast<const char *>(binary), size);
-    k.kernel_name = backend.result_kernel_name(result);
-    k.target = device.target;
-    k.threads_per_block = unsigned(backend.result_threads_per_block(result));
-    k.dynamic_shared_bytes = unsigned(backend.result_dynamic_shared_bytes(result));
-    k.binary_kind =
-        backend.result_kind(result) == TK_OUTPUT_CUBIN ? cached_kernel::cubin : cached_kernel::ptx;
-    backend.result_free(result);
-    if (cache)
-      cache->store(key, "cubin", serialize(k));
-    compiled = std::move(k);
-  }
-
-  if (compiled->dynamic_shared_bytes > unsigned(device.max_shared_bytes_optin))
-    fail(where, "kernel '", kernel_name, "' needs ", compiled->dynamic_shared_bytes,
-         " bytes of shared memory per block; ", device.name, " has at most ",
-         device.max_shared_bytes_optin, ": use smaller blocks");
-  // PTX for the driver's JIT must end with a NUL; the cubin is an ELF image.
-  if (compiled->binary_kind == cached_kernel::ptx)
-    compiled->binary.push_back('\0');
-  loaded_kernel loaded;
-  cu::module_handle module = nullptr;
-  cu::check(driver.module_load_data(&module, compiled->binary.data()), "cuModuleLoadData", where);
-  cu::check(driver.module_get_function(&loaded.function, module, compiled->kernel_name.c_str()),
-            "cuModuleGetFunction", where);
-  loaded.threads = compiled->threads_per_block;
-  loaded.shared_bytes = compiled->dynamic_shared_bytes;
-  if (loaded.shared_bytes > 48 * 1024)
-    cu::check(driver.func_set_attribute(loaded.function, cu::function_max_dynamic_shared_size_bytes,
-                                        int(loaded.shared_bytes)),
-              "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", where);
-  return loaded;
+  const kernel_source source{kernel_name, ir, device, num_warps, num_stages, fp_fusion};
+  return compile_and_load({driver, backend, kernel_disk_cache(backend)}, source, where);
 }
 
 } // namespace tk::detail

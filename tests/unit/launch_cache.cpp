@@ -1,0 +1,233 @@
+// Compiling and loading a kernel through the disk cache (tk/detail/launch.hpp) without a GPU:
+// the stand-in driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image or
+// PTX text as the real one does, and a stand-in backend whose output and producer each test sets.
+#include "expect_error.hpp"
+
+#include <catch2/catch.hpp>
+#include <tk/detail/launch.hpp>
+
+#include "scoped_env.hpp"
+#include "temp_files.hpp"
+
+#include <string>
+
+#ifdef TK_TEST_FAKE_CUDA
+
+namespace cu = tk::detail::cu;
+using tk::detail::cached_kernel;
+using tk::detail::disk_cache;
+using tk_test::expect_error;
+using tk_test::scoped_env;
+
+// The stand-in backend's result (the real one's is opaque; this binary does not link it).
+struct tk_compile_result {
+  std::string binary;
+  tk_output_kind kind;
+};
+
+namespace {
+
+/// The ELF header of a cubin for sm_90 as CUDA 13's ptxas writes it: enough for the runtime's
+/// check and the stand-in driver.
+std::string fake_cubin() {
+  std::string elf(64, '\0');
+  elf.replace(0, 4, "\177ELF");
+  elf[4] = 2;          // ELFCLASS64
+  elf[5] = 1;          // little-endian
+  elf[8] = 8;          // CUDA ELF ABI version 8: the SM in bits 8-15 of e_flags
+  elf[18] = char(190); // EM_CUDA
+  elf[48] = 0x04;
+  elf[49] = 0x5a; // sm_90
+  return elf;
+}
+
+struct backend_state {
+  std::string output = fake_cubin();
+  tk_output_kind kind = TK_OUTPUT_CUBIN;
+  std::string producer = "ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)";
+  int compiles = 0;
+};
+backend_state state;
+
+tk::detail::backend_library fake_backend() {
+  state = backend_state{};
+  tk::detail::backend_library b;
+  b.compile_options_init = [](tk_compile_options *opts) { *opts = tk_compile_options{}; };
+  b.compile = [](const char *, size_t, const tk_compile_options *,
+                 tk_compile_result **out) -> tk_status {
+    ++state.compiles;
+    *out = new tk_compile_result{state.output, state.kind};
+    return TK_OK;
+  };
+  b.result_free = [](tk_compile_result *r) { delete r; };
+  b.result_error = [](const tk_compile_result *) -> const char * { return ""; };
+  b.result_binary = [](const tk_compile_result *r, size_t *size) -> const void * {
+    *size = r->binary.size();
+    return r->binary.data();
+  };
+  b.result_kind = [](const tk_compile_result *r) { return r->kind; };
+  b.result_kernel_name = [](const tk_compile_result *) -> const char * { return "vector_add"; };
+  b.result_threads_per_block = [](const tk_compile_result *) { return 128; };
+  b.result_dynamic_shared_bytes = [](const tk_compile_result *) -> size_t { return 0; };
+  b.version = []() -> const char * { return "fake backend"; };
+  b.producer = []() -> const char * { return state.producer.c_str(); };
+  return b;
+}
+
+const char *fake_targets(std::source_location) { return "sm_80 sm_90a"; }
+
+/// The stand-in driver, a stand-in backend, a disk cache in a fresh directory, and a kernel.
+struct fixture {
+  tk::detail::owned<cu::driver> driver = [] {
+    auto d = cu::driver::load(TK_TEST_FAKE_CUDA);
+    d->backend_targets = fake_targets;
+    return d;
+  }();
+  tk::detail::backend_library backend = fake_backend();
+  tk_test::temp_dir dir;
+  disk_cache cache{dir.path().string(), "fake backend"};
+  std::string name = "vector_add";
+  std::string ir = "module { func.func @vector_add() { return } }";
+  tk::detail::kernel_source source{name, ir, driver->device_at(0)};
+
+  tk::detail::loaded_kernel load(std::source_location where = std::source_location::current()) {
+    return tk::detail::compile_and_load({*driver, backend, &cache}, source, where);
+  }
+  tk::detail::cache_key key() const { return tk::detail::kernel_cache_key(backend, source); }
+  /// What an older TileKit stored when ptxas exited with 0 and wrote garbage.
+  void poison() {
+    cached_kernel bad;
+    bad.binary = "garbage from a ptxas that exited with 0";
+    bad.kernel_name = name;
+    bad.target = "sm_90a";
+    bad.threads_per_block = 128;
+    REQUIRE(cache.store(key(), "cubin", tk::detail::serialize(bad)));
+  }
+  std::optional<cached_kernel> stored() const {
+    if (std::optional<std::string> bytes = cache.load(key(), "cubin"))
+      return tk::detail::deserialize(*bytes);
+    return std::nullopt;
+  }
+};
+
+} // namespace
+
+TEST_CASE("launch cache: a kernel is compiled once, stored, and then read from the disk cache",
+          "[launch_cache]") {
+  fixture f;
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 1);
+  REQUIRE(f.stored());
+  CHECK(f.stored()->binary == fake_cubin());
+  const tk::detail::loaded_kernel again = f.load();
+  CHECK(again.function != nullptr);
+  CHECK(again.threads == 128);
+  CHECK(state.compiles == 1);
+}
+
+#if !defined(_WIN32)
+TEST_CASE("launch cache: a cached binary the driver rejects is deleted and compiled again once",
+          "[launch_cache]") {
+  fixture f;
+  f.poison();
+  scoped_env debug("TK_DEBUG", "1");
+  const std::string log = tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); });
+  CHECK(state.compiles == 1);
+  CHECK(log == "tk: cache entry " + f.cache.entry_path(f.key(), "cubin") +
+                   " of kernel 'vector_add' does not load (cuModuleLoadData: "
+                   "CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)); deleting it and "
+                   "compiling again\n");
+  REQUIRE(f.stored());
+  CHECK(f.stored()->binary == fake_cubin());
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 1);
+}
+#endif
+
+TEST_CASE("launch cache: a binary that does not load after recompiling is an error, not a loop",
+          "[launch_cache]") {
+  fixture f;
+  f.poison();
+  scoped_env reject("FAKE_CUDA_REJECT_IMAGES", "1");
+  int line = 0;
+  expect_error("launch_cache.cpp", line,
+               "cannot load kernel 'vector_add' on Fake GPU 0 (sm_90a): cuModuleLoadData failed: "
+               "CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid); the cubin was compiled "
+               "just now (producer: ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)), after "
+               "the cached one had failed to load as well and was deleted",
+               [&] {
+                 line = __LINE__ + 1;
+                 f.load();
+               });
+  CHECK(state.compiles == 1);
+  CHECK_FALSE(f.stored());
+  CHECK_FALSE(std::filesystem::exists(f.cache.entry_path(f.key(), "cubin")));
+}
+
+TEST_CASE("launch cache: a fresh binary that does not load is an error and is not stored",
+          "[launch_cache]") {
+  fixture f;
+  scoped_env reject("FAKE_CUDA_REJECT_IMAGES", "1");
+  int line = 0;
+  expect_error("launch_cache.cpp", line,
+               "cannot load kernel 'vector_add' on Fake GPU 0 (sm_90a): cuModuleLoadData failed: "
+               "CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid); the cubin was compiled "
+               "just now (producer: ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88))",
+               [&] {
+                 line = __LINE__ + 1;
+                 f.load();
+               });
+  CHECK(state.compiles == 1);
+  CHECK_FALSE(f.stored());
+}
+
+TEST_CASE("launch cache: the producer is part of the key", "[launch_cache]") {
+  fixture f;
+  const tk::detail::cache_key by_ptxas = f.key();
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 1);
+  state.producer = "nvJitLink 13.0 (/opt/cuda/lib64/libnvJitLink.so.13)";
+  CHECK(f.key() != by_ptxas);
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 2);
+  state.producer = "ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)";
+  CHECK(f.key() == by_ptxas);
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 2);
+}
+
+TEST_CASE("launch cache: a cubin from the backend that is not one is refused and not stored",
+          "[launch_cache]") {
+  fixture f;
+  state.output = "not a cubin";
+  int line = 0;
+  expect_error("launch_cache.cpp", line,
+               "cannot compile kernel 'vector_add' for sm_90a: the backend returned a cubin that "
+               "is not one (it is not an ELF file); its producer was ptxas /opt/cuda/bin/ptxas "
+               "(release 13.0, V13.0.88)",
+               [&] {
+                 line = __LINE__ + 1;
+                 f.load();
+               });
+  CHECK_FALSE(f.stored());
+  state.output = fake_cubin();
+  state.output[49] = 0x50; // sm_80
+  expect_error("launch_cache.cpp", line, "(it is for sm_80, not sm_90a)", [&] {
+    line = __LINE__ + 1;
+    f.load();
+  });
+  CHECK_FALSE(f.stored());
+}
+
+TEST_CASE("launch cache: PTX for the driver's JIT is loaded and stored without the NUL it needs",
+          "[launch_cache]") {
+  fixture f;
+  state.output = "//\n// Generated by LLVM NVPTX Back-End\n.version 8.7\n";
+  state.kind = TK_OUTPUT_PTX;
+  CHECK(f.load().function != nullptr);
+  REQUIRE(f.stored());
+  CHECK(f.stored()->binary == state.output);
+  CHECK(f.stored()->binary_kind == cached_kernel::ptx);
+}
+
+#endif // TK_TEST_FAKE_CUDA
