@@ -152,7 +152,7 @@ double msSince(std::chrono::steady_clock::time_point start) {
 }
 
 /// The compile thread's stack: MLIR's parser, verifier and passes recurse per level of nesting
-/// (kMaxNesting levels take a few MB), LLVM's code generation needs less than 1 MB.
+/// (2-4 KB a level of regions: about 1 MB at kMaxNesting), a 64th of this.
 constexpr size_t kCompileStackBytes = size_t(64) << 20;
 
 /// Runs `body` on a new thread with a kCompileStackBytes stack and waits for it; on the
@@ -181,8 +181,11 @@ template <class Body> void runWithLargeStack(Body &body, bool debug) {
 
 tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compile_options &opts,
                   const mlir::tk::GpuTarget &target, tk_compile_result &result, bool debug) {
-  if (std::optional<mlir::tk::NestingPosition> deep =
-          mlir::tk::findExcessNesting(ir, mlir::tk::kMaxNesting))
+  auto start = std::chrono::steady_clock::now();
+  std::optional<mlir::tk::NestingPosition> deep =
+      mlir::tk::findExcessNesting(ir, mlir::tk::kMaxNesting);
+  const double scanMs = msSince(start);
+  if (deep)
     return fail(result, TK_ERROR_PARSE,
                 (llvm::Twine(bufferName) + ":" + llvm::Twine(deep->line) + ":" +
                  llvm::Twine(deep->column) + ": error: nesting deeper than " +
@@ -202,10 +205,10 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     return success();
   });
 
-  auto start = std::chrono::steady_clock::now();
+  start = std::chrono::steady_clock::now();
   ParserConfig config(&context);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, config, bufferName);
-  result.stageMs[TK_STAGE_PARSE] = msSince(start);
+  result.stageMs[TK_STAGE_PARSE] = scanMs + msSince(start);
   if (!module)
     return fail(result, TK_ERROR_PARSE, "");
   // The tk ops' verifiers bound their blocks; this covers arith, scf and func values too,

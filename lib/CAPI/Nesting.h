@@ -18,7 +18,8 @@ namespace mlir::tk {
 /// The deepest nesting of brackets tk_compile accepts. The front end's IR nests about 10 deep
 /// (module, function, loops and branches, a reduction's region, `tensor<...x!tk.ptr<f32>>`,
 /// `loc(...)`), hand-written kernels rarely more than 30; at 256 levels the parser, verifier
-/// and passes use a few MB of the compile thread's stack (docs/backend.md, "Limits").
+/// and passes use about 1 MB of the compile thread's 64 MB (docs/backend.md, "Limits of the
+/// input").
 inline constexpr unsigned kMaxNesting = 256;
 
 /// Where text first nests deeper than a limit: the opening bracket, 1-based.
