@@ -103,10 +103,22 @@ TK_BACKEND_API void tk_compile_options_init(tk_compile_options *opts);
  * `ir` need not be NUL-terminated. On return *out holds a result (also on failure, when out is
  * not NULL): the binary on TK_OK, else the error text, each diagnostic as
  * `file:line:col: error: message` with the user's source locations when the IR carries them.
- * Never aborts or prints on bad input (only TK_DEBUG logs to stderr).
+ * Never aborts or prints on bad input (only TK_DEBUG logs to stderr). Runs on a thread of its
+ * own with a 64 MB stack, so the caller's stack size does not matter; text nested deeper than
+ * 256 levels of brackets, or with a block of more than 2^20 elements, is TK_ERROR_PARSE.
  */
 TK_BACKEND_API tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
                                     tk_compile_result **out);
+
+/**
+ * tk_compile with the name diagnostics give the text: `source_name` (a file name, say) where
+ * tk_compile writes `<tk-ir>`, in `name:line:col: error: ...` for positions in the text itself.
+ * Locations the IR carries (`loc("kernel.cpp":12:7)`) are reported as they are. NULL or "" is
+ * `<tk-ir>`. Added after tk_compile: a caller that must run with older libraries looks it up
+ * (dlsym) and falls back to tk_compile.
+ */
+TK_BACKEND_API tk_status tk_compile_named(const char *ir, size_t ir_len, const char *source_name,
+                                          const tk_compile_options *opts, tk_compile_result **out);
 
 /** Frees a result; NULL is allowed. */
 TK_BACKEND_API void tk_compile_result_free(tk_compile_result *res);

@@ -1,15 +1,19 @@
 //===- Compile.cpp - the backend's C ABI (include/tk/backend.h) -----------===//
 //
 // tk_compile: validate the options (before anything in LLVM could call report_fatal_error),
-// parse and verify the text in a private MLIRContext whose diagnostics are captured as text,
-// lower tk IR to the LLVM dialect (CAPI/Lower.cpp), then generate PTX and a cubin (Target/).
+// then, on a thread of its own with a large stack (the caller's may be small, and MLIR recurses
+// once per level of nesting), check the text's nesting depth and parse and verify it in a
+// private MLIRContext whose diagnostics are captured as text, check block sizes, lower tk IR to
+// the LLVM dialect (CAPI/Lower.cpp), then generate PTX and a cubin (Target/).
 //
 //===----------------------------------------------------------------------===//
 #include "tk/backend.h"
 #include "tk/detail/env.hpp"
 
 #include "CAPI/Lower.h"
+#include "CAPI/Nesting.h"
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
 #include "Target/Cubin.h"
 #include "Target/PTXCodeGen.h"
 #include "Target/Targets.h"
@@ -30,6 +34,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <pthread.h>
 #include <string>
 
 struct tk_compile_result {
@@ -124,6 +129,7 @@ const char *validate(const char *ir, size_t irLen, const tk_compile_options *opt
   if (!target)
     return nullptr; // reported with the list of names by the caller
   int warps = opts->num_warps;
+  static_assert(mlir::tkgpu::TkGPUDialect::getMaxNumWarps() == 32, "the message below says 32");
   if (warps < 1 || warps > 32 || (warps & (warps - 1)) != 0)
     return "num_warps must be a power of two from 1 to 32";
   if (opts->num_stages < 1 || opts->num_stages > 8)
@@ -141,8 +147,48 @@ double msSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
-tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
+/// The compile thread's stack: MLIR's parser, verifier and passes recurse per level of nesting
+/// (2-4 KB a level of regions: about 1 MB at kMaxNesting), a 64th of this.
+constexpr size_t kCompileStackBytes = size_t(64) << 20;
+
+/// Runs `body` on a new thread with a kCompileStackBytes stack and waits for it; on the
+/// caller's thread when no thread can be made (the nesting limit still applies).
+template <class Body> void runWithLargeStack(Body &body, bool debug) {
+  pthread_attr_t attr;
+  pthread_t thread;
+  auto trampoline = [](void *arg) -> void * {
+    (*static_cast<Body *>(arg))();
+    return nullptr;
+  };
+  bool started = pthread_attr_init(&attr) == 0;
+  if (started) {
+    started = pthread_attr_setstacksize(&attr, kCompileStackBytes) == 0 &&
+              pthread_create(&thread, &attr, trampoline, &body) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (started) {
+    pthread_join(thread, nullptr);
+    return;
+  }
+  if (debug)
+    llvm::errs() << "tk: no thread with a large stack; compiling on the caller's\n";
+  body();
+}
+
+tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compile_options &opts,
                   const mlir::tk::GpuTarget &target, tk_compile_result &result, bool debug) {
+  auto start = std::chrono::steady_clock::now();
+  std::optional<mlir::tk::NestingPosition> deep =
+      mlir::tk::findExcessNesting(ir, mlir::tk::kMaxNesting);
+  const double scanMs = msSince(start);
+  if (deep)
+    return fail(result, TK_ERROR_PARSE,
+                (llvm::Twine(bufferName) + ":" + llvm::Twine(deep->line) + ":" +
+                 llvm::Twine(deep->column) + ": error: nesting deeper than " +
+                 llvm::Twine(mlir::tk::kMaxNesting) +
+                 " levels of (), [], {} and <>, the most the compiler accepts")
+                    .str());
+
   DialectRegistry registry;
   registry.insert<mlir::tk::TkDialect, arith::ArithDialect, cf::ControlFlowDialect,
                   func::FuncDialect, math::MathDialect, scf::SCFDialect>();
@@ -155,11 +201,15 @@ tk_status compile(llvm::StringRef ir, const tk_compile_options &opts,
     return success();
   });
 
-  auto start = std::chrono::steady_clock::now();
+  start = std::chrono::steady_clock::now();
   ParserConfig config(&context);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, config, "<tk-ir>");
-  result.stageMs[TK_STAGE_PARSE] = msSince(start);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, config, bufferName);
+  result.stageMs[TK_STAGE_PARSE] = scanMs + msSince(start);
   if (!module)
+    return fail(result, TK_ERROR_PARSE, "");
+  // The tk ops' verifiers bound their blocks; this covers arith, scf and func values too,
+  // before any pass does work in proportion to a block's size.
+  if (failed(mlir::tk::verifyBlockSizesIn(*module)))
     return fail(result, TK_ERROR_PARSE, "");
 
   if (!isLLVMDialectModule(*module)) {
@@ -236,6 +286,11 @@ void tk_compile_options_init(tk_compile_options *opts) {
 
 tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
                      tk_compile_result **out) {
+  return tk_compile_named(ir, ir_len, nullptr, opts, out);
+}
+
+tk_status tk_compile_named(const char *ir, size_t ir_len, const char *source_name,
+                           const tk_compile_options *opts, tk_compile_result **out) {
   if (!out)
     return TK_ERROR_INVALID_ARGUMENT;
   auto *result = new tk_compile_result();
@@ -253,7 +308,10 @@ tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *op
   bool debug = opts->debug || ::tk::detail::env::flag("TK_DEBUG");
   // MLIR's lexer reads the byte after the text, expecting a NUL: `ir` need not have one.
   std::string text(ir, ir_len);
-  tk_status status = compile(text, *opts, *target, *result, debug);
+  const std::string name = source_name && *source_name ? source_name : "<tk-ir>";
+  tk_status status = TK_OK;
+  auto body = [&] { status = compile(text, name, *opts, *target, *result, debug); };
+  runWithLargeStack(body, debug);
   if (status != TK_OK) {
     result->status = status;
     result->binary.clear();

@@ -4,13 +4,17 @@
 #include "backend_check.hpp"
 #include "tk/backend.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <pthread.h>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 #include <vector>
 
@@ -358,6 +362,170 @@ void errors(const std::string &vectorAdd) {
         std::string("version: ") + tk_backend_version());
 }
 
+/// Runs `body` on a new thread with a `stackBytes` stack (a caller with little stack, as many
+/// thread pools give their workers) and waits for it.
+void onThreadWithStack(size_t stackBytes, const std::function<void()> &body) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stackBytes);
+  pthread_t thread;
+  auto trampoline = [](void *arg) -> void * {
+    (*static_cast<const std::function<void()> *>(arg))();
+    return nullptr;
+  };
+  const bool started =
+      pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()> *>(&body)) == 0;
+  pthread_attr_destroy(&attr);
+  check(started, "a thread with a " + std::to_string(stackBytes / 1024) + " KiB stack");
+  if (started)
+    pthread_join(thread, nullptr);
+}
+
+std::string repeat(const std::string &text, int times) {
+  std::string out;
+  for (int i = 0; i < times; ++i)
+    out += text;
+  return out;
+}
+
+/// A kernel whose store sits in `n` nested scf.if regions: the text nests n + 4 deep (module,
+/// function, n regions, then the store's `(` and `!tk.ptr<` at the innermost level).
+std::string nestedIfs(int n) {
+  return "module {\n  func.func @deep(%p: !tk.ptr<i32>, %c: i1) {\n" + repeat("scf.if %c {\n", n) +
+         "%v = arith.constant 1 : i32\n\"tk.store\"(%p, %v) : (!tk.ptr<i32>, i32) -> ()\n" +
+         repeat("}\n", n) + "    return\n  }\n}\n";
+}
+
+/// Text nested deeper than the backend accepts (256 levels) is an error with its position, not
+/// a stack overflow in the recursive parser, also for a caller with a small stack: tk_compile
+/// runs on a thread of its own with a 64 MB stack and measures the nesting before parsing.
+void deepNesting() {
+  const int deep = 100000;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"regions nested 5000 deep", nestedIfs(5000)},
+      {"generic regions nested 5000 deep", "module {\n" +
+                                               repeat("\"scf.execute_region\"() ({\n", 5000) +
+                                               repeat("}) : () -> ()\n", 5000) + "}\n"},
+      {"brackets nested 10000 deep",
+       "module attributes {tk.x = " + repeat("[", 10000) + repeat("]", 10000) + "} {\n}\n"},
+      {"dictionaries nested 10000 deep", "module attributes {tk.x = " + repeat("{a = ", 10000) +
+                                             "1" + repeat("}", 10000) + "} {\n}\n"},
+      {"!tk.ptr nested 100000 deep", "module {\n  func.func @k(%a: " + repeat("!tk.ptr<", deep) +
+                                         "f32" + repeat(">", deep) + ") {\n    return\n  }\n}\n"},
+  };
+  auto run = [&](const std::string &caller) {
+    for (const auto &[what, ir] : cases) {
+      const auto start = std::chrono::steady_clock::now();
+      Compiled c(ir, "sm_90a", TK_OUTPUT_PTX);
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count();
+      check(c.status == TK_ERROR_PARSE && contains(c.error(), "<tk-ir>:") &&
+                contains(c.error(), ": error: nesting deeper than 256 levels of (), [], {} and "
+                                    "<>, the most the compiler accepts"),
+            what + " (" + std::to_string(ir.size()) + " bytes, " + caller + "): rejected in " +
+                std::to_string(ms) + " ms",
+            c.error());
+    }
+    // The position is the bracket that opens level 257: here the innermost `!tk.ptr<`.
+    const std::string over = nestedIfs(253);
+    const size_t lastLine = over.rfind("\"tk.store\"");
+    const std::string where =
+        "<tk-ir>:" + std::to_string(4 + 253) + ":" +
+        std::to_string(over.find("!tk.ptr<", lastLine) - lastLine + std::strlen("!tk.ptr<"));
+    Compiled deeper(over, "sm_90a", TK_OUTPUT_PTX);
+    check(deeper.status == TK_ERROR_PARSE && contains(deeper.error(), where + ": error: nesting"),
+          "257 levels: the error is at the bracket that opens level 257 (" + where + "), " + caller,
+          deeper.error());
+    Compiled limit(nestedIfs(252), "sm_90a", TK_OUTPUT_PTX);
+    check(limit.status == TK_OK && contains(tk_compile_result_ptx(limit.result), ".entry deep"),
+          "256 levels (252 nested regions) compile to PTX, " + caller, limit.error());
+  };
+  run("caller's thread");
+  onThreadWithStack(256 * 1024, [&] { run("caller with a 256 KiB stack"); });
+}
+
+/// Blocks of more than 2^20 elements (the front end's limit) are rejected before any pass
+/// unrolls them: a 150-byte make_range of 2^24 elements used to run for minutes and take GBs.
+void blockSizes() {
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+      {"make_range of 2^24 elements",
+       "module {\n  func.func @k() {\n    %0 = \"tk.make_range\"() <{end = 16777216 : i32, "
+       "start = 0 : i32}> : () -> tensor<16777216xi32> loc(\"big.cpp\":3:9)\n    return\n  "
+       "}\n}\n",
+       "big.cpp:3:9: error: 'tk.make_range' op result 0 is 'tensor<16777216xi32>', 16777216 "
+       "elements; a block holds at most 1048576 (2^20) elements"},
+      {"make_range of 2^30 elements",
+       "module {\n  func.func @k() {\n    %0 = \"tk.make_range\"() <{end = 1073741824 : i32, "
+       "start = 0 : i32}> : () -> tensor<1073741824xi32>\n    return\n  }\n}\n",
+       "<tk-ir>:3:10: error: 'tk.make_range' op result 0 is 'tensor<1073741824xi32>'"},
+      {"arith.constant of 2^30 elements",
+       "module {\n  func.func @k(%p: !tk.ptr<f32>) {\n    %0 = arith.constant dense<1.0> : "
+       "tensor<1073741824xf32> loc(\"c.cpp\":7:3)\n    return\n  }\n}\n",
+       "c.cpp:7:3: error: 'arith.constant' op result 0 is 'tensor<1073741824xf32>', 1073741824 "
+       "elements; a block holds at most 1048576 (2^20) elements"},
+      {"scf.for carrying 2^21 elements",
+       "module {\n  func.func @k(%t: tensor<2097152xf32>, %n: index) {\n    %0 = scf.for %i = "
+       "%n to %n step %n iter_args(%a = %t) -> (tensor<2097152xf32>) {\n      scf.yield %a : "
+       "tensor<2097152xf32>\n    }\n    return\n  }\n}\n",
+       "error: 'func.func' op block argument 0 is 'tensor<2097152xf32>', 2097152 elements"},
+  };
+  for (const auto &[what, ir, message] : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    Compiled c(ir, "sm_90a", TK_OUTPUT_PTX);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    check(c.status == TK_ERROR_PARSE && contains(c.error(), message) && ms < 10000,
+          what + ": rejected in " + std::to_string(ms) + " ms", c.error());
+  }
+}
+
+/// tk_compile_named: positions in the text carry the given name; NULL or "" is <tk-ir>.
+void sourceNames() {
+  const std::string bad = "module {\n  llvm.func @k() {\n    %0 = llvm.mlir.constant(1 : i32) : \n";
+  tk_compile_options opts;
+  tk_compile_options_init(&opts);
+  opts.target = "sm_80";
+  for (const char *name : {"kernels/add.mlir", "", static_cast<const char *>(nullptr)}) {
+    tk_compile_result *result = nullptr;
+    const tk_status status = tk_compile_named(bad.data(), bad.size(), name, &opts, &result);
+    const std::string expected = std::string(name && *name ? name : "<tk-ir>") + ":3:";
+    const std::string error = tk_compile_result_error(result);
+    check(status == TK_ERROR_PARSE && contains(error, expected + "39: error:"),
+          std::string("tk_compile_named, name ") + (name ? "'" + std::string(name) + "'" : "NULL") +
+              ": " + expected,
+          error);
+    tk_compile_result_free(result);
+  }
+  tk_compile_result *result = nullptr;
+  check(tk_compile_named(bad.data(), bad.size(), "x.mlir", &opts, nullptr) ==
+                TK_ERROR_INVALID_ARGUMENT &&
+            tk_compile_named(bad.data(), bad.size(), "x.mlir", nullptr, &result) ==
+                TK_ERROR_INVALID_ARGUMENT,
+        "tk_compile_named: NULL out or options");
+  tk_compile_result_free(result);
+}
+
+/// What running each compile on its own thread costs: a thread with a 64 MB stack, created and
+/// joined (tk_compile does that once per call; a cold compile takes about 24 ms).
+void threadCost() {
+  const int rounds = 200;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < rounds; ++i) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, size_t(64) << 20);
+    pthread_t thread;
+    pthread_create(&thread, &attr, [](void *) -> void * { return nullptr; }, nullptr);
+    pthread_join(thread, nullptr);
+    pthread_attr_destroy(&attr);
+  }
+  const double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+      rounds;
+  std::printf("     a thread with a 64 MB stack, created and joined: %.1f us\n", us);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -375,6 +543,10 @@ int main(int argc, char **argv) {
   tkLevel(readInput("vector_add_tk.mlir"), readInput("tk_level.mlir"));
   fpFusion(readInput("vector_add_tk.mlir"));
   errors(vectorAdd);
+  deepNesting();
+  blockSizes();
+  sourceNames();
+  threadCost();
   std::printf("%d failure(s)\n", backend_test::failures);
   return backend_test::failures == 0 ? 0 : 1;
 }

@@ -2,24 +2,36 @@
 /// IR file (or stdin) and writes the PTX (default) or the binary; used by the lit tests of code
 /// generation (tests/lit/Target) and to look at what the backend emits.
 ///   tk-compile --target=sm_90a [--num-warps=4] [--emit=ptx|cubin|auto] [-o out] [--time] in.mlir
+/// Exit status: 0 done, 1 the input could not be read, did not compile or the output could not
+/// be written, 2 a usage error (each with a message on stderr).
 #include "tk/backend.h"
 
+#include <cerrno>
+#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <string>
+#include <string_view>
 
 namespace {
 
-int usage(const char *why) {
-  std::fprintf(stderr,
-               "tk-compile: %s\nusage: tk-compile --target=SM [--num-warps=N] [--num-stages=N] "
-               "[--no-fp-fusion] [--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\ntargets: %s\n",
-               why, tk_backend_targets());
+constexpr const char *kUsage =
+    "usage: tk-compile --target=SM [--num-warps=N] [--num-stages=N] [--no-fp-fusion]\n"
+    "                  [--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\n"
+    "Compiles tk or LLVM-dialect IR from FILE (- for stdin) and writes PTX (the default) or the\n"
+    "binary to stdout or FILE. --num-warps: a power of two from 1 to 32 (default 4);\n"
+    "--num-stages: 1 to 8 (default 3); --time: the producer and stage times on stderr.\n"
+    "Exit status: 0 done, 1 input, compile or output failed, 2 usage error.\n";
+
+int usage(const std::string &why) {
+  std::fprintf(stderr, "tk-compile: %s\n%stargets: %s\n", why.c_str(), kUsage,
+               tk_backend_targets());
   return 2;
+}
+
+int failure(const std::string &what) {
+  std::fprintf(stderr, "tk-compile: %s\n", what.c_str());
+  return 1;
 }
 
 bool option(const char *arg, const char *name, std::string &value) {
@@ -28,6 +40,54 @@ bool option(const char *arg, const char *name, std::string &value) {
     return false;
   value = arg + length + 1;
   return true;
+}
+
+/// The whole of `text` as a decimal int, or false ("4x", "", " 4" and out-of-range values are
+/// not integers).
+bool parseInt(std::string_view text, int &value) {
+  const char *end = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  return ec == std::errc() && ptr == end && !text.empty();
+}
+
+/// Reads all of `file` into `text`; false with errno set on a read error (a directory too).
+bool readAll(std::FILE *file, std::string &text) {
+  char buffer[1 << 16];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0)
+    text.append(buffer, n);
+  return !std::ferror(file);
+}
+
+/// Reads `input` ("-": stdin); an error message, empty on success.
+std::string readInput(const std::string &input, std::string &text) {
+  if (input == "-")
+    return readAll(stdin, text) ? "" : std::string("cannot read stdin: ") + std::strerror(errno);
+  std::FILE *file = std::fopen(input.c_str(), "rb");
+  if (!file)
+    return "cannot open " + input + ": " + std::strerror(errno);
+  const bool ok = readAll(file, text);
+  const int error = errno;
+  std::fclose(file);
+  return ok ? "" : "cannot read " + input + ": " + std::strerror(error);
+}
+
+/// Writes `size` bytes to `output` ("-": stdout) and closes it, checking every step (a full
+/// disk shows only at fflush or fclose); an error message, empty on success.
+std::string writeOutput(const std::string &output, const void *data, size_t size) {
+  const bool toStdout = output == "-";
+  std::FILE *out = toStdout ? stdout : std::fopen(output.c_str(), "wb");
+  const std::string name = toStdout ? "stdout" : output;
+  if (!out)
+    return "cannot open " + name + ": " + std::strerror(errno);
+  bool ok = std::fwrite(data, 1, size, out) == size;
+  ok = std::fflush(out) == 0 && ok;
+  int error = errno;
+  if (std::fclose(out) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  return ok ? "" : "cannot write " + name + ": " + std::strerror(error);
 }
 
 } // namespace
@@ -40,12 +100,17 @@ int main(int argc, char **argv) {
   bool time = false;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
-    if (option(arg, "--target", value)) {
+    if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
+      std::printf("%stargets: %s\n", kUsage, tk_backend_targets());
+      return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
+    } else if (option(arg, "--target", value)) {
       target = value;
     } else if (option(arg, "--num-warps", value)) {
-      opts.num_warps = std::atoi(value.c_str());
+      if (!parseInt(value, opts.num_warps))
+        return usage("--num-warps takes an integer, got '" + value + "'");
     } else if (option(arg, "--num-stages", value)) {
-      opts.num_stages = std::atoi(value.c_str());
+      if (!parseInt(value, opts.num_stages))
+        return usage("--num-stages takes an integer, got '" + value + "'");
     } else if (option(arg, "--emit", value)) {
       if (value == "ptx")
         opts.output = TK_OUTPUT_PTX;
@@ -54,15 +119,19 @@ int main(int argc, char **argv) {
       else if (value == "auto")
         opts.output = TK_OUTPUT_AUTO;
       else
-        return usage("--emit takes ptx, cubin or auto");
-    } else if (std::strcmp(arg, "-o") == 0 && i + 1 < argc) {
+        return usage("--emit takes ptx, cubin or auto, got '" + value + "'");
+    } else if (std::strcmp(arg, "-o") == 0) {
+      if (i + 1 == argc)
+        return usage("-o needs a file name");
       output = argv[++i];
     } else if (std::strcmp(arg, "--no-fp-fusion") == 0) {
       opts.fp_fusion = 0;
     } else if (std::strcmp(arg, "--time") == 0) {
       time = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {
-      return usage((std::string("unknown option ") + arg).c_str());
+      return usage(std::string("unknown option ") + arg);
+    } else if (!input.empty()) {
+      return usage("one input file only, got " + input + " and " + arg);
     } else {
       input = arg;
     }
@@ -70,18 +139,13 @@ int main(int argc, char **argv) {
   if (input.empty())
     return usage("no input file");
   std::string text;
-  if (input == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(input, std::ios::binary);
-    if (!in)
-      return usage(("cannot read " + input).c_str());
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  if (std::string error = readInput(input, text); !error.empty())
+    return failure(error);
   opts.target = target.empty() ? nullptr : target.c_str();
 
   tk_compile_result *result = nullptr;
-  tk_status status = tk_compile(text.data(), text.size(), &opts, &result);
+  const std::string name = input == "-" ? "<stdin>" : input;
+  tk_status status = tk_compile_named(text.data(), text.size(), name.c_str(), &opts, &result);
   if (status != TK_OK) {
     std::fputs(tk_compile_result_error(result), stderr);
     tk_compile_result_free(result);
@@ -89,13 +153,10 @@ int main(int argc, char **argv) {
   }
   size_t size = 0;
   const void *binary = tk_compile_result_binary(result, &size);
-  std::FILE *out = output == "-" ? stdout : std::fopen(output.c_str(), "wb");
-  if (!out || std::fwrite(binary, 1, size, out) != size) {
-    std::fprintf(stderr, "tk-compile: cannot write %s\n", output.c_str());
-    return 1;
+  if (std::string error = writeOutput(output, binary, size); !error.empty()) {
+    tk_compile_result_free(result);
+    return failure(error);
   }
-  if (out != stdout)
-    std::fclose(out);
   if (time) {
     std::fprintf(stderr, "%s for %s\n%s", tk_compile_result_kernel_name(result),
                  tk_compile_result_target(result), tk_compile_result_producer_log(result));

@@ -11,7 +11,10 @@
 ///  - f16/bf16 transcendentals: computed in f32 and rounded back (neither has SFU paths on
 ///    every target, and f32 holds every f16/bf16 value exactly).
 /// Also arith.floordivsi / ceildivsi / ceildivui, which the upstream arith -> LLVM patterns
-/// leave out (upstream expands them in a separate pass).
+/// leave out (upstream expands them in a separate pass), and arith.remf: libdevice's exact
+/// `__nv_fmodf` / `__nv_fmod` (C's fmod, as the interpreter computes it), where the upstream
+/// pattern's `frem` becomes x - y * trunc(x / y) in NVPTX, wrong for large quotients; f16/bf16
+/// through f32, exact too (fmod's result is representable in its operands' type).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,6 +40,7 @@ std::optional<StringRef> libdeviceStem(StringRef opName) {
       .Cases({"math.atanh", "math.atan2", "math.erf", "math.erfc", "math.cbrt"}, stem)
       .Cases({"math.log10", "math.log1p", "math.expm1"}, stem)
       .Case("math.powf", StringRef("pow"))
+      .Case("arith.remf", StringRef("fmod"))
       .Default(std::nullopt);
 }
 
@@ -194,15 +198,16 @@ private:
   }
 };
 
-/// Any math op, and arith's rounding divisions, on tensors or scalars. Benefit 3: before
-/// ElementwiseOpToLLVM.cpp's generic arith pattern would split the divisions into scalar ops.
+/// Any math op, arith's rounding divisions and arith.remf, on tensors or scalars. Benefit 3:
+/// before ElementwiseOpToLLVM.cpp's generic arith pattern would split them into scalar arith
+/// ops, and before the upstream arith -> LLVM patterns.
 struct MathOpConversion : ConversionPattern {
   MathOpConversion(TypeConverter &converter, MLIRContext *context)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/3, context) {}
 
   LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!isa<math::MathDialect>(op->getDialect()) && !isIntDiv(op))
+    if (!isa<math::MathDialect>(op->getDialect()) && !isIntDiv(op) && !isa<arith::RemFOp>(op))
       return failure();
     if (op->getNumResults() != 1)
       return rewriter.notifyMatchFailure(op, "not one result");

@@ -39,13 +39,16 @@ bool isLowered(Operation *op) {
              scf::SCFDialect>(op->getDialect());
 }
 
-/// An error for the first op outside the slice or tensor without a layout.
+/// An error for the first op outside the slice, tensor without a layout, or tensor larger than
+/// a block may be (its elements are unrolled into registers: 2^24 of them ran for minutes).
 LogicalResult checkLowerable(ModuleOp module) {
   WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
     if (!isLowered(op)) {
       op->emitError() << op->getName() << " is not lowered yet";
       return WalkResult::interrupt();
     }
+    if (failed(verifyBlockSizes(op, /*operands=*/false)))
+      return WalkResult::interrupt();
     for (Type type : op->getResultTypes())
       if (auto tensor = dyn_cast<RankedTensorType>(type);
           tensor && !tkgpu::isDistributedLayout(tensor.getEncoding())) {

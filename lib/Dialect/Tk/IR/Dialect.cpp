@@ -18,6 +18,61 @@ void TkDialect::initialize() {
       >();
 }
 
+/// The number of elements of `type` when it is a tensor holding more than a block may, else
+/// nullopt; 0 when the count does not fit in 64 bits.
+static std::optional<uint64_t> excessElements(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return std::nullopt;
+  uint64_t count = 1;
+  bool overflow = false;
+  for (int64_t dim : tensor.getShape()) {
+    bool overflowed = false;
+    if (!ShapedType::isDynamic(dim))
+      count = llvm::SaturatingMultiply(count, uint64_t(dim), &overflowed);
+    overflow |= overflowed;
+  }
+  if (count <= uint64_t(TkDialect::getMaxBlockElements()))
+    return std::nullopt;
+  return overflow ? 0 : count;
+}
+
+static LogicalResult checkBlockSize(Operation *op, Type type, StringRef what, unsigned index) {
+  std::optional<uint64_t> count = excessElements(type);
+  if (!count)
+    return success();
+  InFlightDiagnostic error = op->emitOpError() << what << " " << index << " is " << type << ", ";
+  if (*count)
+    error << *count << " elements";
+  else
+    error << "more than 2^64 elements";
+  return error << "; a block holds at most " << TkDialect::getMaxBlockElements()
+               << " (2^20) elements: split the work over more program instances";
+}
+
+LogicalResult mlir::tk::verifyBlockSizes(Operation *op, bool operands) {
+  if (operands)
+    for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+      if (failed(checkBlockSize(op, type, "operand", i)))
+        return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(checkBlockSize(op, type, "result", i)))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (failed(checkBlockSize(op, arg.getType(), "block argument", arg.getArgNumber())))
+          return failure();
+  return success();
+}
+
+LogicalResult mlir::tk::verifyBlockSizesIn(Operation *root) {
+  WalkResult walk = root->walk<WalkOrder::PreOrder>([](Operation *op) {
+    return failed(verifyBlockSizes(op, false)) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 Operation *TkDialect::materializeConstant(OpBuilder &builder, Attribute value, Type type,
                                           Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);

@@ -16,6 +16,27 @@
 #define GET_TYPEDEF_CLASSES
 #include "Dialect/Tk/IR/TkTypes.h.inc"
 
+namespace mlir::tk {
+
+/// Fails, with an error at `op`, when one of its results or of its regions' block arguments
+/// (and, with `operands`, one of its operands) is a tensor of more than
+/// TkDialect::getMaxBlockElements() elements.
+LogicalResult verifyBlockSizes(Operation *op, bool operands);
+
+/// Fails, with an error at the first op concerned, when a value anywhere in `root` (results
+/// and block arguments) is a tensor larger than a block may be: run before work that grows
+/// with block sizes, on IR whose ops are not all tk ops.
+LogicalResult verifyBlockSizesIn(Operation *root);
+
+/// The tk ops' trait: no operand or result larger than a block may be.
+template <typename ConcreteType>
+class BlockSizeLimit : public OpTrait::TraitBase<ConcreteType, BlockSizeLimit> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyBlockSizes(op, true); }
+};
+
+} // namespace mlir::tk
+
 #define GET_OP_CLASSES
 #include "Dialect/Tk/IR/TkOps.h.inc"
 

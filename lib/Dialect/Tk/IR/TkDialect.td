@@ -29,6 +29,11 @@ def Tk_Dialect : Dialect {
       return ::llvm::StringLiteral("tk.divisibility");
     }
 
+    /// The most elements a tensor (a block) may hold: 2^20, the front end's limit
+    /// (tk::detail::max_block_elements). Lowering gives each thread its share of a block in
+    /// registers, so compile time and code size grow with it.
+    static constexpr int64_t getMaxBlockElements() { return int64_t(1) << 20; }
+
     void registerTypes();
   }];
 }

@@ -9,7 +9,14 @@ include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "TkTypes.td"
 
-class Tk_Op<string mnemonic, list<Trait> traits = []> : Op<Tk_Dialect, mnemonic, traits> {
+// Every tk op's tensors hold at most TkDialect::getMaxBlockElements() elements, as in the front
+// end (tk::detail::max_block_elements): lowering unrolls a block into registers.
+def Tk_BlockSizeLimit : NativeOpTrait<"BlockSizeLimit"> {
+  let cppNamespace = "::mlir::tk";
+}
+
+class Tk_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tk_Dialect, mnemonic, !listconcat(traits, [Tk_BlockSizeLimit])> {
   let hasVerifier = 1;
 }
 

@@ -21,7 +21,7 @@ void TkGPUDialect::initialize() {
       >();
 }
 
-/// `tkgpu.num_warps` (a positive power of two), `tkgpu.threads_per_warp` (32) and
+/// `tkgpu.num_warps` (a power of two, at most getMaxNumWarps()), `tkgpu.threads_per_warp` (32) and
 /// `tkgpu.shared` (the scratch bytes tk-to-llvm reserved, >= 0) on a module; every blocked
 /// layout in a module with `tkgpu.num_warps` spreads over exactly that many warps.
 LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
@@ -49,9 +49,9 @@ LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribu
                              << "' must be 32 (NVIDIA warps), got " << n;
     return success();
   }
-  if (n <= 0 || !llvm::isPowerOf2_64(uint64_t(n)))
-    return op->emitError() << "'" << getNumWarpsAttrName()
-                           << "' must be a positive power of two, got " << n;
+  if (n <= 0 || !llvm::isPowerOf2_64(uint64_t(n)) || n > getMaxNumWarps())
+    return op->emitError() << "'" << getNumWarpsAttrName() << "' must be a power of two from 1 to "
+                           << getMaxNumWarps() << ", got " << n;
   WalkResult walk = op->walk([&](Operation *inner) {
     for (Type type : inner->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(type);

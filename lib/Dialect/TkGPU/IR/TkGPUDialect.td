@@ -28,6 +28,9 @@ def TkGPU_Dialect : Dialect {
       return ::llvm::StringLiteral("tkgpu.threads_per_warp");
     }
 
+    /// The most warps a program (CTA) may have: 32, 1024 threads, CUDA's limit per block.
+    static constexpr unsigned getMaxNumWarps() { return 32; }
+
     void registerAttributes();
   }];
 }

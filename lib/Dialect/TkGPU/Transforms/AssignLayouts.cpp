@@ -206,8 +206,9 @@ struct AssignLayouts : tkgpu::impl::TkAssignLayoutsBase<AssignLayouts> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (!llvm::isPowerOf2_32(unsigned(numWarps))) {
-      module.emitError() << "num-warps must be a positive power of two, got " << unsigned(numWarps);
+    if (!llvm::isPowerOf2_32(unsigned(numWarps)) || numWarps > TkGPUDialect::getMaxNumWarps()) {
+      module.emitError() << "num-warps must be a power of two from 1 to "
+                         << TkGPUDialect::getMaxNumWarps() << ", got " << unsigned(numWarps);
       return signalPassFailure();
     }
     Builder builder(context);

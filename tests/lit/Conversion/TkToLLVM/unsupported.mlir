@@ -1,6 +1,6 @@
 // TkToLLVMPass.cpp: ops it does not lower (tensor constants other than splats, which the front
-// end never prints), and tensors without a layout, stop the pass with an
-// error at the op.
+// end never prints), tensors without a layout and tensors larger than a block may be stop the
+// pass with an error at the op.
 // RUN: tk-opt %s -split-input-file -tk-to-llvm -verify-diagnostics
 
 #b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -18,4 +18,17 @@ func.func @no_layout() {
   // expected-error @+1 {{has no layout (run tk-assign-layouts before tk-to-llvm)}}
   %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
   func.return
+}
+
+// -----
+
+// A tensor larger than a block may be (2^20 elements), made by an op the tk verifiers do not
+// see: each thread would hold 2^23 of its elements in registers.
+#big = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @huge_splat_constant() {
+    // expected-error @+1 {{'arith.constant' op result 0 is 'tensor<1073741824xf32, #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>', 1073741824 elements; a block holds at most 1048576 (2^20) elements}}
+    %0 = arith.constant dense<1.0> : tensor<1073741824xf32, #big>
+    func.return
+  }
 }

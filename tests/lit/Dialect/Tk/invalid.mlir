@@ -67,6 +67,60 @@ func.func @make_range_not_pow2() {
 
 // -----
 
+// Blocks hold at most 2^20 elements, as in the front end (TkDialect::getMaxBlockElements):
+// every tk op's operands and results are checked (the BlockSizeLimit trait).
+func.func @make_range_too_large() {
+  // expected-error @+1 {{'tk.make_range' op result 0 is 'tensor<16777216xi32>', 16777216 elements; a block holds at most 1048576 (2^20) elements: split the work over more program instances}}
+  %0 = "tk.make_range"() <{end = 16777216 : i32, start = 0 : i32}> : () -> tensor<16777216xi32>
+  func.return
+}
+
+// -----
+
+func.func @make_range_2_pow_30() {
+  // expected-error @+1 {{'tk.make_range' op result 0 is 'tensor<1073741824xi32>', 1073741824 elements; a block holds at most}}
+  %0 = "tk.make_range"() <{end = 1073741824 : i32, start = 0 : i32}> : () -> tensor<1073741824xi32>
+  func.return
+}
+
+// -----
+
+func.func @splat_too_large(%arg0: f32) {
+  // expected-error @+1 {{'tk.splat' op result 0 is 'tensor<2048x1024xf32>', 2097152 elements; a block holds at most 1048576 (2^20) elements}}
+  %0 = "tk.splat"(%arg0) : (f32) -> tensor<2048x1024xf32>
+  func.return
+}
+
+// -----
+
+// The element count overflows 64 bits.
+func.func @splat_overflow(%arg0: f32) {
+  // expected-error @+1 {{'tk.splat' op result 0 is 'tensor<4294967296x4294967296x4294967296xf32>', more than 2^64 elements; a block holds at most}}
+  %0 = "tk.splat"(%arg0) : (f32) -> tensor<4294967296x4294967296x4294967296xf32>
+  func.return
+}
+
+// -----
+
+// An operand made by another dialect's op: an arith constant too large to store.
+func.func @store_too_large(%arg0: !tk.ptr<f32>) {
+  %0 = arith.constant dense<1.0> : tensor<2097152xf32>
+  %1 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<1048576x!tk.ptr<f32>>
+  // expected-error @+1 {{'tk.store' op operand 1 is 'tensor<2097152xf32>', 2097152 elements; a block holds at most}}
+  "tk.store"(%1, %0) : (tensor<1048576x!tk.ptr<f32>>, tensor<2097152xf32>) -> ()
+  func.return
+}
+
+// -----
+
+// Exactly 2^20 elements is allowed.
+func.func @make_range_largest() {
+  %0 = "tk.make_range"() <{end = 1048576 : i32, start = 0 : i32}> : () -> tensor<1048576xi32>
+  func.return
+}
+
+// -----
+
 func.func @make_range_size() {
   // expected-error @+1 {{'tk.make_range' op result must hold end - start = 16 values, got 'tensor<8xi32>'}}
   %0 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<8xi32>

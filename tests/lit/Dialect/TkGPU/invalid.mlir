@@ -59,8 +59,15 @@ func.func @convert_no_layout(%x: tensor<128xf32>) {
 
 // -----
 
-// expected-error @+1 {{'tkgpu.num_warps' must be a positive power of two, got 3}}
+// expected-error @+1 {{'tkgpu.num_warps' must be a power of two from 1 to 32, got 3}}
 module attributes {tkgpu.num_warps = 3 : i32} {
+}
+
+// -----
+
+// More warps than a block may have threads (1024): nvvm.maxntid would be 33554432.
+// expected-error @+1 {{'tkgpu.num_warps' must be a power of two from 1 to 32, got 1048576}}
+module attributes {tkgpu.num_warps = 1048576 : i32} {
 }
 
 // -----
