@@ -155,7 +155,8 @@ TK_BACKEND_API double tk_compile_result_stage_ms(const tk_compile_result *res, t
 TK_BACKEND_API const char *tk_stage_name(tk_stage stage);
 /** The supported targets, space-separated ("sm_75 sm_80 ..."). */
 TK_BACKEND_API const char *tk_backend_targets(void);
-/** The backend's version, "0.1.0 (LLVM 22.1.8)": part of every cache key. */
+/** The backend's version, "0.1.0 (LLVM 22.1.8; source 1f0c9a2b3d4e)": the release, LLVM's version
+ *  and a hash of the sources it was built from; part of every cache key. */
 TK_BACKEND_API const char *tk_backend_version(void);
 /** TK_BACKEND_ABI_VERSION as the library was built. (Version 1 had no such function.) */
 TK_BACKEND_API int tk_backend_abi_version(void);

@@ -14,6 +14,7 @@
 #include "CAPI/Nesting.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
+#include "SourceHash.inc"
 #include "Target/Cubin.h"
 #include "Target/PTXCodeGen.h"
 #include "Target/Targets.h"
@@ -384,7 +385,9 @@ const char *tk_stage_name(tk_stage stage) {
 
 const char *tk_backend_targets(void) { return mlir::tk::gpuTargetNames(); }
 
-const char *tk_backend_version(void) { return "0.1.0 (LLVM " LLVM_VERSION_STRING ")"; }
+const char *tk_backend_version(void) {
+  return "0.1.0 (LLVM " LLVM_VERSION_STRING "; source " TK_BACKEND_SOURCE_HASH ")";
+}
 
 int tk_backend_abi_version(void) { return TK_BACKEND_ABI_VERSION; }
 

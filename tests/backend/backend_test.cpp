@@ -4,6 +4,7 @@
 #include "backend_check.hpp"
 #include "tk/backend.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -360,6 +361,17 @@ void errors(const std::string &vectorAdd) {
   }
   check(std::strlen(tk_backend_version()) > 0 && tk_stage_name(TK_STAGE_COUNT) == nullptr,
         std::string("version: ") + tk_backend_version());
+  {
+    // The version names the sources (12 hex digits), so that the disk cache never reuses a
+    // binary compiled by a backend built from other sources.
+    const std::string version = tk_backend_version();
+    const std::size_t at = version.find("; source ");
+    bool hex =
+        at != std::string::npos && version.size() == at + 9 + 12 + 1 && version.back() == ')';
+    for (std::size_t i = at + 9; hex && i < at + 9 + 12; ++i)
+      hex = std::isxdigit(static_cast<unsigned char>(version[i])) != 0;
+    check(hex, "the version names the backend's sources", version);
+  }
 }
 
 /// Runs `body` on a new thread with a `stackBytes` stack (a caller with little stack, as many
