@@ -14,9 +14,12 @@
 #       machine: <cmd> must then be a target, and arguments naming files of the
 #       source tree are shipped with it.
 #
-#   tk_add_compile_fail_test(<source> [NAME <name>] [FLAGS <flag>...])
-#       compile_fail.<name>  [compile-fail]  <source> must fail to compile and
-#       the diagnostics must match every leading "// expect: <regex>" line.
+#   tk_add_compile_fail_test(<source> [NAME <name>] [COMPILER <cxx>] [FLAGS <flag>...]
+#                            [LABELS <label>...])
+#       compile_fail.<name>  [compile-fail;<labels>]  <source> must fail to
+#       compile (with <cxx>, default the build's compiler), the diagnostics must
+#       match every leading "// expect: <regex>" line, and they must hold
+#       exactly one error, or the number a leading "// errors: <n>" line gives.
 #
 #   tk_add_syntax_check(<name> COMPILER <cxx> SOURCE <file> [FLAGS <flag>...]
 #                       [LABELS <label>...])
@@ -105,10 +108,13 @@ endfunction()
 
 # ---------------------------------------------------------------------------
 function(tk_add_compile_fail_test source)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME" "FLAGS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "NAME;COMPILER" "FLAGS;LABELS")
   get_filename_component(source "${source}" ABSOLUTE)
   if(NOT arg_NAME)
     get_filename_component(arg_NAME "${source}" NAME_WE)
+  endif()
+  if(NOT arg_COMPILER)
+    set(arg_COMPILER "${CMAKE_CXX_COMPILER}")
   endif()
   _tk_frontend_flags_file(flags_file)
   set(test compile_fail.${arg_NAME})
@@ -117,8 +123,8 @@ function(tk_add_compile_fail_test source)
       "-DTK_FLAGS_FILE=${flags_file}"
       "-DSOURCE=${source}"
       -P "${TK_CMAKE_SCRIPT_DIR}/TkCompileFail.cmake"
-      -- "${CMAKE_CXX_COMPILER}" -Wall -Wextra ${arg_FLAGS})
-  set_tests_properties(${test} PROPERTIES LABELS compile-fail TIMEOUT 300)
+      -- "${arg_COMPILER}" -Wall -Wextra ${arg_FLAGS})
+  set_tests_properties(${test} PROPERTIES LABELS "compile-fail;${arg_LABELS}" TIMEOUT 300)
   # Early warning for a missing expect line; the test itself fails on it too.
   file(READ "${source}" head LIMIT 16)
   if(NOT head MATCHES "^// expect: ")

@@ -323,8 +323,14 @@ public:
   template <class G, class... A>
   void launch(const G &g, const launch_options &options, A... args) const {
     static_assert(sizeof...(A) <= 64, "tk::autotune: at most 64 launch arguments");
+    // Arguments are taken by value: a buffer would be copied, and the kernel would write the copy.
+    constexpr bool no_buffers = (... && (detail::buffer_kind<A> == 0));
+    static_assert(no_buffers, "tk::autotune: pass a buffer (std::vector, std::span, "
+                              "tk::device_buffer) to a tuned launch as its .data() pointer");
     using Params = typename detail::kernel_params<F, detail::substituted<A>...>::type;
-    if constexpr (std::tuple_size_v<Params> != sizeof...(A))
+    if constexpr (!no_buffers)
+      return;
+    else if constexpr (std::tuple_size_v<Params> != sizeof...(A))
       // kernel::launch reports the wrong argument count.
       kernel_.launch(g, options, detail::substitute(args, 0)...);
     else

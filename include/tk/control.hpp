@@ -23,18 +23,22 @@ namespace tk {
 namespace detail {
 
 inline void check_carried(const carried_list &carried, const char *what, loc_t loc) {
-  for (auto &[h, old] : carried)
+  for (auto &[h, old] : carried) {
     if (!old)
       fail(loc, what,
            ": a block handle assigned in the body has no value before it; initialize "
            "it (e.g. with tk::zeros) before the ",
            what);
+    check_origin(*old, loc);
+  }
 }
 
 inline void check_same_type(const value_ref &before, const value_ref &after, const char *what,
                             loc_t loc) {
   if (!after)
     fail(loc, what, ": a carried block handle was left without a value by the body");
+  check_origin(*before, loc);
+  check_origin(*after, loc);
   if (before->type != after->type || before->shape != after->shape)
     fail(loc, what, ": a carried value changes from ", to_string(before->type), " ",
          to_string(before->shape), " to ", to_string(after->type), " ", to_string(after->shape),

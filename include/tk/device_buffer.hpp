@@ -2,10 +2,11 @@
 /// `tk::device_buffer<T>`: an array in GPU memory, for programs that have no CUDA runtime of
 /// their own to allocate with. It owns `size()` elements allocated with cuMemAlloc in the
 /// context launches use (the calling thread's current one, else device 0's primary context) and
-/// copies to and from host memory. `data()` is what a launch takes for a `tk::ptr<T>` parameter.
+/// copies to and from host memory. A launch takes the buffer itself (or `data()`) for a
+/// `tk::ptr<T>` parameter; on the interpreter it then runs on a host copy, written back after.
 ///
 ///     tk::device_buffer<float> x(host_x), y(host_x.size());
-///     kernel.launch(grid, y.data(), x.data(), n);
+///     kernel.launch(grid, y, x, n);
 ///     y.download(host_y);
 ///
 /// Copies are synchronous and ordered after work on the default stream: a download waits for

@@ -8,14 +8,18 @@
 #include <tk/detail/env.hpp>
 #include <tk/detail/launch.hpp>
 #include <tk/detail/printer.hpp>
+#include <tk/device_buffer.hpp>
 
 #include <array>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 namespace tk {
 
@@ -64,11 +68,21 @@ struct launch_options {
   bool fp_fusion = true;
   void *stream = nullptr; ///< a CUstream / cudaStream_t
   tk::backend backend = tk::backend::automatic;
+  /// Interpreter: also report signed integer overflow, misaligned addresses and, for buffer
+  /// arguments, accesses outside them; as TK_INTERPRET_CHECK=1 does (docs/interpreter.md).
+  bool checked = false;
 };
 
 /// True when the TK_INTERPRET environment variable asks for the interpreter (1, true, yes, on in
 /// any case; docs/environment.md).
 inline bool interpret_requested() { return detail::env::flag("TK_INTERPRET"); }
+
+namespace detail {
+
+/// True when TK_INTERPRET_CHECK asks for the interpreter's checked mode.
+inline bool interpret_check_requested() { return env::flag("TK_INTERPRET_CHECK"); }
+
+} // namespace detail
 
 /// Why launches cannot run on a GPU here (no driver, no GPU, no backend library, a GPU older
 /// than sm_75), or "" when they can.
@@ -118,6 +132,66 @@ struct signature<R (C::*)(A...) const noexcept> : signature<R (*)(A...)> {};
 template <class F>
 concept fixed_signature =
     std::is_function_v<std::remove_pointer_t<F>> || requires { &F::operator(); };
+
+/// What a buffer launch argument holds: 1 for host memory (`std::vector`, `std::span`), 2 for a
+/// `tk::device_buffer`; 0 for anything else.
+template <class B> inline constexpr int buffer_kind = 0;
+template <class T, class Alloc>
+  requires(!std::is_same_v<std::remove_cv_t<T>, bool>) // std::vector<bool> has no data()
+inline constexpr int buffer_kind<std::vector<T, Alloc>> = 1;
+template <class T, std::size_t E> inline constexpr int buffer_kind<std::span<T, E>> = 1;
+template <class T> inline constexpr int buffer_kind<device_buffer<T>> = 2;
+
+/// The argument the kernel's machinery sees for launch argument `A` (possibly a reference): a
+/// buffer's element pointer, else `A` decayed.
+template <class A, bool = buffer_kind<std::remove_cvref_t<A>> != 0> struct launch_arg_of {
+  using type = std::decay_t<A>;
+};
+template <class A> struct launch_arg_of<A, true> {
+  using type = decltype(std::declval<std::remove_reference_t<A> &>().data());
+};
+template <class A> using launch_arg_t = typename launch_arg_of<A>::type;
+
+template <class A> launch_arg_t<A &> launch_arg(A &a) {
+  if constexpr (buffer_kind<std::remove_cv_t<A>> != 0)
+    return a.data();
+  else
+    return a;
+}
+
+/// A launch argument as the interpreter passes it: a buffer as a pointer to its elements, with
+/// their extent (a device_buffer's are copied to the host for the launch and back after it).
+template <class A, int Kind = buffer_kind<std::remove_cv_t<A>>> struct interpreter_arg {
+  static constexpr bool is_buffer = Kind != 0;
+  A &a;
+  explicit interpreter_arg(A &arg) : a(arg) {}
+  launch_arg_t<A &> arg() const { return launch_arg(a); }
+  buffer_extent extent() const {
+    if constexpr (is_buffer) {
+      const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(a.data()));
+      return {begin, begin + a.size() * sizeof(*a.data()), true};
+    } else {
+      return {};
+    }
+  }
+  void finish() {}
+};
+template <class A> struct interpreter_arg<A, 2> {
+  static constexpr bool is_buffer = true;
+  using T = std::remove_pointer_t<launch_arg_t<A &>>;
+  A &a;
+  std::vector<std::remove_cv_t<T>> host;
+  explicit interpreter_arg(A &arg) : a(arg), host(arg.to_host()) {}
+  T *arg() { return host.data(); }
+  buffer_extent extent() const {
+    const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(host.data()));
+    return {begin, begin + host.size() * sizeof(T), true};
+  }
+  void finish() {
+    if constexpr (!std::is_const_v<A> && !std::is_const_v<T>)
+      a.upload(host);
+  }
+};
 
 /// The kernel parameter type a launch argument of type `A` selects for a generic (`auto`)
 /// parameter: `float*` → `tk::ptr<float>`, `int` → `tk::i32`, `tk::constant<int>` stays.
@@ -216,64 +290,74 @@ template <class P, class A> struct device_arg {
   }
 };
 
-/// Checks, at compile time, that argument `A` can be passed for parameter `P`.
-template <std::size_t I, class P, class A> constexpr void check_argument() {
+/// Whether argument `A` can be passed for parameter `P`. With `Assert`, a static_assert says why
+/// not: the first reason only, so that one mistake gives one error.
+template <class P, class A, bool Assert> constexpr bool check_argument() {
   using Arg = std::remove_cvref_t<A>;
-  static_assert(!std::is_void_v<P>,
-                "tk: a launch argument of this type cannot be passed to a generic (auto) kernel "
-                "parameter; pass a pointer, a number or a tk::constant");
-  static_assert(std::is_void_v<P> || param_traits<P>::valid,
-                "tk: kernel parameters must be tk::ptr<T>, a scalar (tk::i32, tk::f32, ...) or "
-                "tk::constant<T>");
-  if constexpr (param_traits<P>::is_constant) {
+  if constexpr (std::is_void_v<P>) {
+    static_assert(!Assert,
+                  "tk: a launch argument of this type cannot be passed to a generic (auto) kernel "
+                  "parameter; pass a pointer, a number or a tk::constant");
+    return false;
+  } else if constexpr (!param_traits<P>::valid) {
+    static_assert(!Assert, "tk: kernel parameters must be tk::ptr<T>, a scalar (tk::i32, tk::f32, "
+                           "...) or tk::constant<T>");
+    return false;
+  } else if constexpr (param_traits<P>::is_constant) {
+    using V = std::remove_cvref_t<decltype(P::value)>;
     using Raw = std::remove_cvref_t<decltype(unwrap_constant(std::declval<const Arg &>()))>;
-    static_assert(!(std::is_integral_v<decltype(P::value)> && std::is_floating_point_v<Raw>),
-                  "tk: a floating-point value was passed for an integer tk::constant parameter");
-  }
-  if constexpr (param_traits<P>::valid && !param_traits<P>::is_constant) {
-    using T = typename P::element_type;
-    if constexpr (std::is_pointer_v<T>) {
-      using want = std::remove_pointer_t<T>;
-      static_assert(std::is_pointer_v<Arg> || std::is_null_pointer_v<Arg>,
-                    "tk: a tk::ptr<T> parameter needs a pointer argument");
-      if constexpr (std::is_pointer_v<Arg>) {
-        using got = std::remove_pointer_t<Arg>;
-        static_assert(sizeof(std::remove_cv_t<got>) == sizeof(std::remove_cv_t<want>) &&
-                          (std::is_same_v<std::remove_cv_t<got>, std::remove_cv_t<want>> ||
-                           (std::is_integral_v<std::remove_cv_t<got>> &&
-                            std::is_integral_v<std::remove_cv_t<want>> &&
-                            std::is_signed_v<std::remove_cv_t<got>> ==
-                                std::is_signed_v<std::remove_cv_t<want>>)),
-                      "tk: the pointer argument's element type differs from the tk::ptr<T> "
-                      "parameter's");
-        static_assert(std::is_const_v<want> || !std::is_const_v<got>,
+    if constexpr (std::is_integral_v<V> && std::is_floating_point_v<Raw>) {
+      static_assert(!Assert,
+                    "tk: a floating-point value was passed for an integer tk::constant parameter");
+      return false;
+    } else {
+      constexpr bool ok = requires { static_cast<V>(std::declval<const Raw &>()); };
+      static_assert(!Assert || ok, "tk: this launch argument cannot become the value of the "
+                                   "tk::constant<T> parameter; pass a T or a tk::constant<T>");
+      return ok;
+    }
+  } else if constexpr (std::is_pointer_v<typename P::element_type>) {
+    using want = std::remove_cv_t<std::remove_pointer_t<typename P::element_type>>;
+    if constexpr (std::is_null_pointer_v<Arg>) {
+      return true;
+    } else if constexpr (!std::is_pointer_v<Arg>) {
+      static_assert(!Assert, "tk: a tk::ptr<T> parameter needs a pointer argument");
+      return false;
+    } else {
+      using got = std::remove_cv_t<std::remove_pointer_t<Arg>>;
+      constexpr bool same_element =
+          sizeof(got) == sizeof(want) &&
+          (std::is_same_v<got, want> || (std::is_integral_v<got> && std::is_integral_v<want> &&
+                                         std::is_signed_v<got> == std::is_signed_v<want>));
+      constexpr bool writable = std::is_const_v<std::remove_pointer_t<typename P::element_type>> ||
+                                !std::is_const_v<std::remove_pointer_t<Arg>>;
+      if constexpr (!same_element) {
+        static_assert(!Assert, "tk: the pointer argument's element type differs from the "
+                               "tk::ptr<T> parameter's");
+        return false;
+      } else {
+        static_assert(!Assert || writable,
                       "tk: a pointer to const was passed for a writable tk::ptr<T> parameter; "
                       "declare the parameter tk::ptr<const T>");
+        return writable;
       }
+    }
+  } else {
+    using T = typename P::element_type;
+    if constexpr (std::is_pointer_v<Arg>) {
+      static_assert(!Assert, "tk: a pointer was passed for a scalar parameter");
+      return false;
+    } else if constexpr (!(std::is_arithmetic_v<Arg> || std::is_same_v<Arg, half> ||
+                           std::is_same_v<Arg, bfloat16> || constant_info<Arg>::is_constant)) {
+      static_assert(!Assert, "tk: a scalar parameter needs a number");
+      return false;
     } else {
-      static_assert(!std::is_pointer_v<Arg>, "tk: a pointer was passed for a scalar parameter");
-      static_assert(std::is_pointer_v<Arg> || std::is_arithmetic_v<Arg> ||
-                        std::is_same_v<Arg, half> || std::is_same_v<Arg, bfloat16> ||
-                        constant_info<Arg>::is_constant,
-                    "tk: a scalar parameter needs a number");
-      static_assert(!(std::is_integral_v<T> && std::is_floating_point_v<Arg>),
+      constexpr bool ok = !(std::is_integral_v<T> && std::is_floating_point_v<Arg>);
+      static_assert(!Assert || ok,
                     "tk: a floating-point value was passed for an integer parameter");
+      return ok;
     }
   }
-}
-
-/// Whether check_argument accepts `A` for `P` as far as binding it needs; a rejected argument
-/// is not bound, so that check_argument's static_assert is the one error the user sees.
-template <class P, class A> constexpr bool bindable() {
-  using Arg = std::remove_cvref_t<A>;
-  if constexpr (!param_traits<P>::valid || param_traits<P>::is_constant)
-    return param_traits<P>::valid;
-  else if constexpr (std::is_pointer_v<typename P::element_type>)
-    return std::is_pointer_v<Arg> || std::is_null_pointer_v<Arg>;
-  else
-    return (std::is_arithmetic_v<Arg> || std::is_same_v<Arg, half> ||
-            std::is_same_v<Arg, bfloat16> || constant_info<Arg>::is_constant) &&
-           !(std::is_integral_v<typename P::element_type> && std::is_floating_point_v<Arg>);
 }
 
 /// Checks that an integer argument fits the parameter's type.
@@ -320,9 +404,11 @@ P bind(context &ctx, function *fn, const A &a, std::size_t index, loc_t loc) {
       return P(v);
     }
     auto v = make_concrete(elem_of<T>(), {});
-    if constexpr (std::is_pointer_v<T>)
+    if constexpr (std::is_pointer_v<T>) {
       v->i[0] = std::int64_t(reinterpret_cast<std::uintptr_t>(arg));
-    else if constexpr (std::is_integral_v<T>)
+      if (index < ctx.extents.size() && ctx.extents[index].known)
+        v->extent = int(index);
+    } else if constexpr (std::is_integral_v<T>)
       v->i[0] = wrap_int(std::int64_t(arg), dtype_of<T>);
     else
       v->f[0] = round_float(double(arg), dtype_of<T>);
@@ -333,16 +419,10 @@ P bind(context &ctx, function *fn, const A &a, std::size_t index, loc_t loc) {
 template <class Params, class F, class... A, std::size_t... I>
 void invoke(F &fn, [[maybe_unused]] context &ctx, [[maybe_unused]] function *traced,
             [[maybe_unused]] loc_t loc, std::index_sequence<I...>, const A &...args) {
-  // Not for arguments that check_arguments rejected: its static_assert is the one error shown.
-  if constexpr (std::tuple_size_v<Params> == sizeof...(A)) {
-    if constexpr ((bindable<std::tuple_element_t<I, Params>, A>() && ...)) {
-      // Arguments are bound left to right so that IR arguments keep the parameters' order.
-      std::tuple<std::tuple_element_t<I, Params>...> bound{
-          bind<std::tuple_element_t<I, Params>>(ctx, traced, args, I, loc)...};
-      if constexpr (std::is_invocable_v<F &, std::tuple_element_t<I, Params>...>)
-        std::apply(fn, std::move(bound));
-    }
-  }
+  // Arguments are bound left to right so that IR arguments keep the parameters' order.
+  std::tuple<std::tuple_element_t<I, Params>...> bound{
+      bind<std::tuple_element_t<I, Params>>(ctx, traced, args, I, loc)...};
+  std::apply(fn, std::move(bound));
 }
 
 /// The values of the constant arguments among `args`, in parameter order, each as its
@@ -396,6 +476,7 @@ public:
   kernel(std::string name, F fn, std::source_location loc = std::source_location::current())
       : name_(std::move(name)), fn_(std::move(fn)), loc_(loc) {
     detail::check_name(name_, loc);
+    origin_ = detail::intern_origin(name_, loc_);
   }
 
   const std::string &name() const { return name_; }
@@ -403,40 +484,37 @@ public:
   /// The kernel traced for these arguments, printed as `tk` dialect MLIR. Constants are folded
   /// in; pointer and integer arguments only contribute their type, divisibility by 16 and, for
   /// integers, whether they equal 1 (then the kernel uses the constant 1).
-  template <class... A> std::string ir(A... args) const {
-    using Params = typename detail::kernel_params<F, A...>::type;
-    check_arguments<Params, A...>(std::index_sequence_for<A...>{});
-    detail::context ctx;
-    detail::function fn;
-    fn.name = name_;
-    ctx.frames.push_back({&fn.body, {}});
-    detail::context_scope scope(ctx);
-    F body = fn_;
-    fn.loc = loc_;
-    detail::invoke<Params>(body, ctx, &fn, loc_, std::index_sequence_for<A...>{}, args...);
-    detail::record("func.return", detail::syntax::terminator, {}, {}, "", loc_);
-    return detail::print(fn);
+  template <class... A> std::string ir(A &&...args) const {
+    return trace<detail::launch_arg_t<A>...>(detail::launch_arg(args)...);
   }
 
-  /// Runs the kernel over `g` on the backend the options and environment choose.
-  template <class... A> void launch(const grid &g, const launch_options &options, A... args) const {
-    using Params = typename detail::kernel_params<F, A...>::type;
-    check_arguments<Params, A...>(std::index_sequence_for<A...>{});
-    check_launch(g, options);
-    const bool interpret = options.backend == backend::interpreter ||
-                           (options.backend == backend::automatic && interpret_requested());
-    if (interpret)
-      run_interpreter<Params>(g, args...);
-    else
-      launch_gpu<Params>(g, options, std::index_sequence_for<A...>{}, args...);
+  /// Runs the kernel over `g` on the backend the options and environment choose. A `tk::ptr<T>`
+  /// parameter takes a pointer, or a buffer: a `std::vector<T>`, a `std::span<T>` or a
+  /// `tk::device_buffer<T>` (by reference), whose extent the interpreter checks accesses against.
+  template <class... A>
+  void launch(const grid &g, const launch_options &options, A &&...args) const {
+    using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
+    if constexpr (check_arguments<Params, detail::launch_arg_t<A>...>()) {
+      check_launch(g, options);
+      const bool interpret = options.backend == backend::interpreter ||
+                             (options.backend == backend::automatic && interpret_requested());
+      if (interpret) {
+        std::tuple<detail::interpreter_arg<std::remove_reference_t<A>>...> staged{args...};
+        std::apply([&](auto &...a) { run_interpreter<Params>(g, options, a...); }, staged);
+        std::apply([](auto &...a) { (a.finish(), ...); }, staged);
+      } else {
+        launch_gpu<Params>(g, options, std::index_sequence_for<A...>{},
+                           detail::launch_arg(args)...);
+      }
+    }
   }
 
   template <class... A>
     requires(sizeof...(A) == 0 ||
              !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
                              launch_options>)
-  void launch(const grid &g, A... args) const {
-    launch(g, launch_options{}, args...);
+  void launch(const grid &g, A &&...args) const {
+    launch(g, launch_options{}, std::forward<A>(args)...);
   }
 
   /// Runs the kernel over the grid that `make_grid` returns for this launch's constants, like
@@ -444,32 +522,32 @@ public:
   /// parameter order, and returns a `tk::grid`. For example, for a kernel whose one constant is
   /// BLOCK: `[&](int BLOCK) { return tk::grid(tk::cdiv(n, BLOCK)); }`.
   template <grid_callable G, class... A>
-  void launch(G &&make_grid, const launch_options &options, A... args) const {
-    launch(resolve_grid(make_grid, args...), options, args...);
+  void launch(G &&make_grid, const launch_options &options, A &&...args) const {
+    launch(resolve_grid(make_grid, detail::launch_arg(args)...), options, std::forward<A>(args)...);
   }
 
   template <grid_callable G, class... A>
     requires(sizeof...(A) == 0 ||
              !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
                              launch_options>)
-  void launch(G &&make_grid, A... args) const {
-    launch(resolve_grid(make_grid, args...), launch_options{}, args...);
+  void launch(G &&make_grid, A &&...args) const {
+    launch(resolve_grid(make_grid, detail::launch_arg(args)...), launch_options{},
+           std::forward<A>(args)...);
   }
 
   /// Runs the kernel on the CPU interpreter, whatever the environment says.
-  template <class... A> void interpret(const grid &g, A... args) const {
-    launch(g, launch_options{.backend = backend::interpreter}, args...);
+  template <class... A> void interpret(const grid &g, A &&...args) const {
+    launch(g, launch_options{.backend = backend::interpreter}, std::forward<A>(args)...);
   }
-  template <grid_callable G, class... A> void interpret(G &&make_grid, A... args) const {
-    launch(resolve_grid(make_grid, args...), launch_options{.backend = backend::interpreter},
-           args...);
+  template <grid_callable G, class... A> void interpret(G &&make_grid, A &&...args) const {
+    launch(resolve_grid(make_grid, detail::launch_arg(args)...),
+           launch_options{.backend = backend::interpreter}, std::forward<A>(args)...);
   }
 
   /// The grid `make_grid` gives for these launch arguments (see launch).
   template <class G, class... A> static grid resolve_grid(G &make_grid, const A &...args) {
     using Params = typename detail::kernel_params<F, A...>::type;
-    check_arguments<Params, A...>(std::index_sequence_for<A...>{});
-    if constexpr (std::tuple_size_v<Params> == sizeof...(A)) {
+    if constexpr (check_arguments<Params, A...>()) {
       auto constants = detail::constant_values<Params>(std::index_sequence_for<A...>{}, args...);
       using Values = decltype(constants);
       constexpr bool callable = []<std::size_t... J>(std::index_sequence<J...>) {
@@ -495,23 +573,69 @@ private:
   std::string name_;
   F fn_;
   std::source_location loc_; ///< where the kernel was made: the location of the IR function
+  const detail::kernel_origin *origin_ = nullptr;
+
+  template <class... A> std::string trace(const A &...args) const {
+    using Params = typename detail::kernel_params<F, A...>::type;
+    if constexpr (check_arguments<Params, A...>()) {
+      detail::context ctx;
+      ctx.generation = detail::new_generations(1);
+      ctx.origin = origin_;
+      detail::function fn;
+      fn.name = name_;
+      ctx.frames.push_back({&fn.body, {}});
+      detail::context_scope scope(ctx);
+      F body = fn_;
+      fn.loc = loc_;
+      detail::invoke<Params>(body, ctx, &fn, loc_, std::index_sequence_for<A...>{}, args...);
+      detail::record("func.return", detail::syntax::terminator, {}, {}, "", loc_);
+      return detail::print(fn);
+    } else {
+      return {};
+    }
+  }
+
+  /// Whether launch arguments of types `A` suit the parameters `Params`. If not, one
+  /// static_assert says why (the first problem only) and callers instantiate nothing that
+  /// depends on the arguments, so that one mistake gives one error.
+  template <class Params, class... A> static constexpr bool check_arguments() {
+    if constexpr (!(... && !detail::is_tuned<A>)) {
+      static_assert((... && !detail::is_tuned<A>),
+                    "tk: a tk::tuned placeholder takes its value from an autotuning config; "
+                    "launch through tk::autotune(kernel, ...), or pass a tk::constant");
+      return false;
+    } else if constexpr (std::tuple_size_v<Params> != sizeof...(A)) {
+      static_assert(std::tuple_size_v<Params> == sizeof...(A),
+                    "tk: wrong number of launch arguments: pass exactly one argument per kernel "
+                    "parameter");
+      return false;
+    } else {
+      return check_each<Params, A...>(std::index_sequence_for<A...>{});
+    }
+  }
 
   template <class Params, class... A, std::size_t... I>
-  static constexpr void check_arguments(std::index_sequence<I...>) {
-    static_assert((... && !detail::is_tuned<A>),
-                  "tk: a tk::tuned placeholder takes its value from an autotuning config; launch "
-                  "through tk::autotune(kernel, ...), or pass a tk::constant");
-    static_assert(std::tuple_size_v<Params> == sizeof...(A),
-                  "tk: wrong number of launch arguments: pass exactly one argument per kernel "
-                  "parameter");
-    if constexpr (std::tuple_size_v<Params> == sizeof...(A)) {
-      (detail::check_argument<I, std::tuple_element_t<I, Params>, A>(), ...);
-      if constexpr (!detail::fixed_signature<F> &&
-                    (... && !std::is_void_v<std::tuple_element_t<I, Params>>))
-        static_assert(std::is_invocable_v<F &, std::tuple_element_t<I, Params>...>,
-                      "tk: the generic kernel cannot be called with the parameter types its "
-                      "launch arguments select (a pointer becomes tk::ptr<T>, a number a scalar "
-                      "such as tk::i32); pass trace-time constants as tk::constant<T>(value)");
+  static constexpr bool check_each(std::index_sequence<I...>) {
+    constexpr std::array<bool, sizeof...(A)> ok{
+        detail::check_argument<std::tuple_element_t<I, Params>, A, false>()...};
+    constexpr std::size_t first_bad = [&] {
+      for (std::size_t k = 0; k < ok.size(); ++k)
+        if (!ok[k])
+          return k;
+      return ok.size();
+    }();
+    if constexpr (first_bad < sizeof...(A)) {
+      return detail::check_argument<std::tuple_element_t<first_bad, Params>,
+                                    std::tuple_element_t<first_bad, std::tuple<A...>>, true>();
+    } else if constexpr (!detail::fixed_signature<F>) {
+      constexpr bool callable = std::is_invocable_v<F &, std::tuple_element_t<I, Params>...>;
+      static_assert(callable,
+                    "tk: the generic kernel cannot be called with the parameter types its "
+                    "launch arguments select (a pointer becomes tk::ptr<T>, a number a scalar "
+                    "such as tk::i32); pass trace-time constants as tk::constant<T>(value)");
+      return callable;
+    } else {
+      return true;
     }
   }
 
@@ -543,7 +667,7 @@ private:
         o.fp_fusion, {detail::specialization_word<std::tuple_element_t<I, Params>>(args)...}};
     (check_device_memory<std::tuple_element_t<I, Params>>(driver, args, I, g.loc), ...);
     const detail::loaded_kernel &k = cache.get(key, [&] {
-      return detail::compile_and_load(name_, ir(args...), ctx, o.num_warps, o.num_stages,
+      return detail::compile_and_load(name_, trace(args...), ctx, o.num_warps, o.num_stages,
                                       o.fp_fusion, g.loc);
     });
     // The argument block: each non-constant argument as the kernel's parameter holds it.
@@ -596,18 +720,27 @@ private:
     }
   }
 
-  template <class Params, class... A> void run_interpreter(const grid &g, const A &...args) const {
+  template <class Params, class... S>
+  void run_interpreter(const grid &g, const launch_options &o, S &...staged) const {
     detail::context ctx;
     ctx.kind = detail::mode::interpret;
     ctx.num_programs = g.dims;
+    ctx.origin = origin_;
+    ctx.checked = o.checked || detail::interpret_check_requested();
+    if constexpr ((... || S::is_buffer))
+      ctx.extents = {staged.extent()...};
+    // One generation per program instance, x fastest (detail::instance_name).
+    ctx.first_generation =
+        detail::new_generations(std::uint64_t(g.dims[0] * g.dims[1] * g.dims[2]));
+    ctx.generation = ctx.first_generation;
     detail::context_scope scope(ctx);
     for (std::int64_t z = 0; z < g.dims[2]; ++z)
       for (std::int64_t y = 0; y < g.dims[1]; ++y)
-        for (std::int64_t x = 0; x < g.dims[0]; ++x) {
+        for (std::int64_t x = 0; x < g.dims[0]; ++x, ++ctx.generation) {
           ctx.program_id = {x, y, z};
           F body = fn_;
-          detail::invoke<Params>(body, ctx, nullptr, g.loc, std::index_sequence_for<A...>{},
-                                 args...);
+          detail::invoke<Params>(body, ctx, nullptr, g.loc, std::index_sequence_for<S...>{},
+                                 staged.arg()...);
         }
   }
 };

@@ -52,15 +52,54 @@ value_ref reduce_all(const block<T, R> &x, const combine_fn &combine, const char
 }
 
 /// (value, index) pairs: keep the larger value (`greater`) or the smaller, the lower index on ties.
+/// A NaN counts as larger than any number for argmax and as smaller for argmin (as in torch), and
+/// among NaNs the lower index wins: a total order, so the combine is associative and commutative
+/// and the result does not depend on the order the GPU or the interpreter combines lanes in.
+/// This function evaluates it directly (interpreter); arg_combine_ops records it as ops.
+inline bool arg_keeps_lhs(bool greater, const value &lv, const value &li, const value &rv,
+                          const value &ri) {
+  const bool lower = li.i[0] < ri.i[0];
+  if (lv.type.is_float()) {
+    const double l = lv.f[0], r = rv.f[0];
+    if (l != l) // NaN
+      return r == r || lower;
+    return r == r && ((greater ? l > r : l < r) || (l == r && lower));
+  }
+  const auto before = [&](std::int64_t a, std::int64_t b) {
+    return is_unsigned(lv.type.code) ? std::uint64_t(a) < std::uint64_t(b) : a < b;
+  };
+  const std::int64_t l = lv.i[0], r = rv.i[0];
+  return (greater ? before(r, l) : before(l, r)) || (l == r && lower);
+}
+
+/// arg_combine's ops, as traced (and run by the GPU).
+inline std::vector<value_ref> arg_combine_ops(bool greater, const std::vector<value_ref> &lhs,
+                                              const std::vector<value_ref> &rhs, loc_t loc) {
+  // Named in order: C++ leaves the order of function arguments unspecified (IR op order).
+  auto better = compare(greater ? cmpop::gt : cmpop::lt, lhs[0], rhs[0], loc);
+  auto same = compare(cmpop::eq, lhs[0], rhs[0], loc);
+  auto lower = compare(cmpop::lt, lhs[1], rhs[1], loc);
+  auto tie = binary(binop::bit_and, same, lower, loc);
+  auto take = binary(binop::bit_or, better, tie, loc);
+  if (lhs[0]->type.is_float()) {
+    // take = (lhs is NaN and (rhs is a number or lower)) or (rhs is a number and take)
+    auto lhs_nan = compare(cmpop::ne, lhs[0], lhs[0], loc);
+    auto rhs_number = compare(cmpop::eq, rhs[0], rhs[0], loc);
+    auto nan_first = binary(binop::bit_or, rhs_number, lower, loc);
+    auto nan_wins = binary(binop::bit_and, lhs_nan, nan_first, loc);
+    auto number_wins = binary(binop::bit_and, rhs_number, take, loc);
+    take = binary(binop::bit_or, nan_wins, number_wins, loc);
+  }
+  return {select(take, lhs[0], rhs[0], loc), select(take, lhs[1], rhs[1], loc)};
+}
+
 inline auto arg_combine(bool greater, loc_t loc) {
   return [greater, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) {
-    auto better = compare(greater ? cmpop::gt : cmpop::lt, lhs[0], rhs[0], loc);
-    auto same = compare(cmpop::eq, lhs[0], rhs[0], loc); // in order: argument order is unspecified
-    auto lower = compare(cmpop::lt, lhs[1], rhs[1], loc);
-    auto tie = binary(binop::bit_and, same, lower, loc);
-    auto take = binary(binop::bit_or, better, tie, loc);
-    return std::vector<value_ref>{select(take, lhs[0], rhs[0], loc),
-                                  select(take, lhs[1], rhs[1], loc)};
+    // The interpreter evaluates the rule directly, without a scalar value per op (the ops made
+    // argmax several times slower there); a unit test checks that both agree.
+    if (!current_context()->tracing())
+      return arg_keeps_lhs(greater, *lhs[0], *lhs[1], *rhs[0], *rhs[1]) ? lhs : rhs;
+    return arg_combine_ops(greater, lhs, rhs, loc);
   };
 }
 
@@ -120,13 +159,15 @@ template <int R> inline constexpr int reduced_rank = R > 0 ? R - 1 : 0;
 
 /// The sum along `axis` (integers narrower than 32 bits accumulate in 32 bits).
 TK_REDUCTION(sum, detail::sum_t<T>, detail::binop_combine(detail::binop::add, loc))
-/// The largest element along `axis` (NaNs are ignored).
+/// The largest element along `axis`. NaNs are ignored, as by Triton's `tl.max` (and
+/// `tk::maximum`): the result is NaN only when every element is NaN.
 TK_REDUCTION(max, T, detail::binop_combine(detail::binop::max, loc))
-/// The smallest element along `axis`.
+/// The smallest element along `axis`; NaNs are ignored, as by `tk::max`.
 TK_REDUCTION(min, T, detail::binop_combine(detail::binop::min, loc))
 #undef TK_REDUCTION
 
-/// The index of the largest element along `axis` (the first one on ties), as i32.
+/// The index of the largest element along `axis` (the first one on ties), as i32. A NaN counts as
+/// the largest (the index of the first NaN), as in torch.argmax.
 template <class T, int R>
 block<std::int32_t, detail::reduced_rank<R>>
 argmax(const block<T, R> &x, int axis, std::source_location loc = std::source_location::current()) {
@@ -134,7 +175,8 @@ argmax(const block<T, R> &x, int axis, std::source_location loc = std::source_lo
       detail::arg_reduce(x, axis, true, "tk::argmax", loc));
 }
 
-/// The index of the smallest element along `axis` (the first one on ties), as i32.
+/// The index of the smallest element along `axis` (the first one on ties), as i32. A NaN counts as
+/// the smallest (the index of the first NaN), as in torch.argmin.
 template <class T, int R>
 block<std::int32_t, detail::reduced_rank<R>>
 argmin(const block<T, R> &x, int axis, std::source_location loc = std::source_location::current()) {

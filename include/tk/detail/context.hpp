@@ -8,7 +8,12 @@
 #include <tk/detail/graph.hpp>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <source_location>
+#include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -36,11 +41,50 @@ struct frame {
   carried_list assigned;
 };
 
+/// The kernel a trace or launch runs, named in errors about a block used outside it. Interned
+/// (one per name and place, never freed), so a value may point at it after the kernel is gone.
+struct kernel_origin {
+  std::string name;
+  std::source_location loc;
+  const kernel_origin *next = nullptr;
+};
+
+inline const kernel_origin *intern_origin(const std::string &name, std::source_location loc) {
+  static std::mutex mutex;
+  static const kernel_origin *head = nullptr;
+  const std::lock_guard lock(mutex);
+  for (const kernel_origin *o = head; o; o = o->next)
+    if (o->name == name && o->loc.line() == loc.line() && o->loc.column() == loc.column() &&
+        std::string_view(o->loc.file_name()) == loc.file_name())
+      return o;
+  head = new kernel_origin{name, loc, head};
+  return head;
+}
+
+/// Reserves `count` consecutive generations, never 0: one for a trace, one per program instance
+/// for a launch on the interpreter.
+inline std::uint64_t new_generations(std::uint64_t count) {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(count, std::memory_order_relaxed);
+}
+
+/// Interpreter: the bytes [begin, end) of a buffer passed as a launch argument; empty for an
+/// argument that is not a buffer.
+struct buffer_extent {
+  std::uint64_t begin = 0, end = 0;
+  bool known = false;
+};
+
 struct context {
   mode kind = mode::trace;
   std::vector<frame> frames;                ///< trace: innermost last
   std::array<std::int64_t, 3> program_id{}; ///< interpret: this program instance
   std::array<std::int64_t, 3> num_programs{1, 1, 1};
+  std::uint64_t generation = 0;       ///< this trace or program instance; values record it
+  std::uint64_t first_generation = 0; ///< interpret: the launch's program instance (0, 0, 0)
+  const kernel_origin *origin = nullptr;
+  std::vector<buffer_extent> extents; ///< interpret: per launch argument, when any is a buffer
+  bool checked = false;               ///< interpret: the checks of TK_INTERPRET_CHECK
 
   region &body() { return *frames.back().body; }
   bool tracing() const { return kind == mode::trace; }

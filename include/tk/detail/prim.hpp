@@ -31,7 +31,48 @@ inline context &active(loc_t loc) {
 
 inline value_ref make_value(elem_type t, shape_t shape) {
   auto v = make_counted<value>(t, std::move(shape));
+  if (const context *ctx = current_context()) {
+    v->generation = ctx->generation;
+    v->origin = ctx->origin;
+  }
   return v;
+}
+
+/// Where program instance `generation` of the launch `ctx` runs, as "(x, y, z)".
+inline std::string instance_name(const context &ctx, std::uint64_t generation) {
+  const auto n = ctx.num_programs;
+  const auto k = std::int64_t(generation - ctx.first_generation);
+  return "(" + std::to_string(k % n[0]) + ", " + std::to_string(k / n[0] % n[1]) + ", " +
+         std::to_string(k / (n[0] * n[1])) + ")";
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void foreign_value(const value &v, const context &ctx,
+                                                                 loc_t loc) {
+  const auto kernel = [](const kernel_origin *o) {
+    return o ? "kernel '" + o->name + "' (" + o->loc.file_name() + ":" +
+                   std::to_string(o->loc.line()) + ")"
+             : std::string("an unnamed kernel");
+  };
+  const char *advice = "; a block belongs to the trace or program instance that made it: do not "
+                       "keep blocks in static or captured variables across kernels, launches or "
+                       "program instances, pass the data as a kernel argument instead";
+  if (v.origin != ctx.origin)
+    fail(loc, "this block was made by ", kernel(v.origin), " and cannot be used in ",
+         kernel(ctx.origin), advice);
+  if (!ctx.tracing() && v.generation >= ctx.first_generation && v.generation < ctx.generation)
+    fail(loc, "this block was made by program instance ", instance_name(ctx, v.generation),
+         " and cannot be used in program instance ", instance_name(ctx, ctx.generation),
+         " of the same launch of ", kernel(ctx.origin), advice);
+  fail(loc, "this block was made by an earlier ", v.concrete() ? "launch" : "trace", " of ",
+       kernel(ctx.origin), " and cannot be used in this ", ctx.tracing() ? "trace" : "launch",
+       advice);
+}
+
+/// Fails unless `v` was made by the trace or program instance running now.
+inline void check_origin(const value &v, loc_t loc) {
+  const context *ctx = current_context();
+  if (ctx && v.generation != ctx->generation) [[unlikely]]
+    foreign_value(v, *ctx, loc);
 }
 
 /// A new value with storage for its elements (interpreter).
@@ -42,6 +83,27 @@ inline value_ref make_concrete(elem_type t, shape_t shape) {
   else
     v->i.assign(std::size_t(v->size()), 0);
   return v;
+}
+
+/// Marks `v` as pointing into the buffer `from` points into (interpreter, pointers).
+inline value_ref points_like(value_ref v, const value &from) {
+  v->extent = from.extent;
+  return v;
+}
+
+/// "lane 5 (index [1, 1] of the [4, 4] block)", or "the scalar", for errors about one lane of an
+/// operation.
+inline std::string lane_name(const shape_t &shape, std::size_t k) {
+  if (shape.empty())
+    return "the scalar";
+  shape_t index(shape.size());
+  auto rest = std::int64_t(k);
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    index[d] = rest % shape[d];
+    rest /= shape[d];
+  }
+  return "lane " + std::to_string(k) + " (index " + to_string(index) + " of the " +
+         to_string(shape) + " block)";
 }
 
 inline op &record(std::string name, syntax form, std::vector<value_ref> operands,
@@ -160,7 +222,7 @@ inline value_ref splat(const value_ref &s, shape_t shape, loc_t loc) {
   context &ctx = active(loc);
   if (ctx.tracing())
     return record1("tk.splat", syntax::generic, {s}, s->type, std::move(shape), "", loc);
-  auto v = make_value(s->type, std::move(shape));
+  auto v = points_like(make_value(s->type, std::move(shape)), *s);
   if (s->type.is_float())
     v->f.assign(std::size_t(v->size()), s->f[0]);
   else
@@ -171,7 +233,7 @@ inline value_ref splat(const value_ref &s, shape_t shape, loc_t loc) {
 /// Copies elements from `src` to a value of shape `shape` where `src_index(out_index)` names the
 /// source element of each destination element (interpreter helper for the shape primitives).
 template <class Index> value_ref gather(const value_ref &src, shape_t shape, Index src_index) {
-  auto v = make_concrete(src->type, std::move(shape));
+  auto v = points_like(make_concrete(src->type, std::move(shape)), *src);
   const auto n = v->size();
   const auto rank = v->shape.size();
   std::vector<std::int64_t> idx(rank, 0);
@@ -214,7 +276,7 @@ inline value_ref expand_dims(const value_ref &x, int axis, loc_t loc) {
   if (ctx.tracing())
     return record1("tk.expand_dims", syntax::generic, {x}, x->type, std::move(shape),
                    "axis = " + i32_attr(axis), loc);
-  auto v = make_value(x->type, std::move(shape));
+  auto v = points_like(make_value(x->type, std::move(shape)), *x);
   v->f = x->f;
   v->i = x->i;
   return v;
@@ -224,7 +286,7 @@ inline value_ref reshape(const value_ref &x, shape_t shape, loc_t loc) {
   context &ctx = active(loc);
   if (ctx.tracing())
     return record1("tk.reshape", syntax::generic, {x}, x->type, std::move(shape), "", loc);
-  auto v = make_value(x->type, std::move(shape));
+  auto v = points_like(make_value(x->type, std::move(shape)), *x);
   v->f = x->f;
   v->i = x->i;
   return v;
@@ -382,6 +444,34 @@ inline std::int64_t apply_int(binop o, std::int64_t a, std::int64_t b, dtype d) 
   return 0;
 }
 
+/// Whether `a op b` overflows the signed type `d` (add, sub and mul; others never do here).
+inline bool signed_overflow(binop o, std::int64_t a, std::int64_t b, dtype d) {
+  if (d != dtype::i64) // exact in 64 bits: overflow is a change on wrapping
+    return (o == binop::add || o == binop::sub || o == binop::mul) &&
+           wrap_int(apply_int(o, a, b, d), d) != apply_int(o, a, b, d);
+  std::int64_t r = 0;
+  switch (o) {
+  case binop::add:
+    return __builtin_add_overflow(a, b, &r);
+  case binop::sub:
+    return __builtin_sub_overflow(a, b, &r);
+  case binop::mul:
+    return __builtin_mul_overflow(a, b, &r);
+  default:
+    return false;
+  }
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void
+overflow_error(binop o, const value &a, const value &b, std::size_t k, loc_t loc) {
+  const char *symbol = o == binop::add ? " + " : o == binop::sub ? " - " : " * ";
+  const dtype d = a.type.code;
+  fail(loc, "integer overflow in ", lane_name(a.shape, k), ": ", a.i[k], symbol, b.i[k],
+       " does not fit in ", name(d), " and wraps to ", wrap_int(apply_int(o, a.i[k], b.i[k], d), d),
+       " (TK_INTERPRET_CHECK); the GPU wraps it too: compute offsets in 64 bits, e.g. "
+       "tk::cast<std::int64_t>(pid) * stride");
+}
+
 /// `a op b` on operands of one type and shape.
 inline value_ref binary(binop o, const value_ref &a, const value_ref &b, loc_t loc) {
   context &ctx = active(loc);
@@ -396,6 +486,10 @@ inline value_ref binary(binop o, const value_ref &a, const value_ref &b, loc_t l
   else
     for (std::size_t k = 0; k < n; ++k)
       v->i[k] = wrap_int(apply_int(o, a->i[k], b->i[k], t.code), t.code);
+  if (ctx.checked && t.is_int() && !is_unsigned(t.code) && t.code != dtype::i1)
+    for (std::size_t k = 0; k < n; ++k)
+      if (signed_overflow(o, a->i[k], b->i[k], t.code)) [[unlikely]]
+        overflow_error(o, *a, *b, k, loc);
   return v;
 }
 
@@ -517,6 +611,8 @@ inline value_ref select(const value_ref &c, const value_ref &a, const value_ref 
   if (ctx.tracing())
     return record1("arith.select", syntax::select, {c, a, b}, a->type, a->shape, "", loc);
   auto v = make_concrete(a->type, a->shape);
+  if (a->extent == b->extent) // pointers into one buffer; else unknown
+    v->extent = a->extent;
   const auto n = std::size_t(v->size());
   for (std::size_t k = 0; k < n; ++k) {
     const bool take_a = c->i[c->shape.empty() ? 0 : k] != 0;
@@ -571,6 +667,8 @@ inline value_ref convert(const value_ref &x, elem_type to, loc_t loc) {
     return emit(is_unsigned(from.code) ? "arith.extui" : "arith.extsi", x, to);
   }
   auto v = make_concrete(to, x->shape);
+  if (from.is_pointer() && to.is_pointer())
+    v->extent = x->extent;
   const auto n = std::size_t(v->size());
   for (std::size_t k = 0; k < n; ++k) {
     if (from.is_float() && to.is_float())
@@ -595,6 +693,8 @@ inline value_ref bitcast(const value_ref &x, elem_type to, loc_t loc) {
                    x->type.is_pointer() || to.is_pointer() ? syntax::generic : syntax::convert, {x},
                    to, x->shape, "", loc);
   auto v = make_concrete(to, x->shape);
+  if (x->type.is_pointer() && to.is_pointer())
+    v->extent = x->extent;
   const auto n = std::size_t(v->size());
   for (std::size_t k = 0; k < n; ++k) {
     unsigned char bytes[8] = {};
@@ -619,7 +719,7 @@ inline value_ref addptr(const value_ref &p, const value_ref &off, loc_t loc) {
   context &ctx = active(loc);
   if (ctx.tracing())
     return record1("tk.addptr", syntax::generic, {p, off}, p->type, p->shape, "", loc);
-  auto v = make_concrete(p->type, p->shape);
+  auto v = points_like(make_concrete(p->type, p->shape), *p);
   const auto size = std::int64_t(elem_type{p->type.pointee}.bytes());
   for (std::size_t k = 0; k < v->i.size(); ++k)
     v->i[k] = std::int64_t(std::uint64_t(p->i[k]) + std::uint64_t(off->i[k] * size));
@@ -633,6 +733,33 @@ inline std::string segment_sizes(bool mask, bool other) {
 
 /// Addresses below this are never mapped: the interpreter reports them as null pointers.
 inline constexpr std::uint64_t null_page = 4096;
+
+/// Fails unless lane `k` of `p` may be read (`write` false) or written: within the buffer of the
+/// launch argument `p` points into, when the launch knows it, and, in checked mode, aligned.
+/// (Null addresses are checked by the caller.)
+inline void check_access(const context &ctx, const value &p, std::size_t k, bool write, loc_t loc) {
+  const auto address = std::uint64_t(p.i[k]);
+  const elem_type t{p.type.pointee};
+  const auto bytes = std::uint64_t(t.bytes());
+  const char *what = write ? "tk::store" : "tk::load";
+  if (p.extent >= 0) {
+    const buffer_extent &e = ctx.extents[std::size_t(p.extent)];
+    if (address < e.begin || address + bytes > e.end) [[unlikely]] {
+      const auto offset = std::int64_t(address - e.begin);
+      const std::int64_t element =
+          offset >= 0 ? offset / std::int64_t(bytes)
+                      : -((-offset + std::int64_t(bytes) - 1) / std::int64_t(bytes));
+      fail(loc, what, ": ", lane_name(p.shape, k), write ? " writes" : " reads",
+           " out of bounds: element ", element, " of launch argument ", p.extent, ", a buffer of ",
+           (e.end - e.begin) / bytes, " ", name(t.code),
+           " elements; mask the lane off (e.g. with `offsets < n`)");
+    }
+  }
+  if (ctx.checked && address % bytes != 0) [[unlikely]]
+    fail(loc, what, ": ", lane_name(p.shape, k), write ? " writes" : " reads", " address ", address,
+         ", which is not aligned to its element type (", name(t.code), ", ", bytes,
+         " bytes); the GPU faults on a misaligned access (TK_INTERPRET_CHECK)");
+}
 
 /// Loads `*p` where `mask` (null: everywhere) holds; `other` (null: zero) elsewhere.
 inline value_ref load(const value_ref &p, const value_ref &mask, const value_ref &other,
@@ -650,6 +777,7 @@ inline value_ref load(const value_ref &p, const value_ref &mask, const value_ref
   }
   auto v = make_concrete(t, p->shape);
   const auto n = std::size_t(v->size());
+  const bool check = p->extent >= 0 || ctx.checked;
   for (std::size_t k = 0; k < n; ++k) {
     double f = 0;
     std::int64_t i = 0;
@@ -657,6 +785,8 @@ inline value_ref load(const value_ref &p, const value_ref &mask, const value_ref
       if (std::uint64_t(p->i[k]) < null_page) // null, or a small offset from null
         fail(loc, "tk::load: null pointer dereferenced at element ", k,
              " of the block (mask the lane off or pass a valid pointer)");
+      if (check)
+        check_access(ctx, *p, k, false, loc);
       load_element(reinterpret_cast<const void *>(p->i[k]), t.code, f, i);
     } else if (other) {
       f = t.is_float() ? other->f[k] : 0;
@@ -680,12 +810,15 @@ inline void store(const value_ref &p, const value_ref &x, const value_ref &mask,
     return;
   }
   const auto n = std::size_t(p->size());
+  const bool check = p->extent >= 0 || ctx.checked;
   for (std::size_t k = 0; k < n; ++k) {
     if (mask && !mask->i[k])
       continue;
     if (std::uint64_t(p->i[k]) < null_page)
       fail(loc, "tk::store: null pointer at element ", k,
            " of the block (mask the lane off or pass a valid pointer)");
+    if (check)
+      check_access(ctx, *p, k, true, loc);
     store_element(reinterpret_cast<void *>(p->i[k]), x->type.code, x->type.is_float() ? x->f[k] : 0,
                   x->type.is_float() ? 0 : x->i[k]);
   }

@@ -25,6 +25,7 @@ struct term {
 inline term operand_of(const value_ref &v, loc_t loc) {
   if (!v)
     fail(loc, "this block handle holds no value: it was default-constructed or moved from");
+  check_origin(*v, loc);
   return {v};
 }
 

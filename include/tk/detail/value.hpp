@@ -35,6 +35,8 @@ template <element T> constexpr elem_type elem_of() {
 
 using shape_t = std::vector<std::int64_t>;
 
+struct kernel_origin;
+
 inline std::int64_t numel(const shape_t &shape) {
   std::int64_t n = 1;
   for (auto d : shape)
@@ -60,6 +62,13 @@ struct value : refcounted {
   shape_t shape;               ///< empty for a scalar
   std::vector<double> f;       ///< interpreter: floating-point elements, row-major
   std::vector<std::int64_t> i; ///< interpreter: integer, boolean and pointer elements
+  /// The trace or program instance that made the value (`context::generation`) and its kernel:
+  /// a value is valid only there.
+  std::uint64_t generation = 0;
+  const kernel_origin *origin = nullptr;
+  /// Interpreter, pointers: the launch argument whose buffer the addresses point into, as an
+  /// index into `context::extents`, or -1 when unknown.
+  int extent = -1;
 
   value(elem_type t, shape_t s) : type(t), shape(std::move(s)) {}
   int rank() const { return int(shape.size()); }
