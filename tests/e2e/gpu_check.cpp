@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -502,6 +503,72 @@ void fp_fusion() {
   }
 }
 
+/// A disk-cache entry that holds a binary the driver rejects (as an older TileKit could store from
+/// a broken ptxas): the launch deletes it, compiles again, runs correctly and stores a good one.
+void poisoned_cache_entry() {
+  namespace d = tk::detail;
+  const auto body = [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n,
+                       tk::constant<int> BLOCK) {
+    auto offs = tk::program_id(0) * BLOCK + tk::arange(0, BLOCK);
+    tk::store(out + offs, tk::load(in + offs, offs < n) * 2.0f + 1.0f, offs < n);
+  };
+  // Two kernels of one IR (made at one source location, which the IR records): the second misses
+  // the first's in-process cache, not its disk entry.
+  const auto make = [&] { return tk::jit("poisoned_entry", body); };
+  const auto first = make(), second = make();
+  const int n = 5000, block = 256;
+  auto x = random_vector<float>(std::size_t(n), -10, 10);
+  std::vector<float> want(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    want[i] = x[i] * 2.0f + 1.0f;
+  device_vector<float> dx(x), dout(want);
+  const tk::grid g(tk::cdiv(n, block));
+  first.launch(g, {.backend = tk::backend::gpu}, dout.traced(), (const float *)dx.traced(), n,
+               tk::constant(block));
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+
+  const d::cu::driver &driver = d::cu::get_driver();
+  const d::backend_library &backend = d::get_backend();
+  const d::disk_cache *cache = d::kernel_disk_cache(backend);
+  const std::string ir =
+      first.ir(dout.traced(), (const float *)dx.traced(), n, tk::constant(block));
+  const std::string name = "poisoned_entry";
+  const d::kernel_source source{name, ir, driver.device_of(driver.launch_context())};
+  const d::cache_key key = d::kernel_cache_key(backend, source);
+  std::optional<std::string> stored = cache ? cache->load(key, "cubin") : std::nullopt;
+  std::optional<d::cached_kernel> good = stored ? d::deserialize(*stored) : std::nullopt;
+  bool ok = good && good->binary.compare(0, 4,
+                                         "\x7f"
+                                         "ELF") == 0;
+  std::printf("%s poisoned cache: the first launch stored its cubin\n", ok ? "ok  " : "FAIL");
+  failures += !ok;
+  if (!ok)
+    return;
+  d::cached_kernel bad = *good;
+  bad.binary = std::string("\x7f"
+                           "ELF",
+                           4) +
+               std::string(252, '\0');
+  cache->store(key, "cubin", d::serialize(bad));
+
+  ok = second.ir(dout.traced(), (const float *)dx.traced(), n, tk::constant(block)) == ir;
+  std::printf("%s poisoned cache: both kernels have one IR\n", ok ? "ok  " : "FAIL");
+  failures += !ok;
+  poison(dout);
+  setenv("TK_DEBUG", "1", 1); // the eviction is logged on stderr
+  second.launch(g, {.backend = tk::backend::gpu}, dout.traced(), (const float *)dx.traced(), n,
+                tk::constant(block));
+  unsetenv("TK_DEBUG");
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  compare("poisoned cache: the launch recompiled and ran", dout.download(), want, 0, 0);
+  stored = cache->load(key, "cubin");
+  std::optional<d::cached_kernel> now = stored ? d::deserialize(*stored) : std::nullopt;
+  ok = now && now->binary != bad.binary && d::cubin_problem(now->binary, now->target).empty();
+  std::printf("%s poisoned cache: the entry now holds a cubin for %s\n", ok ? "ok  " : "FAIL",
+              target.c_str());
+  failures += !ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -531,6 +598,7 @@ int main(int argc, char **argv) {
     autotune_path();
     fp_fusion();
     autotune_hooks();
+    poisoned_cache_entry();
   } catch (const std::exception &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;
