@@ -1,6 +1,7 @@
 # lit configuration of TileKit's backend tests. Run from the build tree:
 #   /usr/lib/llvm-22/bin/lit -sv build/ci/tests/lit      (or: ctest -L lit, ninja check-tk)
 import os
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -14,6 +15,8 @@ config.test_exec_root = os.path.join(config.tk_obj_root, "tests", "lit")
 
 # FileCheck, not and count from LLVM 22; tk-opt from this build.
 llvm_config.use_default_substitutions()
+# %python: generates inputs too large to keep as files (tests/lit/Dialect/Tk/nesting.mlir).
+config.substitutions.append(("%python", sys.executable))
 llvm_config.add_tool_substitutions(["tk-opt"], [config.tk_tools_dir])
 # `not` and `count` run as plain commands (external shell): put LLVM's tools on PATH.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
