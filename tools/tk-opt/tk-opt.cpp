@@ -34,12 +34,11 @@ int main(int argc, char **argv) {
   registry.insert<mlir::tk::TkDialect, mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
                   mlir::func::FuncDialect, mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::tkgpu::TkGPUDialect>();
-  auto [inputName, outputName] = mlir::registerAndParseCLIOptions(
-      argc, argv, "TileKit IR driver (tk dialect)\n", registry);
+  auto [inputName, outputName] =
+      mlir::registerAndParseCLIOptions(argc, argv, "TileKit IR driver (tk dialect)\n", registry);
   const mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
   if (config.shouldShowDialects() || config.shouldListPasses()) // reads no input
-    return mlir::asMainReturnCode(
-        mlir::MlirOptMain(argc, argv, inputName, outputName, registry));
+    return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, inputName, outputName, registry));
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input = mlir::openInputFile(inputName, &error);
