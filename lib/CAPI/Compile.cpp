@@ -224,8 +224,8 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
     if (failed(lowered))
       return fail(result, TK_ERROR_UNSUPPORTED, "");
-    if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tkgpu.shared"))
-      result.dynamicSharedBytes = static_cast<size_t>(shared.getInt());
+    result.dynamicSharedBytes =
+        static_cast<size_t>(mlir::tkgpu::TkGPUDialect::getModuleSharedBytes(*module));
   }
 
   FailureOr<mlir::tk::PTXModule> ptx =

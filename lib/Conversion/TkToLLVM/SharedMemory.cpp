@@ -49,8 +49,7 @@ LogicalResult mlir::tk::allocateSharedMemory(ModuleOp module) {
     if (uint64_t need = getScratchBytes(op); need > bytes)
       bytes = need, largest = op;
   });
-  OpBuilder b(module.getBodyRegion());
-  module->setAttr("tkgpu.shared", b.getI32IntegerAttr(static_cast<int32_t>(bytes)));
+  tkgpu::TkGPUDialect::setModuleSharedBytes(module, bytes);
   if (bytes == 0)
     return success();
   constexpr uint64_t kMaxSharedPerBlock = 227 * 1024; // sm_90/sm_100; less on older GPUs
@@ -60,7 +59,7 @@ LogicalResult mlir::tk::allocateSharedMemory(ModuleOp module) {
            << " bytes of shared memory to exchange values between threads, more than a block "
               "can have ("
            << kMaxSharedPerBlock << "): use smaller blocks";
-  b.setInsertionPointToStart(module.getBody());
+  OpBuilder b(module.getBodyRegion());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
                          kSharedSymbol, Attribute(), /*alignment=*/16, /*addrSpace=*/3);

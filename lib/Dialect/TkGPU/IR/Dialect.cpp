@@ -4,6 +4,7 @@
 
 #include "Dialect/TkGPU/IR/Layout.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
@@ -12,6 +13,27 @@ using namespace mlir;
 using namespace mlir::tkgpu;
 
 #include "Dialect/TkGPU/IR/TkGPUDialect.cpp.inc"
+
+unsigned TkGPUDialect::getModuleNumWarps(Operation *module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(getNumWarpsAttrName());
+  return attr ? static_cast<unsigned>(attr.getInt()) : 0;
+}
+
+void TkGPUDialect::setModuleNumWarps(Operation *module, unsigned numWarps) {
+  Builder b(module->getContext());
+  module->setAttr(getNumWarpsAttrName(), b.getI32IntegerAttr(static_cast<int32_t>(numWarps)));
+  module->setAttr(getThreadsPerWarpAttrName(), b.getI32IntegerAttr(32));
+}
+
+uint64_t TkGPUDialect::getModuleSharedBytes(Operation *module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(getSharedAttrName());
+  return attr ? static_cast<uint64_t>(attr.getInt()) : 0;
+}
+
+void TkGPUDialect::setModuleSharedBytes(Operation *module, uint64_t bytes) {
+  Builder b(module->getContext());
+  module->setAttr(getSharedAttrName(), b.getI32IntegerAttr(static_cast<int32_t>(bytes)));
+}
 
 void TkGPUDialect::initialize() {
   registerAttributes();
@@ -27,11 +49,12 @@ void TkGPUDialect::initialize() {
 LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   const bool isNumWarps = attr.getName() == getNumWarpsAttrName();
-  const bool isShared = attr.getName() == "tkgpu.shared";
+  const bool isShared = attr.getName() == getSharedAttrName();
   if (!isNumWarps && !isShared && attr.getName() != getThreadsPerWarpAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().getValue()
                            << "' (the tkgpu dialect defines '" << getNumWarpsAttrName() << "', '"
-                           << getThreadsPerWarpAttrName() << "' and 'tkgpu.shared')";
+                           << getThreadsPerWarpAttrName() << "' and '" << getSharedAttrName()
+                           << "')";
   if (!isa<ModuleOp>(op))
     return op->emitError() << "'" << attr.getName().getValue() << "' belongs on the module";
   if (!value || !value.getType().isSignlessInteger(32))
@@ -40,7 +63,7 @@ LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribu
   const int64_t n = value.getInt();
   if (isShared) {
     if (n < 0)
-      return op->emitError() << "'tkgpu.shared' must be at least 0, got " << n;
+      return op->emitError() << "'" << getSharedAttrName() << "' must be at least 0, got " << n;
     return success();
   }
   if (!isNumWarps) {

@@ -18,7 +18,7 @@ def TkGPU_Dialect : Dialect {
   }];
 
   let useDefaultAttributePrinterParser = 1;
-  // `tkgpu.num_warps` and `tkgpu.threads_per_warp` on the module.
+  // `tkgpu.num_warps`, `tkgpu.threads_per_warp` and `tkgpu.shared` on the module.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
@@ -27,6 +27,17 @@ def TkGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getThreadsPerWarpAttrName() {
       return ::llvm::StringLiteral("tkgpu.threads_per_warp");
     }
+    static constexpr ::llvm::StringLiteral getSharedAttrName() {
+      return ::llvm::StringLiteral("tkgpu.shared");
+    }
+
+    /// The module's warps per program (`tkgpu.num_warps`), or 0 before layouts are assigned.
+    static unsigned getModuleNumWarps(::mlir::Operation *module);
+    /// Sets `tkgpu.num_warps` and `tkgpu.threads_per_warp` (32) on the module.
+    static void setModuleNumWarps(::mlir::Operation *module, unsigned numWarps);
+    /// The shared memory the module's kernel needs in bytes (`tkgpu.shared`), 0 when unset.
+    static uint64_t getModuleSharedBytes(::mlir::Operation *module);
+    static void setModuleSharedBytes(::mlir::Operation *module, uint64_t bytes);
 
     /// The most warps a program (CTA) may have: 32, 1024 threads, CUDA's limit per block.
     static constexpr unsigned getMaxNumWarps() { return 32; }

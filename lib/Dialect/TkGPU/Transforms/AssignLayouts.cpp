@@ -211,9 +211,7 @@ struct AssignLayouts : tkgpu::impl::TkAssignLayoutsBase<AssignLayouts> {
                          << TkGPUDialect::getMaxNumWarps() << ", got " << unsigned(numWarps);
       return signalPassFailure();
     }
-    Builder builder(context);
-    module->setAttr(TkGPUDialect::getNumWarpsAttrName(), builder.getI32IntegerAttr(numWarps));
-    module->setAttr(TkGPUDialect::getThreadsPerWarpAttrName(), builder.getI32IntegerAttr(32));
+    TkGPUDialect::setModuleNumWarps(module, numWarps);
 
     LayoutTypeConverter converter(context, numWarps);
     ConversionTarget target(*context);

@@ -77,8 +77,8 @@ Value inLayout(OpBuilder &builder, Value value, BlockedEncodingAttr layout,
 struct TkCoalescePass : tkgpu::impl::TkCoalesceBase<TkCoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto warps = module->getAttrOfType<IntegerAttr>("tkgpu.num_warps");
-    if (!warps)
+    const unsigned warps = TkGPUDialect::getModuleNumWarps(module);
+    if (warps == 0)
       return; // no layouts yet
     tk::AxisInfoResult axisInfo(module);
     if (!axisInfo.succeeded())
@@ -94,8 +94,7 @@ struct TkCoalescePass : tkgpu::impl::TkCoalesceBase<TkCoalescePass> {
       if (!type)
         return;
       if (auto layout =
-              coalescedLayout(type, axisInfo.getVectorWidth(op),
-                              static_cast<unsigned>(warps.getInt()), axisInfo.getOrder(ptr)))
+              coalescedLayout(type, axisInfo.getVectorWidth(op), warps, axisInfo.getOrder(ptr)))
         rewrites.emplace_back(op, layout);
     });
     for (auto [op, layout] : rewrites) {
