@@ -18,6 +18,7 @@
 /// sign-extended to i32 (mul + add). `input_precision = "tf32"` is ignored here: the FMA path
 /// multiplies f32 exactly, which tf32 allows (it only permits the rounding).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"

@@ -2,6 +2,7 @@
 /// (the same op on the elements, which the upstream arith -> LLVM patterns then lower), and
 /// tk.addptr (llvm.getelementptr, on scalars too).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 

@@ -4,6 +4,7 @@
 /// a masked-off load yields `other`, or zero without it. With vectors, the first element's mask
 /// guards the whole vector: the width already took the mask's constancy into account.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 

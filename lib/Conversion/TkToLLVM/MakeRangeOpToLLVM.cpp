@@ -1,6 +1,7 @@
 /// @file tk.make_range -> the thread's element indices (Layout.h's mapping as IR, from the
 /// thread id) plus `start`.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 

@@ -16,6 +16,7 @@
 /// pattern's `frem` becomes x - y * trunc(x / y) in NVPTX, wrong for large quotients; f16/bf16
 /// through f32, exact too (fmod's result is representable in its operands' type).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

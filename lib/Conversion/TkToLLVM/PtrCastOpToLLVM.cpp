@@ -4,6 +4,7 @@
 /// bit-cast with arith.bitcast, which ElementwiseOpToLLVM.cpp and the upstream arith patterns
 /// lower.)
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 

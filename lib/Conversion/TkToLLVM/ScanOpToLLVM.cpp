@@ -18,6 +18,8 @@
 /// flipped back. Lanes and warps beyond the tensor's extent (a tile larger than the tensor)
 /// hold copies and compute the same values as the ones they copy (CombineAxis).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/ReduceScanCommon.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"

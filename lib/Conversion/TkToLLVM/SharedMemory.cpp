@@ -1,6 +1,6 @@
 /// @file Shared memory for the ops that exchange values between threads (reductions and scans
-/// across warps, layout conversions, reshapes, the FMA dot): each op's scratch size, the
-/// module's one dynamic shared array, and the barrier around its use.
+/// across warps, layout conversions, reshapes, the FMA dot): each op's scratch size and the
+/// module's total (the array and the barrier around its use are in Utility.cpp).
 ///
 /// Every such op uses the scratch from offset 0, with a barrier before it writes (earlier ops'
 /// reads are done) and one before it reads (its own writes are visible). So the kernel needs
@@ -8,20 +8,15 @@
 /// next to the exchange itself. The size goes on the module as `tkgpu.shared` (bytes), which
 /// the compile result reports and the launch passes as dynamic shared memory, so it may exceed
 /// the 48 KB a static array could have.
-#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::tk;
-
-namespace {
-constexpr llvm::StringLiteral kSharedSymbol = "tk_shared";
-} // namespace
 
 unsigned mlir::tk::getScratchElementBytes(Type type) {
   type = getElementTypeOrSelf(type);
@@ -59,21 +54,6 @@ LogicalResult mlir::tk::allocateSharedMemory(ModuleOp module) {
            << " bytes of shared memory to exchange values between threads, more than a block "
               "can have ("
            << kMaxSharedPerBlock << "): use smaller blocks";
-  OpBuilder b(module.getBodyRegion());
-  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
-  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
-                         kSharedSymbol, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+  declareSharedMemory(module);
   return success();
 }
-
-Value mlir::tk::getSharedBase(OpBuilder &b, Location loc) {
-  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
-                                   kSharedSymbol);
-}
-
-Value mlir::tk::getSharedAddress(OpBuilder &b, Location loc, Type elementType, Value index) {
-  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), elementType,
-                             getSharedBase(b, loc), ValueRange{index});
-}
-
-void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }

@@ -1,6 +1,7 @@
 /// @file Tensors of one value: tk.splat and splat arith.constant -> the scalar, once per
 /// element the thread holds.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 

@@ -6,6 +6,7 @@
 
 #include "Analysis/AxisInfo.h"
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"

@@ -1,12 +1,10 @@
-/// @file The tk-to-llvm type converter and the helpers every op family uses: packing a thread's
-/// elements into the struct a tensor becomes, and the tensor indices of those elements.
-#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+/// @file The tk-to-llvm type converter (TypeConverter.h).
+#include "Conversion/TkToLLVM/TypeConverter.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tk;
@@ -27,116 +25,4 @@ TkToLLVMTypeConverter::TkToLLVMTypeConverter(MLIRContext *context) : LLVMTypeCon
     SmallVector<Type> members(count, element);
     return LLVM::LLVMStructType::getLiteral(type.getContext(), members);
   });
-}
-
-SmallVector<Value> mlir::tk::unpackElements(OpBuilder &builder, Location loc, Value packed) {
-  auto structType = cast<LLVM::LLVMStructType>(packed.getType());
-  SmallVector<Value> elements;
-  for (unsigned i = 0, e = structType.getBody().size(); i < e; ++i)
-    elements.push_back(LLVM::ExtractValueOp::create(builder, loc, packed, i));
-  return elements;
-}
-
-Value mlir::tk::packElements(OpBuilder &builder, Location loc, Type structType,
-                             ValueRange elements) {
-  Value packed = LLVM::UndefOp::create(builder, loc, structType);
-  for (auto [i, element] : llvm::enumerate(elements))
-    packed = LLVM::InsertValueOp::create(builder, loc, packed, element, i);
-  return packed;
-}
-
-Value mlir::tk::i32Constant(OpBuilder &builder, Location loc, int64_t value) {
-  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
-                                  builder.getI32IntegerAttr(static_cast<int32_t>(value)));
-}
-
-namespace {
-
-/// `linear` split into coordinates over `sizes`, order[0] fastest, as IR. `linear` is less
-/// than the product of `sizes` (lanes: 32; warps: the layout's), so the slowest dimension takes
-/// the quotient as it is.
-SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear, ArrayRef<unsigned> sizes,
-                               ArrayRef<unsigned> order) {
-  SmallVector<Value> coords(sizes.size());
-  for (auto [i, d] : llvm::enumerate(order)) {
-    if (sizes[d] == 1) {
-      coords[d] = i32Constant(b, loc, 0);
-      continue;
-    }
-    if (i + 1 == order.size()) {
-      coords[d] = linear;
-      break;
-    }
-    Value size = i32Constant(b, loc, sizes[d]);
-    coords[d] = LLVM::URemOp::create(b, loc, linear, size);
-    linear = LLVM::UDivOp::create(b, loc, linear, size);
-  }
-  return coords;
-}
-
-/// `value * factor` and `value + addend`, without the identities (the LLVM dialect's
-/// canonicalizer does not fold them; LLVM would, but the IR reads better without them).
-Value mulConst(OpBuilder &b, Location loc, Value value, int64_t factor) {
-  return factor == 1 ? value : LLVM::MulOp::create(b, loc, value, i32Constant(b, loc, factor));
-}
-
-} // namespace
-
-// Layout.h's index of a thread's element is a thread-independent part (the index for thread 0)
-// plus the thread's offset (warp and lane coordinates times sizePerThread), modulo the shape
-// where the layout's tile is larger than the tensor (the tensor wraps around). So the IR holds
-// one offset per dimension and a constant per element.
-Value mlir::tk::addConst(OpBuilder &b, Location loc, Value value, int64_t addend) {
-  return addend == 0 ? value : LLVM::AddOp::create(b, loc, value, i32Constant(b, loc, addend));
-}
-
-SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc,
-                                                      RankedTensorType type) {
-  Attribute layout = type.getEncoding();
-  ArrayRef<int64_t> shape = type.getShape();
-  auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
-  auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
-  SmallVector<int64_t> fullShape(shape);
-  if (slice) {
-    blocked = slice.getParent();
-    fullShape.insert(fullShape.begin() + slice.getDim(), 1);
-  }
-  const unsigned threadsPerWarp = 32;
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  Value warp = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
-  Value lane = LLVM::URemOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
-  SmallVector<Value> warpCoords =
-      delinearize(b, loc, warp, blocked.getWarpsPerCTA(), blocked.getOrder());
-  SmallVector<Value> laneCoords =
-      delinearize(b, loc, lane, blocked.getThreadsPerWarp(), blocked.getOrder());
-
-  SmallVector<Value> offsets; // per dimension of the (parent) layout
-  SmallVector<bool> wraps;
-  for (unsigned d = 0; d < blocked.getRank(); ++d) {
-    const int64_t size = blocked.getSizePerThread()[d];
-    const int64_t lanes = blocked.getThreadsPerWarp()[d];
-    Value thread =
-        LLVM::AddOp::create(b, loc, mulConst(b, loc, warpCoords[d], lanes), laneCoords[d]);
-    offsets.push_back(mulConst(b, loc, thread, size));
-    wraps.push_back(size * lanes * blocked.getWarpsPerCTA()[d] > fullShape[d]);
-  }
-  if (slice) {
-    offsets.erase(offsets.begin() + slice.getDim());
-    wraps.erase(wraps.begin() + slice.getDim());
-  }
-
-  SmallVector<SmallVector<Value>> indices;
-  const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
-  for (unsigned elem = 0; elem < count; ++elem) {
-    SmallVector<int64_t> base = tkgpu::getElementIndex(layout, shape, 0, 0, elem);
-    SmallVector<Value> index;
-    for (unsigned d = 0; d < shape.size(); ++d) {
-      Value i = addConst(b, loc, offsets[d], base[d]);
-      if (wraps[d])
-        i = LLVM::URemOp::create(b, loc, i, i32Constant(b, loc, shape[d]));
-      index.push_back(i);
-    }
-    indices.push_back(std::move(index));
-  }
-  return indices;
 }

@@ -21,6 +21,7 @@
 ///   reading the scratch; our writes must be visible). Where the tile is larger than the tensor
 ///   several threads write the same value to one address: harmless. i1 goes through as i8.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"

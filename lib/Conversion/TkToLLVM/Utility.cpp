@@ -1,0 +1,178 @@
+/// @file The helpers every tk-to-llvm op family uses (Utility.h): packing a thread's elements
+/// into the struct a tensor becomes, the tensor indices of those elements, and the scratch in
+/// shared memory.
+#include "Conversion/TkToLLVM/Utility.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+using llvm::SmallVector;
+
+SmallVector<Value> mlir::tk::unpackElements(OpBuilder &builder, Location loc, Value packed) {
+  auto structType = cast<LLVM::LLVMStructType>(packed.getType());
+  SmallVector<Value> elements;
+  for (unsigned i = 0, e = structType.getBody().size(); i < e; ++i)
+    elements.push_back(LLVM::ExtractValueOp::create(builder, loc, packed, i));
+  return elements;
+}
+
+Value mlir::tk::packElements(OpBuilder &builder, Location loc, Type structType,
+                             ValueRange elements) {
+  Value packed = LLVM::UndefOp::create(builder, loc, structType);
+  for (auto [i, element] : llvm::enumerate(elements))
+    packed = LLVM::InsertValueOp::create(builder, loc, packed, element, i);
+  return packed;
+}
+
+Value mlir::tk::i32Constant(OpBuilder &builder, Location loc, int64_t value) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                  builder.getI32IntegerAttr(static_cast<int32_t>(value)));
+}
+
+namespace {
+
+/// `linear` split into coordinates over `sizes`, order[0] fastest, as IR. `linear` is less
+/// than the product of `sizes` (lanes: 32; warps: the layout's), so the slowest dimension takes
+/// the quotient as it is.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear, ArrayRef<unsigned> sizes,
+                               ArrayRef<unsigned> order) {
+  SmallVector<Value> coords(sizes.size());
+  for (auto [i, d] : llvm::enumerate(order)) {
+    if (sizes[d] == 1) {
+      coords[d] = i32Constant(b, loc, 0);
+      continue;
+    }
+    if (i + 1 == order.size()) {
+      coords[d] = linear;
+      break;
+    }
+    Value size = i32Constant(b, loc, sizes[d]);
+    coords[d] = LLVM::URemOp::create(b, loc, linear, size);
+    linear = LLVM::UDivOp::create(b, loc, linear, size);
+  }
+  return coords;
+}
+
+/// `value * factor` and `value + addend`, without the identities (the LLVM dialect's
+/// canonicalizer does not fold them; LLVM would, but the IR reads better without them).
+Value mulConst(OpBuilder &b, Location loc, Value value, int64_t factor) {
+  return factor == 1 ? value : LLVM::MulOp::create(b, loc, value, i32Constant(b, loc, factor));
+}
+
+} // namespace
+
+// Layout.h's index of a thread's element is a thread-independent part (the index for thread 0)
+// plus the thread's offset (warp and lane coordinates times sizePerThread), modulo the shape
+// where the layout's tile is larger than the tensor (the tensor wraps around). So the IR holds
+// one offset per dimension and a constant per element.
+Value mlir::tk::addConst(OpBuilder &b, Location loc, Value value, int64_t addend) {
+  return addend == 0 ? value : LLVM::AddOp::create(b, loc, value, i32Constant(b, loc, addend));
+}
+
+SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc,
+                                                      RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  ArrayRef<int64_t> shape = type.getShape();
+  auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
+  auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
+  SmallVector<int64_t> fullShape(shape);
+  if (slice) {
+    blocked = slice.getParent();
+    fullShape.insert(fullShape.begin() + slice.getDim(), 1);
+  }
+  const unsigned threadsPerWarp = 32;
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value warp = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
+  Value lane = LLVM::URemOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
+  SmallVector<Value> warpCoords =
+      delinearize(b, loc, warp, blocked.getWarpsPerCTA(), blocked.getOrder());
+  SmallVector<Value> laneCoords =
+      delinearize(b, loc, lane, blocked.getThreadsPerWarp(), blocked.getOrder());
+
+  SmallVector<Value> offsets; // per dimension of the (parent) layout
+  SmallVector<bool> wraps;
+  for (unsigned d = 0; d < blocked.getRank(); ++d) {
+    const int64_t size = blocked.getSizePerThread()[d];
+    const int64_t lanes = blocked.getThreadsPerWarp()[d];
+    Value thread =
+        LLVM::AddOp::create(b, loc, mulConst(b, loc, warpCoords[d], lanes), laneCoords[d]);
+    offsets.push_back(mulConst(b, loc, thread, size));
+    wraps.push_back(size * lanes * blocked.getWarpsPerCTA()[d] > fullShape[d]);
+  }
+  if (slice) {
+    offsets.erase(offsets.begin() + slice.getDim());
+    wraps.erase(wraps.begin() + slice.getDim());
+  }
+
+  SmallVector<SmallVector<Value>> indices;
+  const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
+  for (unsigned elem = 0; elem < count; ++elem) {
+    SmallVector<int64_t> base = tkgpu::getElementIndex(layout, shape, 0, 0, elem);
+    SmallVector<Value> index;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      Value i = addConst(b, loc, offsets[d], base[d]);
+      if (wraps[d])
+        i = LLVM::URemOp::create(b, loc, i, i32Constant(b, loc, shape[d]));
+      index.push_back(i);
+    }
+    indices.push_back(std::move(index));
+  }
+  return indices;
+}
+
+namespace {
+constexpr llvm::StringLiteral kSharedSymbol = "tk_shared";
+} // namespace
+
+void mlir::tk::declareSharedMemory(ModuleOp module) {
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
+                         kSharedSymbol, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+}
+
+Value mlir::tk::getSharedBase(OpBuilder &b, Location loc) {
+  return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3),
+                                   kSharedSymbol);
+}
+
+Value mlir::tk::getSharedAddress(OpBuilder &b, Location loc, Type elementType, Value index) {
+  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), elementType,
+                             getSharedBase(b, loc), ValueRange{index});
+}
+
+void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+
+namespace {
+
+Value scratchAddress(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
+                     Type elementType) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = getSharedBase(b, loc);
+  if (byteOffset)
+    base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                               ArrayRef<LLVM::GEPArg>{int32_t(byteOffset)});
+  return LLVM::GEPOp::create(b, loc, ptrType, elementType, base, ValueRange{index});
+}
+
+} // namespace
+
+void mlir::tk::emitScratchStore(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
+                                Value value) {
+  if (value.getType().isInteger(1))
+    value = LLVM::ZExtOp::create(b, loc, b.getI8Type(), value);
+  LLVM::StoreOp::create(b, loc, value, scratchAddress(b, loc, byteOffset, index, value.getType()));
+}
+
+Value mlir::tk::emitScratchLoad(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
+                                Type type) {
+  Type stored = type.isInteger(1) ? b.getI8Type() : type;
+  Value value =
+      LLVM::LoadOp::create(b, loc, stored, scratchAddress(b, loc, byteOffset, index, stored));
+  return type.isInteger(1) ? LLVM::TruncOp::create(b, loc, type, value) : value;
+}
