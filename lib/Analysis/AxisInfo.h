@@ -112,10 +112,6 @@ private:
   bool ok = false;
 };
 
-/// Registers `tk-test-print-axis-info`, which emits a remark with the state of every integer and
-/// pointer value (and the vector width of every tk.load / tk.store); for lit tests.
-void registerTestPrintAxisInfoPass();
-
 } // namespace mlir::tk
 
 #endif // TK_ANALYSIS_AXISINFO_H

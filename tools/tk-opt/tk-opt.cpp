@@ -1,15 +1,16 @@
 /// @file tk-opt: mlir-opt for TileKit's IR. Parses and verifies the tk dialect with the upstream
-/// dialects the front end prints (func, arith, math, scf) and cf; runs passes as they are added.
+/// dialects the front end prints (func, arith, math, scf) and cf; runs passes as they are added,
+/// and the test passes of tests/lib.
 /// Used by the lit tests (tests/lit) and to check the front end's printed IR.
 ///
 /// Like tk_compile, it rejects text nested deeper than the backend accepts before parsing it:
 /// MLIR's parser recurses once per level, so deep enough text would overflow the stack.
-#include "Analysis/AxisInfo.h"
 #include "CAPI/Nesting.h"
 #include "Conversion/TkToLLVM/Passes.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
+#include "TestPasses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -25,7 +26,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
-  mlir::tk::registerTestPrintAxisInfoPass();
+  mlir::tk::test::registerTestPasses(); // tests/lib
   mlir::tkgpu::registerTkGPUPasses();
   mlir::tk::registerTkToLLVMPasses();
   mlir::registerCanonicalizerPass(); // for the lit tests of lowerings, as tk_compile runs it

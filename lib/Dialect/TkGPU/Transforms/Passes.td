@@ -60,14 +60,4 @@ def TkRemoveLayoutConversions : Pass<"tk-remove-layout-conversions", "::mlir::Mo
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }
 
-def TkTestLayoutMapping : Pass<"tk-test-layout-mapping", "::mlir::ModuleOp"> {
-  let summary = "test: prints which elements threads hold, for each layout on a function arg";
-  let description = [{
-    For every tensor argument of every function: a remark with Triton's default layouts for its
-    shape and its layout's number of warps (scalar, and vectorized for its element type), and a
-    remark with the elements per thread and, for a few threads, the tensor indices they hold
-    (Layout.h's getElementIndex).
-  }];
-}
-
 #endif // TKGPU_PASSES_TD

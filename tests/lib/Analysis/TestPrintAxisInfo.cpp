@@ -1,6 +1,8 @@
 /// @file tk-test-print-axis-info: emits a remark with the AxisInfo state of every integer and
 /// pointer value (block arguments on their region's op, results on their op) and the vector width
 /// and order of every tk.load / tk.store. For the lit tests in tests/lit/Analysis.
+#include "TestPasses.h"
+
 #include "Analysis/AxisInfo.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
@@ -71,6 +73,6 @@ struct TestPrintAxisInfoPass : PassWrapper<TestPrintAxisInfoPass, OperationPass<
 
 } // namespace
 
-void registerTestPrintAxisInfoPass() { PassRegistration<TestPrintAxisInfoPass>(); }
+void test::registerTestPrintAxisInfoPass() { PassRegistration<TestPrintAxisInfoPass>(); }
 
 } // namespace mlir::tk

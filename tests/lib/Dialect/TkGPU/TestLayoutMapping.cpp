@@ -1,21 +1,30 @@
 /// @file tk-test-layout-mapping: prints Layout.h's element <-> thread mapping for the layouts on
-/// function arguments, so that lit tests can check it.
+/// function arguments, so that lit tests can check it. For every tensor argument of every
+/// function: a remark with Triton's default layouts for its shape and its layout's number of
+/// warps (scalar, and vectorized for its element type), and a remark with the elements per
+/// thread and, for a few threads, the tensor indices they hold (Layout.h's getElementIndex).
+#include "TestPasses.h"
+
+#include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
-#include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-
-namespace mlir::tkgpu {
-#define GEN_PASS_DEF_TKTESTLAYOUTMAPPING
-#include "Dialect/TkGPU/Transforms/Passes.h.inc"
-} // namespace mlir::tkgpu
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 
 using namespace mlir;
 using namespace mlir::tkgpu;
 
 namespace {
 
-struct TestLayoutMapping : tkgpu::impl::TkTestLayoutMappingBase<TestLayoutMapping> {
+struct TestLayoutMapping : PassWrapper<TestLayoutMapping, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestLayoutMapping)
+
+  StringRef getArgument() const override { return "tk-test-layout-mapping"; }
+  StringRef getDescription() const override {
+    return "test: prints which elements threads hold, for each layout on a function arg";
+  }
+
   void runOnOperation() override {
     getOperation().walk([](func::FuncOp func) {
       for (BlockArgument arg : func.getArguments()) {
@@ -60,3 +69,5 @@ struct TestLayoutMapping : tkgpu::impl::TkTestLayoutMappingBase<TestLayoutMappin
 };
 
 } // namespace
+
+void mlir::tk::test::registerTestLayoutMappingPass() { PassRegistration<TestLayoutMapping>(); }
