@@ -1,9 +1,9 @@
 //===- Lower.cpp - the tk -> LLVM dialect pass pipeline -------------------===//
 //
-// The backend's table of contents: each stage in the order it runs. A stage without a pass yet
-// (an optimization still to write) is skipped; ops that need one of them (tk.dot, tk.reduce,
-// ...) stop tk-to-llvm with an error naming the op. Giving a stage its pass (and a lit test) is
-// all it takes to extend the pipeline. With TK_DUMP set, the IR is printed after every stage.
+// The backend's table of contents: each stage in the order it runs, each a pass tk-opt runs by
+// the same name (`tk-opt -tk-to-llvm`). A stage without a pass yet (an optimization still to
+// write) is skipped. Giving a stage its pass (and a lit test) is all it takes to extend the
+// pipeline. With TK_DUMP set, the IR is printed after every stage.
 //
 //===----------------------------------------------------------------------===//
 #include "CAPI/Lower.h"
@@ -11,7 +11,10 @@
 #include "Conversion/TkToLLVM/Passes.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -35,6 +38,13 @@ std::unique_ptr<Pass> removeLayoutConversions(const LoweringOptions &) {
   return tkgpu::createTkRemoveLayoutConversions();
 }
 std::unique_ptr<Pass> toLLVM(const LoweringOptions &) { return createTkToLLVM(); }
+std::unique_ptr<Pass> scfToCF(const LoweringOptions &) { return createSCFToControlFlowPass(); }
+std::unique_ptr<Pass> cfToLLVM(const LoweringOptions &) {
+  return createConvertControlFlowToLLVMPass();
+}
+std::unique_ptr<Pass> arithToLLVM(const LoweringOptions &) {
+  return createArithToLLVMConversionPass();
+}
 std::unique_ptr<Pass> canonicalize(const LoweringOptions &) { return createCanonicalizerPass(); }
 std::unique_ptr<Pass> cse(const LoweringOptions &) { return createCSEPass(); }
 std::unique_ptr<Pass> reconcileCasts(const LoweringOptions &) {
@@ -56,7 +66,10 @@ constexpr Stage kStages[] = {
     {"tk-accelerate-matmul",         nullptr},       // tensor-core layouts for tk.dot
     {"tk-pipeline",                  nullptr},       // num_stages software pipelining
     {"tk-allocate-shared-memory",    nullptr},
-    {"tk-to-llvm",                   toLLVM},        // tk/tkgpu -> LLVM + NVVM dialects
+    {"tk-to-llvm",                   toLLVM},        // tk/tkgpu -> LLVM + NVVM; scf kept
+    {"convert-scf-to-cf",            scfToCF},       // loops, ifs, masked accesses -> blocks
+    {"convert-cf-to-llvm",           cfToLLVM},      // cf.br / cf.cond_br -> llvm.br / cond_br
+    {"convert-arith-to-llvm",        arithToLLVM},   // the loops' compare and increment
     {"canonicalize",                 canonicalize},
     {"cse",                          cse},
     {"reconcile-unrealized-casts",   reconcileCasts},

@@ -1,6 +1,7 @@
 /// @file tk-opt: mlir-opt for TileKit's IR. Parses and verifies the tk dialect with the upstream
-/// dialects the front end prints (func, arith, math, scf) and cf; runs passes as they are added,
-/// and the test passes of tests/lib.
+/// dialects the front end prints (func, arith, math, scf), cf, and the llvm and nvvm dialects
+/// the lowering produces (so that every stage of the pipeline can be run on its own input); runs
+/// the pipeline's passes and the test passes of tests/lib.
 /// Used by the lit tests (tests/lit) and to check the front end's printed IR.
 ///
 /// Like tk_compile, it rejects text nested deeper than the backend accepts before parsing it:
@@ -12,9 +13,12 @@
 #include "Dialect/TkGPU/Transforms/Passes.h"
 #include "TestPasses.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -29,12 +33,17 @@ int main(int argc, char **argv) {
   mlir::tk::test::registerTestPasses(); // tests/lib
   mlir::tkgpu::registerTkGPUPasses();
   mlir::tk::registerTkToLLVMPasses();
-  mlir::registerCanonicalizerPass(); // for the lit tests of lowerings, as tk_compile runs it
+  // Every other stage of lib/CAPI/Lower.cpp's pipeline, runnable by name as tk_compile runs it.
+  mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  mlir::registerSCFToControlFlowPass();
+  mlir::registerConvertControlFlowToLLVMPass();
+  mlir::registerArithToLLVMConversionPass();
+  mlir::registerReconcileUnrealizedCastsPass();
   mlir::DialectRegistry registry;
   registry.insert<mlir::tk::TkDialect, mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
-                  mlir::func::FuncDialect, mlir::math::MathDialect, mlir::scf::SCFDialect,
-                  mlir::tkgpu::TkGPUDialect>();
+                  mlir::func::FuncDialect, mlir::LLVM::LLVMDialect, mlir::math::MathDialect,
+                  mlir::NVVM::NVVMDialect, mlir::scf::SCFDialect, mlir::tkgpu::TkGPUDialect>();
   auto [inputName, outputName] =
       mlir::registerAndParseCLIOptions(argc, argv, "TileKit IR driver (tk dialect)\n", registry);
   const mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();

@@ -2,7 +2,6 @@
 #ifndef TK_CONVERSION_TKTOLLVM_PASSES_H
 #define TK_CONVERSION_TKTOLLVM_PASSES_H
 
-#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

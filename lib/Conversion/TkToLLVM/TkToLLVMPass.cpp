@@ -1,7 +1,8 @@
 /// @file The tk-to-llvm pass: checks that every op is one this slice lowers (else an error
 /// naming it, at its location), chooses vector widths for loads and stores (AxisInfo), then
-/// converts in three steps: tk/tkgpu/arith/func -> LLVM + NVVM (with scf.if around masked
-/// accesses), scf -> cf, cf -> LLVM.
+/// converts tk/tkgpu/arith/math/func to LLVM + NVVM in one DialectConversion. scf ops stay, on
+/// LLVM types (with scf.if around masked accesses): the pipeline's next stages lower them
+/// (convert-scf-to-cf, convert-cf-to-llvm, convert-arith-to-llvm for the loop arithmetic).
 #include "Conversion/TkToLLVM/Passes.h"
 
 #include "Analysis/AxisInfo.h"
@@ -12,8 +13,6 @@
 #include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -100,50 +99,30 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
       return signalPassFailure();
 
     TkToLLVMTypeConverter converter(context);
-    {
-      RewritePatternSet patterns(context);
-      populateFuncOpToLLVMPatterns(converter, patterns, numWarps);
-      populateProgramIdOpToLLVMPatterns(converter, patterns);
-      populateMakeRangeOpToLLVMPatterns(converter, patterns);
-      populateSplatOpToLLVMPatterns(converter, patterns);
-      populateElementwiseOpToLLVMPatterns(converter, patterns);
-      populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
-      populateReduceOpToLLVMPatterns(converter, patterns);
-      populateScanOpToLLVMPatterns(converter, patterns);
-      populateViewOpToLLVMPatterns(converter, patterns);
-      populateDotOpToLLVMPatterns(converter, patterns);
-      populateMathOpToLLVMPatterns(converter, patterns);
-      populatePtrCastOpToLLVMPatterns(converter, patterns);
-      arith::populateArithToLLVMConversionPatterns(converter, patterns);
-      ConversionTarget target(*context);
-      target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect, scf::SCFDialect>();
-      target.addLegalOp<ModuleOp>();
-      populateControlFlowOpToLLVMPatterns(converter, patterns, target);
-      if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
-        module.emitError("tk-to-llvm: could not lower the kernel to the LLVM dialect");
-        return signalPassFailure();
-      }
-    }
-    {
-      RewritePatternSet patterns(context);
-      populateSCFToControlFlowConversionPatterns(patterns);
-      ConversionTarget target(*context);
-      target.addIllegalDialect<scf::SCFDialect>();
-      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-      if (failed(applyPartialConversion(module, target, std::move(patterns))))
-        return signalPassFailure();
-    }
-    {
-      RewritePatternSet patterns(context);
-      cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-      // scf -> cf computes loop bounds with arith ops (the induction variable's compare and
-      // increment); math ops left here had no lowering: an error naming them.
-      arith::populateArithToLLVMConversionPatterns(converter, patterns);
-      ConversionTarget target(*context);
-      target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
-      target.addIllegalDialect<cf::ControlFlowDialect, arith::ArithDialect, math::MathDialect>();
-      if (failed(applyPartialConversion(module, target, std::move(patterns))))
-        return signalPassFailure();
+    RewritePatternSet patterns(context);
+    populateFuncOpToLLVMPatterns(converter, patterns, numWarps);
+    populateProgramIdOpToLLVMPatterns(converter, patterns);
+    populateMakeRangeOpToLLVMPatterns(converter, patterns);
+    populateSplatOpToLLVMPatterns(converter, patterns);
+    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
+    populateReduceOpToLLVMPatterns(converter, patterns);
+    populateScanOpToLLVMPatterns(converter, patterns);
+    populateViewOpToLLVMPatterns(converter, patterns);
+    populateDotOpToLLVMPatterns(converter, patterns);
+    populateMathOpToLLVMPatterns(converter, patterns);
+    populatePtrCastOpToLLVMPatterns(converter, patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    ConversionTarget target(*context);
+    target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect, scf::SCFDialect>();
+    target.addLegalOp<ModuleOp>();
+    // An arith or math op left over had no lowering: an error naming it, here rather than in
+    // a later stage (the scf ops' arith comes from convert-scf-to-cf, after this pass).
+    target.addIllegalDialect<arith::ArithDialect, math::MathDialect>();
+    populateControlFlowOpToLLVMPatterns(converter, patterns, target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
+      module.emitError("tk-to-llvm: could not lower the kernel to the LLVM dialect");
+      return signalPassFailure();
     }
   }
 };

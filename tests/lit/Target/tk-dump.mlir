@@ -11,6 +11,11 @@
 // CHECK-NOT:  tkgpu.convert_layout
 // CHECK:      // -----// IR after tk-to-llvm //----- //
 // CHECK:      llvm.func @vector_add(
+// CHECK:      scf.if
+// CHECK:      // -----// IR after convert-scf-to-cf //----- //
+// CHECK:      cf.cond_br
+// CHECK:      // -----// IR after convert-cf-to-llvm //----- //
+// CHECK:      // -----// IR after convert-arith-to-llvm //----- //
 // CHECK:      // -----// IR after canonicalize //----- //
 // CHECK:      // -----// IR after cse //----- //
 // CHECK:      // -----// IR after reconcile-unrealized-casts //----- //

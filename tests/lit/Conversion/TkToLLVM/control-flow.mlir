@@ -1,12 +1,21 @@
 // ControlFlowOpToLLVM.cpp: scf.for / scf.if / scf.while carrying tensors (structs of the
-// thread's elements, here 2) and scalars. In the first step they keep their shape with converted
-// types and the ops in their regions are converted; the pass's later steps lower them to
-// branches between blocks whose arguments are those structs.
-// RUN: tk-opt %s -split-input-file -tk-to-llvm | FileCheck %s
+// thread's elements, here 2) and scalars. tk-to-llvm keeps them scf ops with converted types and
+// converts the ops in their regions (SCF); the pipeline's next stages (convert-scf-to-cf,
+// convert-cf-to-llvm, convert-arith-to-llvm) lower them to branches between blocks whose
+// arguments are those structs.
+// RUN: tk-opt %s -split-input-file -tk-to-llvm | FileCheck %s --check-prefix=SCF
+// RUN: tk-opt %s -split-input-file -tk-to-llvm -convert-scf-to-cf -convert-cf-to-llvm \
+// RUN:   -convert-arith-to-llvm | FileCheck %s
 
 #b = #tkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   // A tensor carried through scf.for with an i32 induction variable; a load in the body.
+  // SCF-LABEL: llvm.func @for_carried
+  // SCF: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!llvm.struct<(f32, f32)>) : i32 {
+  // SCF: llvm.load
+  // SCF: scf.yield %{{.*}} : !llvm.struct<(f32, f32)>
+  // SCF-NOT: tk.
+  // SCF-NOT: arith.
   // CHECK-LABEL: llvm.func @for_carried
   // CHECK: llvm.br ^[[HEAD:bb[0-9]+]](%{{.*}}, %{{.*}} : i32, !llvm.struct<(f32, f32)>)
   // CHECK: ^[[HEAD]](%[[IV:.*]]: i32, %[[ACC:.*]]: !llvm.struct<(f32, f32)>):
@@ -51,6 +60,8 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   // scf.if yielding a tensor and a scalar: both branches jump to a block taking the struct and
   // the f32.
+  // SCF-LABEL: llvm.func @if_tensor
+  // SCF: scf.if %{{.*}} -> (!llvm.struct<(f32, f32)>, f32) {
   // CHECK-LABEL: llvm.func @if_tensor
   // CHECK: llvm.cond_br %{{.*}}, ^[[THEN:bb[0-9]+]], ^[[ELSE:bb[0-9]+]]
   // CHECK: ^[[THEN]]:
@@ -89,6 +100,8 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 #b = #tkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   // scf.while carrying a tensor and an i32 counter (the front end's control.while).
+  // SCF-LABEL: llvm.func @while_tensor
+  // SCF: scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (!llvm.struct<(f32, f32)>, i32) -> (!llvm.struct<(f32, f32)>, i32) {
   // CHECK-LABEL: llvm.func @while_tensor
   // CHECK: llvm.br ^[[BEFORE:bb[0-9]+]](%{{.*}}, %{{.*}} : !llvm.struct<(f32, f32)>, i32)
   // CHECK: ^[[BEFORE]](%{{.*}}: !llvm.struct<(f32, f32)>, %[[K:.*]]: i32):

@@ -2,7 +2,8 @@
 // masked off; a masked store a branch around llvm.store. Where the layout gives a thread 4
 // consecutive f32 and AxisInfo proves them 16-byte aligned (pointer divisibility 16, mask
 // constant over 4), one vector<4xf32> access per 4 elements.
-// RUN: tk-opt %s -split-input-file -tk-to-llvm | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tk-to-llvm -convert-scf-to-cf -convert-cf-to-llvm \
+// RUN:   -convert-arith-to-llvm | FileCheck %s
 
 #b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
