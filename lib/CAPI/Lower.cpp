@@ -37,6 +37,9 @@ std::unique_ptr<Pass> coalesce(const LoweringOptions &) { return tkgpu::createTk
 std::unique_ptr<Pass> removeLayoutConversions(const LoweringOptions &) {
   return tkgpu::createTkRemoveLayoutConversions();
 }
+std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &) {
+  return createTkAllocateSharedMemory();
+}
 std::unique_ptr<Pass> toLLVM(const LoweringOptions &) { return createTkToLLVM(); }
 std::unique_ptr<Pass> scfToCF(const LoweringOptions &) { return createSCFToControlFlowPass(); }
 std::unique_ptr<Pass> cfToLLVM(const LoweringOptions &) {
@@ -65,7 +68,7 @@ constexpr Stage kStages[] = {
     {"tk-remove-layout-conversions", removeLayoutConversions},
     {"tk-accelerate-matmul",         nullptr},       // tensor-core layouts for tk.dot
     {"tk-pipeline",                  nullptr},       // num_stages software pipelining
-    {"tk-allocate-shared-memory",    nullptr},
+    {"tk-allocate-shared-memory",    allocateSharedMemory},  // offsets, the module's total
     {"tk-to-llvm",                   toLLVM},        // tk/tkgpu -> LLVM + NVVM; scf kept
     {"convert-scf-to-cf",            scfToCF},       // loops, ifs, masked accesses -> blocks
     {"convert-cf-to-llvm",           cfToLLVM},      // cf.br / cf.cond_br -> llvm.br / cond_br

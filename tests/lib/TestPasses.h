@@ -13,7 +13,12 @@ void registerTestPrintAxisInfoPass();
 /// arguments; tests/lit/Dialect/TkGPU/layout-mapping.mlir.
 void registerTestLayoutMappingPass();
 
+/// `tk-test-print-allocation`: the shared-memory buffers, their live intervals and offsets
+/// (test.buffer_bytes on an op makes an explicit buffer); tests/lit/Analysis/allocation.mlir.
+void registerTestPrintAllocationPass();
+
 inline void registerTestPasses() {
+  registerTestPrintAllocationPass();
   registerTestPrintAxisInfoPass();
   registerTestLayoutMappingPass();
 }

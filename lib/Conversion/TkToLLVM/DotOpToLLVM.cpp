@@ -1,6 +1,7 @@
 /// @file tk.dot as an FMA loop (blocked layouts; tensor cores come with accelerate-matmul).
 ///
-/// a (M x K) and b (K x N) go to shared memory, row-major, b after a (emitBarrier before the
+/// a (M x K) and b (K x N) go to the op's scratch in shared memory, row-major, b after a
+/// (emitBarrier before the
 /// writes and before the reads, as every user of the scratch). Each thread then computes its
 /// own elements of c: for k = 0 .. K-1, fully unrolled (K is a compile-time constant), it reads
 /// a[m, k] for each distinct row m and b[k, n] for each distinct column n of its elements once,
@@ -51,11 +52,13 @@ struct OperandReader {
 
 /// The distinct values of c's dimension `dim` the thread's elements have, from their thread-0
 /// indices (equal there means equal in every thread: indices are offset + base modulo the
-/// shape), and each element's group. `base` is the shared-memory element index of row / column
-/// 0; `stride` the elements between consecutive rows / columns there.
+/// shape), and each element's group. `scratch` is the byte offset of the op's scratch in shared
+/// memory, `base` the element index of row / column 0 in it; `stride` the elements between
+/// consecutive rows / columns there.
 OperandReader makeReader(OpBuilder &b, Location loc, RankedTensorType c, unsigned dim,
-                         ArrayRef<SmallVector<Value>> indices, Type elementType, int64_t base,
-                         int64_t stride, int64_t kStride, SmallVector<unsigned> &groupOf) {
+                         ArrayRef<SmallVector<Value>> indices, Type elementType, unsigned scratch,
+                         int64_t base, int64_t stride, int64_t kStride,
+                         SmallVector<unsigned> &groupOf) {
   Attribute layout = c.getEncoding();
   auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
   const int64_t size = c.getDimSize(dim);
@@ -79,7 +82,7 @@ OperandReader makeReader(OpBuilder &b, Location loc, RankedTensorType c, unsigne
       Value scaled =
           stride == 1 ? index
                       : LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, stride)).getResult();
-      return getSharedAddress(b, loc, elementType, addConst(b, loc, scaled, base));
+      return getSharedAddress(b, loc, scratch, elementType, addConst(b, loc, scaled, base));
     };
     if (wraps) {
       reader.pointers.push_back(pointerTo(indices[e][dim]));
@@ -117,17 +120,21 @@ struct DotOpConversion : OpConversionPattern<DotOp> {
 
     // a and b to shared memory.
     emitBarrier(rewriter, loc);
-    storeTensorToShared(rewriter, loc, aType, unpackElements(rewriter, loc, adaptor.getA()), 0);
-    storeTensorToShared(rewriter, loc, bType, unpackElements(rewriter, loc, adaptor.getB()), M * K);
+    const unsigned scratch = getScratchOffset(op);
+    storeTensorToShared(rewriter, loc, scratch, aType,
+                        unpackElements(rewriter, loc, adaptor.getA()), 0);
+    storeTensorToShared(rewriter, loc, scratch, bType,
+                        unpackElements(rewriter, loc, adaptor.getB()), M * K);
     emitBarrier(rewriter, loc);
 
     // The thread's rows and columns of c, and each element's.
     SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, cType);
     SmallVector<unsigned> rowOf, colOf;
-    OperandReader rows = makeReader(rewriter, loc, cType, 0, indices, inType, /*base=*/0,
+    OperandReader rows = makeReader(rewriter, loc, cType, 0, indices, inType, scratch, /*base=*/0,
                                     /*stride=*/K, /*kStride=*/1, rowOf);
-    OperandReader cols = makeReader(rewriter, loc, cType, 1, indices, inType, /*base=*/M * K,
-                                    /*stride=*/1, /*kStride=*/N, colOf);
+    OperandReader cols =
+        makeReader(rewriter, loc, cType, 1, indices, inType, scratch, /*base=*/M * K,
+                   /*stride=*/1, /*kStride=*/N, colOf);
 
     auto extend = [&](Value value) -> Value {
       if (value.getType() == computeType)
@@ -196,12 +203,6 @@ struct DotOpConversion : OpConversionPattern<DotOp> {
 };
 
 } // namespace
-
-unsigned mlir::tk::getDotScratchBytes(DotOp op) {
-  RankedTensorType a = op.getA().getType(), b = op.getB().getType();
-  return unsigned(a.getNumElements() + b.getNumElements()) *
-         getScratchElementBytes(a.getElementType());
-}
 
 void mlir::tk::populateDotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                            RewritePatternSet &patterns) {

@@ -2,6 +2,8 @@
 #ifndef TK_CONVERSION_TKTOLLVM_PASSES_H
 #define TK_CONVERSION_TKTOLLVM_PASSES_H
 
+#include "Dialect/TkGPU/IR/Dialect.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

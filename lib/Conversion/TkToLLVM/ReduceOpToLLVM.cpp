@@ -14,6 +14,7 @@
 /// hold copies of the first ones' elements: the steps only span the distinct ones (CombineAxis),
 /// the copies compute the same values. The region must be commutative: a lane combines its
 /// value with its partner's in its own order.
+#include "Analysis/Allocation.h"
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/ReduceScanCommon.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -30,14 +31,7 @@ using llvm::SmallVector;
 
 namespace {
 
-SmallVector<Type> srcElementTypes(ReduceOp op) {
-  SmallVector<Type> types;
-  for (Value src : op.getSrcs())
-    types.push_back(getElementTypeOrSelf(src.getType()));
-  return types;
-}
-
-/// The operands' axis, or none where the op cannot be lowered (then it needs no scratch either).
+/// The operands' axis, or none where the op cannot be lowered.
 std::optional<CombineAxis> reduceAxis(ReduceOp op) {
   auto type = dyn_cast<RankedTensorType>(op.getSrcs().front().getType());
   if (!type)
@@ -112,8 +106,8 @@ struct ReduceOpConversion : OpConversionPattern<ReduceOp> {
     // row-major) at [w * positions + p], one area per operand.
     if (axis->warps > 1) {
       uint64_t bytes;
-      SmallVector<unsigned> areas =
-          getScratchAreas(srcElementTypes(op), uint64_t(axis->warps) * axis->positions, bytes);
+      SmallVector<unsigned> areas = getReduceScratchAreas(op, bytes);
+      const unsigned base = getScratchOffset(op);
       SmallVector<Value> positions; // per group
       if (srcType.getRank() == 1) {
         positions.push_back(i32Constant(rewriter, loc, 0));
@@ -138,7 +132,7 @@ struct ReduceOpConversion : OpConversionPattern<ReduceOp> {
       for (auto [group, partial] : llvm::enumerate(partials)) {
         Value index = LLVM::AddOp::create(rewriter, loc, warpBase, positions[group]);
         for (unsigned k = 0; k < numOperands; ++k)
-          emitScratchStore(rewriter, loc, areas[k], index, partial[k]);
+          emitScratchStore(rewriter, loc, base + areas[k], index, partial[k]);
       }
       emitBarrier(rewriter, loc);
       for (auto [group, partial] : llvm::enumerate(partials)) {
@@ -146,7 +140,8 @@ struct ReduceOpConversion : OpConversionPattern<ReduceOp> {
           Value index = addConst(rewriter, loc, positions[group], int64_t(w) * axis->positions);
           SmallVector<Value> values;
           for (unsigned k = 0; k < numOperands; ++k)
-            values.push_back(emitScratchLoad(rewriter, loc, areas[k], index, (*elementTypes)[k]));
+            values.push_back(
+                emitScratchLoad(rewriter, loc, base + areas[k], index, (*elementTypes)[k]));
           partial = w == 0 ? values : emitCombine(rewriter, loc, combine, partial, values);
         }
       }
@@ -172,15 +167,6 @@ struct ReduceOpConversion : OpConversionPattern<ReduceOp> {
 };
 
 } // namespace
-
-unsigned mlir::tk::getReduceScratchBytes(ReduceOp op) {
-  std::optional<CombineAxis> axis = reduceAxis(op);
-  if (!axis || axis->warps == 1)
-    return 0;
-  uint64_t bytes;
-  getScratchAreas(srcElementTypes(op), uint64_t(axis->warps) * axis->positions, bytes);
-  return unsigned(bytes);
-}
 
 void mlir::tk::populateReduceOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                               RewritePatternSet &patterns) {

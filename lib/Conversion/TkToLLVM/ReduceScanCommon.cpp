@@ -1,9 +1,8 @@
-/// @file What the tk.reduce and tk.scan lowerings share (ReduceScanCommon.h): the axis
-/// geometry, shuffles of any scalar, the inlined combine region and scratch areas.
+/// @file What the tk.reduce and tk.scan lowerings share (ReduceScanCommon.h): the thread's
+/// coordinates along the axis, shuffles of any scalar, the inlined combine region.
 #include "Conversion/TkToLLVM/ReduceScanCommon.h"
 
 #include "Conversion/TkToLLVM/Utility.h"
-#include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -17,48 +16,11 @@ using llvm::SmallVector;
 
 namespace {
 
-/// The product of `sizes` over the dimensions before `dim` in `order` (the id distance of
-/// neighbours along `dim` when ids are numbered along `order`).
-unsigned strideAlong(ArrayRef<unsigned> sizes, ArrayRef<unsigned> order, unsigned dim) {
-  unsigned stride = 1;
-  for (unsigned d : order) {
-    if (d == dim)
-      break;
-    stride *= sizes[d];
-  }
-  return stride;
-}
-
 Value lshrConst(OpBuilder &b, Location loc, Value value, unsigned shift) {
   return shift == 0 ? value : LLVM::LShrOp::create(b, loc, value, i32Constant(b, loc, shift));
 }
 
 } // namespace
-
-std::optional<CombineAxis> mlir::tk::getCombineAxis(RankedTensorType type, unsigned axis) {
-  auto blocked = dyn_cast_or_null<tkgpu::BlockedEncodingAttr>(type.getEncoding());
-  if (!blocked || axis >= type.getRank())
-    return std::nullopt;
-  const int64_t extent = type.getDimSize(axis);
-  if (extent <= 0 || !llvm::isPowerOf2_64(uint64_t(extent)))
-    return std::nullopt;
-  CombineAxis info;
-  info.axis = axis;
-  info.size = blocked.getSizePerThread()[axis];
-  const unsigned lanes = blocked.getThreadsPerWarp()[axis];
-  const unsigned warps = blocked.getWarpsPerCTA()[axis];
-  // All powers of two: either the tile divides the extent (every copy distinct, the tile
-  // repeated) or the extent divides the tile (the first `extent` elements distinct, the rest
-  // copies of them, lane- and warp-aligned).
-  info.chunk = unsigned(std::min<int64_t>(info.size, extent));
-  info.reps = tkgpu::getElemsPerThread(blocked, type.getShape())[axis] / info.size;
-  info.lanes = unsigned(std::clamp<int64_t>(extent / info.size, 1, lanes));
-  info.warps = unsigned(std::clamp<int64_t>(extent / (int64_t(info.size) * lanes), 1, warps));
-  info.laneStride = strideAlong(blocked.getThreadsPerWarp(), blocked.getOrder(), axis);
-  info.warpStride = strideAlong(blocked.getWarpsPerCTA(), blocked.getOrder(), axis);
-  info.positions = unsigned(type.getNumElements() / extent);
-  return info;
-}
 
 std::pair<Value, Value> mlir::tk::emitAxisCoords(OpBuilder &b, Location loc,
                                                  const CombineAxis &axis) {
@@ -148,17 +110,4 @@ SmallVector<Value> mlir::tk::emitCombine(OpBuilder &b, Location loc, Region &com
   for (Value value : body.getTerminator()->getOperands())
     results.push_back(mapping.lookupOrDefault(value));
   return results;
-}
-
-SmallVector<unsigned> mlir::tk::getScratchAreas(TypeRange types, uint64_t count,
-                                                uint64_t &totalBytes) {
-  SmallVector<unsigned> offsets;
-  totalBytes = 0;
-  for (Type type : types) {
-    const unsigned bytes = getScratchElementBytes(type);
-    totalBytes = llvm::alignTo(totalBytes, bytes);
-    offsets.push_back(unsigned(totalBytes));
-    totalBytes += count * bytes;
-  }
-  return offsets;
 }

@@ -17,6 +17,7 @@
 /// step (shfl.sync.down, warps and repetitions from the last): the scan of the flipped tensor,
 /// flipped back. Lanes and warps beyond the tensor's extent (a tile larger than the tensor)
 /// hold copies and compute the same values as the ones they copy (CombineAxis).
+#include "Analysis/Allocation.h"
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/ReduceScanCommon.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -79,13 +80,6 @@ SmallVector<Value> applyPrefix(OpBuilder &b, Location loc, Region &combine,
 
 Value icmp(OpBuilder &b, Location loc, LLVM::ICmpPredicate predicate, Value lhs, int64_t rhs) {
   return LLVM::ICmpOp::create(b, loc, predicate, lhs, i32Constant(b, loc, rhs));
-}
-
-SmallVector<Type> srcElementTypes(ScanOp op) {
-  SmallVector<Type> types;
-  for (Value src : op.getSrcs())
-    types.push_back(getElementTypeOrSelf(src.getType()));
-  return types;
 }
 
 std::optional<CombineAxis> scanAxis(ScanOp op) {
@@ -221,8 +215,8 @@ struct ScanOpConversion : OpConversionPattern<ScanOp> {
     // (in scan order) of the distinct ones, and its copies.
     if (axis->warps > 1) {
       uint64_t bytes;
-      SmallVector<unsigned> areas = getScratchAreas(
-          srcElementTypes(op), uint64_t(axis->reps) * axis->warps * axis->positions, bytes);
+      SmallVector<unsigned> areas = getScanScratchAreas(op, bytes);
+      const unsigned base = getScratchOffset(op);
       SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, srcType);
       SmallVector<Value> positions; // per group: row-major off the axis
       for (unsigned g = 0; g < numGroups; ++g) {
@@ -261,7 +255,7 @@ struct ScanOpConversion : OpConversionPattern<ScanOp> {
           for (unsigned r = 0; r < axis->reps; ++r) {
             Value index = slot(g, r, warpCoord);
             for (unsigned o = 0; o < numOperands; ++o)
-              emitScratchStore(rewriter, loc, areas[o], index, chunks[g][r].inclusive[o]);
+              emitScratchStore(rewriter, loc, base + areas[o], index, chunks[g][r].inclusive[o]);
           }
       }
       emitBarrier(rewriter, loc);
@@ -273,7 +267,8 @@ struct ScanOpConversion : OpConversionPattern<ScanOp> {
             Value index = slot(g, r, i32Constant(rewriter, loc, nth(i, axis->warps)));
             SmallVector<Value> values;
             for (unsigned o = 0; o < numOperands; ++o)
-              values.push_back(emitScratchLoad(rewriter, loc, areas[o], index, (*elementTypes)[o]));
+              values.push_back(
+                  emitScratchLoad(rewriter, loc, base + areas[o], index, (*elementTypes)[o]));
             SmallVector<Value> through =
                 i == 0 ? values : emitCombine(rewriter, loc, combine, before[i], values);
             if (i + 1 < axis->warps)
@@ -327,15 +322,6 @@ struct ScanOpConversion : OpConversionPattern<ScanOp> {
 };
 
 } // namespace
-
-unsigned mlir::tk::getScanScratchBytes(ScanOp op) {
-  std::optional<CombineAxis> axis = scanAxis(op);
-  if (!axis || axis->warps == 1)
-    return 0;
-  uint64_t bytes;
-  getScratchAreas(srcElementTypes(op), uint64_t(axis->reps) * axis->warps * axis->positions, bytes);
-  return unsigned(bytes);
-}
 
 void mlir::tk::populateScanOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                             RewritePatternSet &patterns) {

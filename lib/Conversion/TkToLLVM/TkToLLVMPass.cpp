@@ -1,10 +1,13 @@
 /// @file The tk-to-llvm pass: checks that every op is one this slice lowers (else an error
-/// naming it, at its location), chooses vector widths for loads and stores (AxisInfo), then
+/// naming it, at its location) and that every op using shared memory has its offset
+/// (tk-allocate-shared-memory), declares the shared array when the module has a size for it,
+/// chooses vector widths for loads and stores (AxisInfo), then
 /// converts tk/tkgpu/arith/math/func to LLVM + NVVM in one DialectConversion. scf ops stay, on
 /// LLVM types (with scf.if around masked accesses): the pipeline's next stages lower them
 /// (convert-scf-to-cf, convert-cf-to-llvm, convert-arith-to-llvm for the loop arithmetic).
 #include "Conversion/TkToLLVM/Passes.h"
 
+#include "Analysis/Allocation.h"
 #include "Analysis/AxisInfo.h"
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -39,8 +42,9 @@ bool isLowered(Operation *op) {
              scf::SCFDialect>(op->getDialect());
 }
 
-/// An error for the first op outside the slice, tensor without a layout, or tensor larger than
-/// a block may be (its elements are unrolled into registers: 2^24 of them ran for minutes).
+/// An error for the first op outside the slice, tensor without a layout, tensor larger than a
+/// block may be (its elements are unrolled into registers: 2^24 of them ran for minutes), or op
+/// using shared memory without an offset in it.
 LogicalResult checkLowerable(ModuleOp module) {
   WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
     if (!isLowered(op)) {
@@ -56,6 +60,12 @@ LogicalResult checkLowerable(ModuleOp module) {
                         << " has no layout (run tk-assign-layouts before tk-to-llvm)";
         return WalkResult::interrupt();
       }
+    if (!tkgpu::TkGPUDialect::getSharedOffset(op) && getScratchBytes(op) > 0) {
+      op->emitError() << op->getName()
+                      << " has no shared-memory offset (run tk-allocate-shared-memory before "
+                         "tk-to-llvm)";
+      return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());
@@ -95,8 +105,8 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     if (numWarps == 0) // IR without layouts, as in lit tests of single patterns
       numWarps = 4;
     VectorWidths widths = chooseVectorWidths(module);
-    if (failed(allocateSharedMemory(module)))
-      return signalPassFailure();
+    if (tkgpu::TkGPUDialect::getModuleSharedBytes(module) > 0)
+      declareSharedMemory(module);
 
     TkToLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);

@@ -4,6 +4,7 @@
 #include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -141,17 +142,8 @@ Value mlir::tk::getSharedBase(OpBuilder &b, Location loc) {
                                    kSharedSymbol);
 }
 
-Value mlir::tk::getSharedAddress(OpBuilder &b, Location loc, Type elementType, Value index) {
-  return LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), elementType,
-                             getSharedBase(b, loc), ValueRange{index});
-}
-
-void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
-
-namespace {
-
-Value scratchAddress(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
-                     Type elementType) {
+Value mlir::tk::getSharedAddress(OpBuilder &b, Location loc, unsigned byteOffset, Type elementType,
+                                 Value index) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = getSharedBase(b, loc);
   if (byteOffset)
@@ -160,19 +152,24 @@ Value scratchAddress(OpBuilder &b, Location loc, unsigned byteOffset, Value inde
   return LLVM::GEPOp::create(b, loc, ptrType, elementType, base, ValueRange{index});
 }
 
-} // namespace
+unsigned mlir::tk::getScratchOffset(Operation *op) {
+  return unsigned(tkgpu::TkGPUDialect::getSharedOffset(op).value_or(0));
+}
+
+void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
 
 void mlir::tk::emitScratchStore(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
                                 Value value) {
   if (value.getType().isInteger(1))
     value = LLVM::ZExtOp::create(b, loc, b.getI8Type(), value);
-  LLVM::StoreOp::create(b, loc, value, scratchAddress(b, loc, byteOffset, index, value.getType()));
+  LLVM::StoreOp::create(b, loc, value,
+                        getSharedAddress(b, loc, byteOffset, value.getType(), index));
 }
 
 Value mlir::tk::emitScratchLoad(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
                                 Type type) {
   Type stored = type.isInteger(1) ? b.getI8Type() : type;
   Value value =
-      LLVM::LoadOp::create(b, loc, stored, scratchAddress(b, loc, byteOffset, index, stored));
+      LLVM::LoadOp::create(b, loc, stored, getSharedAddress(b, loc, byteOffset, stored, index));
   return type.isInteger(1) ? LLVM::TruncOp::create(b, loc, type, value) : value;
 }

@@ -4,10 +4,9 @@
 #ifndef TK_CONVERSION_TKTOLLVM_UTILITY_H
 #define TK_CONVERSION_TKTOLLVM_UTILITY_H
 
-#include "Dialect/Tk/IR/Dialect.h"
-
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -31,40 +30,32 @@ Value i32Constant(OpBuilder &builder, Location loc, int64_t value);
 /// `value + addend` (i32), or `value` itself when `addend` is 0.
 Value addConst(OpBuilder &builder, Location loc, Value value, int64_t addend);
 
-// Shared memory. Ops that exchange values between threads use one scratch area from offset 0:
-// emitBarrier, write, emitBarrier, read. Sizes and the module's total: SharedMemory.cpp.
-
-/// Bytes an element takes in scratch: pointers 8, i1 1, else the bit width / 8.
-unsigned getScratchElementBytes(Type type);
-
-/// Scratch bytes `op` needs (0 for ops that need none): dispatches to the op families below.
-unsigned getScratchBytes(Operation *op);
-unsigned getReduceScratchBytes(ReduceOp op); // ReduceOpToLLVM.cpp
-unsigned getScanScratchBytes(ScanOp op);     // ScanOpToLLVM.cpp
-unsigned getDotScratchBytes(DotOp op);       // DotOpToLLVM.cpp
-unsigned getViewScratchBytes(Operation *op); // ViewOpToLLVM.cpp: the view ops, convert_layout
-
-/// Sets the module's `tkgpu.shared` (the largest scratch of its ops, in bytes) and declares the
-/// dynamic shared array when it is not 0; an error when no block could have that much.
-LogicalResult allocateSharedMemory(ModuleOp module);
+// Shared memory. Ops that exchange values between threads use a scratch area at their own
+// offset in the module's shared array (tk-allocate-shared-memory's `tkgpu.shared_offset`; the
+// sizes: lib/Analysis/Allocation.h): emitBarrier, write, emitBarrier, read.
 
 /// Declares `tk_shared`, the module's dynamic shared array (`.extern .shared .align 16 .b8
 /// tk_shared[]`): its size is the launch's dynamic shared memory.
 void declareSharedMemory(ModuleOp module);
 
-/// The scratch area's start (`!llvm.ptr<3>`), and the address of its `index`-th element of
-/// `elementType` (an LLVM type; `index` an i32).
+/// The byte offset of `op`'s scratch in the shared array: its `tkgpu.shared_offset`, which
+/// tk-to-llvm checks every op using scratch has.
+unsigned getScratchOffset(Operation *op);
+
+/// The shared array's start (`!llvm.ptr<3>`), and the address of the `index`-th element of
+/// `elementType` (an LLVM type; `index` an i32) in the area starting `byteOffset` bytes into it.
 Value getSharedBase(OpBuilder &builder, Location loc);
-Value getSharedAddress(OpBuilder &builder, Location loc, Type elementType, Value index);
+Value getSharedAddress(OpBuilder &builder, Location loc, unsigned byteOffset, Type elementType,
+                       Value index);
 
 /// `bar.sync 0`: all threads of the block.
 void emitBarrier(OpBuilder &builder, Location loc);
 
-/// Writes the thread's `elements` of a tensor of `type` to the scratch, each at its row-major
-/// linear index plus `offset` (in elements; i1 as i8), once per distinct index; no barrier
-/// (ViewOpToLLVM.cpp, beside the view ops' index helpers it shares).
-void storeTensorToShared(OpBuilder &builder, Location loc, RankedTensorType type,
-                         ArrayRef<Value> elements, int64_t offset);
+/// Writes the thread's `elements` of a tensor of `type` to the scratch area at `byteOffset`,
+/// each at its row-major linear index plus `offset` (in elements; i1 as i8), once per distinct
+/// index; no barrier (ViewOpToLLVM.cpp, beside the view ops' index helpers it shares).
+void storeTensorToShared(OpBuilder &builder, Location loc, unsigned byteOffset,
+                         RankedTensorType type, ArrayRef<Value> elements, int64_t offset);
 
 /// Store / load of the `index`-th element of the scratch area at `byteOffset` (i1 as i8).
 void emitScratchStore(OpBuilder &builder, Location loc, unsigned byteOffset, Value index,

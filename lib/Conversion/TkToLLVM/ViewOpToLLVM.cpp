@@ -20,6 +20,9 @@
 ///   then reads its result elements' (emitBarrier before both: an earlier op may still be
 ///   reading the scratch; our writes must be visible). Where the tile is larger than the tensor
 ///   several threads write the same value to one address: harmless. i1 goes through as i8.
+/// The maps and the in-register check are in lib/Analysis/Utility.h: the shared-memory
+/// allocation asks the same question.
+#include "Analysis/Utility.h"
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"
 
@@ -37,123 +40,11 @@ using llvm::SmallVector;
 
 namespace {
 
-constexpr unsigned kThreadsPerWarp = 32;
-
-SmallVector<int64_t> rowMajorStrides(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
-
 int64_t dotProduct(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   int64_t sum = 0;
   for (auto [x, y] : llvm::zip_equal(a, b))
     sum += x * y;
   return sum;
-}
-
-/// What a view op reads: its operand (a tensor or, for reshape / expand_dims, a scalar), its
-/// result, and the coefficients of the operand's linear index in the result's index.
-struct ViewMap {
-  Value src;
-  RankedTensorType srcType; // null for a scalar operand
-  RankedTensorType dstType;
-  SmallVector<int64_t> coef; // one per result dimension
-};
-
-std::optional<ViewMap> getViewMap(Operation *op) {
-  ViewMap map;
-  map.src = op->getOperand(0);
-  map.srcType = dyn_cast<RankedTensorType>(map.src.getType());
-  map.dstType = cast<RankedTensorType>(op->getResult(0).getType());
-  const unsigned rank = map.dstType.getRank();
-  if (!map.srcType) {
-    map.coef.assign(rank, 0);
-    return map;
-  }
-  ArrayRef<int64_t> srcShape = map.srcType.getShape();
-  SmallVector<int64_t> srcStrides = rowMajorStrides(srcShape);
-  if (isa<BroadcastOp>(op)) {
-    for (unsigned d = 0; d < rank; ++d)
-      map.coef.push_back(srcShape[d] == 1 ? 0 : srcStrides[d]);
-  } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
-    map.coef = srcStrides;
-    map.coef.insert(map.coef.begin() + expand.getAxis(), 0);
-  } else if (auto trans = dyn_cast<TransOp>(op)) {
-    for (int32_t from : trans.getOrder())
-      map.coef.push_back(srcStrides[from]);
-  } else if (isa<ReshapeOp>(op)) {
-    map.coef = rowMajorStrides(map.dstType.getShape());
-  } else if (isa<tkgpu::ConvertLayoutOp>(op)) {
-    map.coef = srcStrides;
-  } else {
-    return std::nullopt;
-  }
-  return map;
-}
-
-/// Per thread, the per-dimension index of its element 0 (its offset); per element, its index
-/// in thread 0. An element's index in a thread is their sum modulo the shape.
-struct LayoutTable {
-  SmallVector<SmallVector<int64_t>> offsets, bases;
-  SmallVector<int64_t> shape, strides;
-
-  LayoutTable(RankedTensorType type, unsigned threads) : shape(type.getShape()) {
-    Attribute layout = type.getEncoding();
-    strides = rowMajorStrides(shape);
-    for (unsigned t = 0; t < threads; ++t)
-      offsets.push_back(
-          tkgpu::getElementIndex(layout, shape, t / kThreadsPerWarp, t % kThreadsPerWarp, 0));
-    const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
-    for (unsigned e = 0; e < count; ++e)
-      bases.push_back(tkgpu::getElementIndex(layout, shape, 0, 0, e));
-  }
-
-  SmallVector<int64_t> index(unsigned thread, unsigned elem) const {
-    SmallVector<int64_t> i;
-    for (unsigned d = 0; d < shape.size(); ++d)
-      i.push_back((offsets[thread][d] + bases[elem][d]) % shape[d]);
-    return i;
-  }
-};
-
-/// For each result element, the operand element of the same thread it reads, when that is the
-/// same position in every thread's struct; else nullopt (the values must cross threads).
-std::optional<SmallVector<unsigned>> mapInRegisters(const ViewMap &map) {
-  Attribute srcLayout = map.srcType.getEncoding(), dstLayout = map.dstType.getEncoding();
-  if (!tkgpu::isDistributedLayout(srcLayout) || !tkgpu::isDistributedLayout(dstLayout))
-    return std::nullopt;
-  const unsigned warps = tkgpu::getNumWarps(dstLayout);
-  if (tkgpu::getNumWarps(srcLayout) != warps)
-    return std::nullopt;
-  const unsigned threads = warps * kThreadsPerWarp;
-  LayoutTable src(map.srcType, threads), dst(map.dstType, threads);
-
-  // Thread 0: the first operand element at each linear index.
-  llvm::DenseMap<int64_t, unsigned> elemAt;
-  for (unsigned e = 0; e < src.bases.size(); ++e)
-    elemAt.try_emplace(dotProduct(src.bases[e], src.strides), e);
-  SmallVector<unsigned> mapping;
-  for (const SmallVector<int64_t> &base : dst.bases) {
-    auto it = elemAt.find(dotProduct(base, map.coef));
-    if (it == elemAt.end())
-      return std::nullopt;
-    mapping.push_back(it->second);
-  }
-  // Every thread: the matched element is the one the result element reads.
-  for (unsigned t = 0; t < threads; ++t)
-    for (unsigned e = 0; e < mapping.size(); ++e)
-      if (dotProduct(src.index(t, mapping[e]), src.strides) !=
-          dotProduct(dst.index(t, e), map.coef))
-        return std::nullopt;
-  return mapping;
-}
-
-/// Whether `op` needs the scratch; its map when it is a view op with a tensor operand.
-bool needsSharedMemory(Operation *op) {
-  std::optional<ViewMap> map = getViewMap(op);
-  return map && map->srcType && !mapInRegisters(*map);
 }
 
 /// The type an element takes in shared memory: i1 as i8 (a byte; PTX has no 1-bit stores).
@@ -179,7 +70,7 @@ SmallVector<int> firstCopy(RankedTensorType type) {
   Attribute layout = type.getEncoding();
   const unsigned count = tkgpu::getTotalElemsPerThread(layout, type.getShape());
   llvm::DenseMap<int64_t, int> first;
-  SmallVector<int64_t> strides = rowMajorStrides(type.getShape());
+  SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
   SmallVector<int> copies;
   for (unsigned e = 0; e < count; ++e) {
     int64_t linear = dotProduct(tkgpu::getElementIndex(layout, type.getShape(), 0, 0, e), strides);
@@ -188,12 +79,13 @@ SmallVector<int> firstCopy(RankedTensorType type) {
   return copies;
 }
 
-/// The result elements, read through shared memory.
-SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, const ViewMap &map,
-                                         ArrayRef<Value> srcElements, Type elementType) {
+/// The result elements, read through the scratch area at `scratch` (bytes).
+SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, unsigned scratch,
+                                         const ViewMap &map, ArrayRef<Value> srcElements,
+                                         Type elementType) {
   Type stored = scratchType(elementType);
   emitBarrier(b, loc);
-  storeTensorToShared(b, loc, map.srcType, srcElements, /*offset=*/0);
+  storeTensorToShared(b, loc, scratch, map.srcType, srcElements, /*offset=*/0);
   emitBarrier(b, loc);
   SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType);
   SmallVector<int> dstCopies = firstCopy(map.dstType);
@@ -203,7 +95,7 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, const ViewM
       results.push_back(results[dstCopies[e]]);
       continue;
     }
-    Value address = getSharedAddress(b, loc, stored, linearIndex(b, loc, index, map.coef));
+    Value address = getSharedAddress(b, loc, scratch, stored, linearIndex(b, loc, index, map.coef));
     Value value = LLVM::LoadOp::create(b, loc, stored, address);
     if (stored != elementType)
       value = LLVM::TruncOp::create(b, loc, elementType, value);
@@ -244,7 +136,8 @@ struct ViewOpConversion : ConversionPattern {
       for (unsigned e : *mapping)
         results.push_back(srcElements[e]);
     } else {
-      results = exchangeThroughShared(rewriter, loc, *map, srcElements, elementType);
+      results = exchangeThroughShared(rewriter, loc, getScratchOffset(op), *map, srcElements,
+                                      elementType);
     }
     assert(results.size() == count && "one value per element of the result");
     rewriter.replaceOp(op, packElements(rewriter, loc, structType, results));
@@ -254,32 +147,26 @@ struct ViewOpConversion : ConversionPattern {
 
 } // namespace
 
-void mlir::tk::storeTensorToShared(OpBuilder &b, Location loc, RankedTensorType type,
-                                   ArrayRef<Value> elements, int64_t offset) {
+void mlir::tk::storeTensorToShared(OpBuilder &b, Location loc, unsigned byteOffset,
+                                   RankedTensorType type, ArrayRef<Value> elements,
+                                   int64_t offset) {
   if (elements.empty())
     return;
   Type elementType = elements.front().getType();
   Type stored = scratchType(elementType);
   SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, type);
   SmallVector<int> copies = firstCopy(type);
-  SmallVector<int64_t> strides = rowMajorStrides(type.getShape());
+  SmallVector<int64_t> strides = getRowMajorStrides(type.getShape());
   for (auto [e, element] : llvm::enumerate(elements)) {
     if (copies[e] != int(e))
       continue;
     Value value = element;
     Value index = addConst(b, loc, linearIndex(b, loc, indices[e], strides), offset);
-    Value address = getSharedAddress(b, loc, stored, index);
+    Value address = getSharedAddress(b, loc, byteOffset, stored, index);
     if (stored != elementType)
       value = LLVM::ZExtOp::create(b, loc, stored, value);
     LLVM::StoreOp::create(b, loc, value, address);
   }
-}
-
-unsigned mlir::tk::getViewScratchBytes(Operation *op) {
-  if (!needsSharedMemory(op))
-    return 0;
-  auto src = cast<RankedTensorType>(op->getOperand(0).getType());
-  return unsigned(src.getNumElements()) * getScratchElementBytes(src.getElementType());
 }
 
 void mlir::tk::populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &converter,

@@ -9,6 +9,8 @@
 // CHECK:      // -----// IR after tk-coalesce //----- //
 // CHECK:      // -----// IR after tk-remove-layout-conversions //----- //
 // CHECK-NOT:  tkgpu.convert_layout
+// CHECK:      // -----// IR after tk-allocate-shared-memory //----- //
+// CHECK:      tkgpu.shared = 0 : i32
 // CHECK:      // -----// IR after tk-to-llvm //----- //
 // CHECK:      llvm.func @vector_add(
 // CHECK:      scf.if

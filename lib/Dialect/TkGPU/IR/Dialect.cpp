@@ -1,5 +1,5 @@
-/// @file The tkgpu dialect: registration, and its module attributes `tkgpu.num_warps`,
-/// `tkgpu.threads_per_warp` and `tkgpu.shared`.
+/// @file The tkgpu dialect: registration, its module attributes `tkgpu.num_warps`,
+/// `tkgpu.threads_per_warp` and `tkgpu.shared`, and `tkgpu.shared_offset` on ops.
 #include "Dialect/TkGPU/IR/Dialect.h"
 
 #include "Dialect/TkGPU/IR/Layout.h"
@@ -35,6 +35,18 @@ void TkGPUDialect::setModuleSharedBytes(Operation *module, uint64_t bytes) {
   module->setAttr(getSharedAttrName(), b.getI32IntegerAttr(static_cast<int32_t>(bytes)));
 }
 
+std::optional<uint64_t> TkGPUDialect::getSharedOffset(Operation *op) {
+  auto attr = op->getAttrOfType<IntegerAttr>(getSharedOffsetAttrName());
+  if (!attr)
+    return std::nullopt;
+  return static_cast<uint64_t>(attr.getInt());
+}
+
+void TkGPUDialect::setSharedOffset(Operation *op, uint64_t offset) {
+  Builder b(op->getContext());
+  op->setAttr(getSharedOffsetAttrName(), b.getI32IntegerAttr(static_cast<int32_t>(offset)));
+}
+
 void TkGPUDialect::initialize() {
   registerAttributes();
   addOperations<
@@ -44,17 +56,25 @@ void TkGPUDialect::initialize() {
 }
 
 /// `tkgpu.num_warps` (a power of two, at most getMaxNumWarps()), `tkgpu.threads_per_warp` (32) and
-/// `tkgpu.shared` (the scratch bytes tk-to-llvm reserved, >= 0) on a module; every blocked
-/// layout in a module with `tkgpu.num_warps` spreads over exactly that many warps.
+/// `tkgpu.shared` (the shared-memory bytes tk-allocate-shared-memory reserved, >= 0) on a module;
+/// every blocked layout in a module with `tkgpu.num_warps` spreads over exactly that many warps.
+/// `tkgpu.shared_offset` (bytes, >= 0) on any op.
 LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribute attr) {
   auto value = dyn_cast<IntegerAttr>(attr.getValue());
   const bool isNumWarps = attr.getName() == getNumWarpsAttrName();
   const bool isShared = attr.getName() == getSharedAttrName();
-  if (!isNumWarps && !isShared && attr.getName() != getThreadsPerWarpAttrName())
+  const bool isSharedOffset = attr.getName() == getSharedOffsetAttrName();
+  if (!isNumWarps && !isShared && !isSharedOffset && attr.getName() != getThreadsPerWarpAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().getValue()
                            << "' (the tkgpu dialect defines '" << getNumWarpsAttrName() << "', '"
-                           << getThreadsPerWarpAttrName() << "' and '" << getSharedAttrName()
-                           << "')";
+                           << getThreadsPerWarpAttrName() << "', '" << getSharedAttrName()
+                           << "' and '" << getSharedOffsetAttrName() << "')";
+  if (isSharedOffset) {
+    if (!value || !value.getType().isSignlessInteger(32) || value.getInt() < 0)
+      return op->emitError() << "'" << getSharedOffsetAttrName()
+                             << "' must be an i32 integer of at least 0, got " << attr.getValue();
+    return success();
+  }
   if (!isa<ModuleOp>(op))
     return op->emitError() << "'" << attr.getName().getValue() << "' belongs on the module";
   if (!value || !value.getType().isSignlessInteger(32))

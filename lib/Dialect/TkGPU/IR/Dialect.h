@@ -12,6 +12,8 @@
 #include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <optional>
+
 #include "Dialect/TkGPU/IR/TkGPUDialect.h.inc"
 
 #define GET_ATTRDEF_CLASSES

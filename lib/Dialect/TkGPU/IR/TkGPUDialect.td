@@ -18,7 +18,8 @@ def TkGPU_Dialect : Dialect {
   }];
 
   let useDefaultAttributePrinterParser = 1;
-  // `tkgpu.num_warps`, `tkgpu.threads_per_warp` and `tkgpu.shared` on the module.
+  // `tkgpu.num_warps`, `tkgpu.threads_per_warp` and `tkgpu.shared` on the module;
+  // `tkgpu.shared_offset` on the ops that use shared memory.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
@@ -30,6 +31,9 @@ def TkGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSharedAttrName() {
       return ::llvm::StringLiteral("tkgpu.shared");
     }
+    static constexpr ::llvm::StringLiteral getSharedOffsetAttrName() {
+      return ::llvm::StringLiteral("tkgpu.shared_offset");
+    }
 
     /// The module's warps per program (`tkgpu.num_warps`), or 0 before layouts are assigned.
     static unsigned getModuleNumWarps(::mlir::Operation *module);
@@ -38,6 +42,10 @@ def TkGPU_Dialect : Dialect {
     /// The shared memory the module's kernel needs in bytes (`tkgpu.shared`), 0 when unset.
     static uint64_t getModuleSharedBytes(::mlir::Operation *module);
     static void setModuleSharedBytes(::mlir::Operation *module, uint64_t bytes);
+    /// The byte offset of `op`'s buffer in the kernel's shared memory (`tkgpu.shared_offset`,
+    /// set by tk-allocate-shared-memory on every op that uses scratch), none when unset.
+    static std::optional<uint64_t> getSharedOffset(::mlir::Operation *op);
+    static void setSharedOffset(::mlir::Operation *op, uint64_t offset);
 
     /// The most warps a program (CTA) may have: 32, 1024 threads, CUDA's limit per block.
     static constexpr unsigned getMaxNumWarps() { return 32; }

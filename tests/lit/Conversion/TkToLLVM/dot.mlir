@@ -2,7 +2,7 @@
 // b after a's M x K elements); each thread then reads, for every k, a[m, k] once per distinct row
 // and b[k, n] once per distinct column of its c elements, from one pointer per operand plus
 // constant offsets, and does one fma per element.
-// RUN: tk-opt %s -split-input-file -tk-to-llvm | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tk-allocate-shared-memory -tk-to-llvm | FileCheck %s
 
 // f32, 16x16x16, 4 warps: each thread holds c rows r and r + 8 of column n (tile 8 x 16), so
 // per k one load of b, two of a and two fmas; 16 k: 32 fmas. Scratch: 512 f32.

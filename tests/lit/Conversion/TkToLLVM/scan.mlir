@@ -4,8 +4,8 @@
 // several warps along the axis, the last lane of each warp writes the warp's total (a branch),
 // and after a barrier every thread combines the totals of the warps before its own. `reverse`
 // shuffles down instead.
-// RUN: tk-opt %s -split-input-file -tk-to-llvm -convert-scf-to-cf -convert-cf-to-llvm \
-// RUN:   -convert-arith-to-llvm | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tk-allocate-shared-memory -tk-to-llvm -convert-scf-to-cf \
+// RUN:   -convert-cf-to-llvm -convert-arith-to-llvm | FileCheck %s
 
 // 128 elements over 4 warps: one per thread; 5 up-shuffles, the exclusive one, then the warp
 // totals (4 floats) through shared memory, written by lane 31 only.

@@ -1,6 +1,6 @@
 // TkToLLVMPass.cpp: ops it does not lower (tensor constants other than splats, which the front
-// end never prints), tensors without a layout and tensors larger than a block may be stop the
-// pass with an error at the op.
+// end never prints), tensors without a layout, tensors larger than a block may be and ops using
+// shared memory without an offset in it stop the pass with an error at the op.
 // RUN: tk-opt %s -split-input-file -tk-to-llvm -verify-diagnostics
 
 #b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -29,6 +29,22 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   func.func @huge_splat_constant() {
     // expected-error @+1 {{'arith.constant' op result 0 is 'tensor<1073741824xf32, #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>>', 1073741824 elements; a block holds at most 1048576 (2^20) elements}}
     %0 = arith.constant dense<1.0> : tensor<1073741824xf32, #big>
+    func.return
+  }
+}
+
+// -----
+
+// A reduce across 4 warps uses shared memory: tk-allocate-shared-memory did not place it.
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @no_shared_offset(%x: tensor<128xf32, #b>) {
+    // expected-error @+1 {{tk.reduce has no shared-memory offset (run tk-allocate-shared-memory before tk-to-llvm)}}
+    %0 = "tk.reduce"(%x) <{axis = 0 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      "tk.reduce.return"(%s) : (f32) -> ()
+    }) : (tensor<128xf32, #b>) -> f32
     func.return
   }
 }

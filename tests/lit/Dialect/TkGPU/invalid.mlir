@@ -78,7 +78,7 @@ module attributes {tkgpu.threads_per_warp = 64 : i32} {
 
 // -----
 
-// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps', 'tkgpu.threads_per_warp' and 'tkgpu.shared')}}
+// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps', 'tkgpu.threads_per_warp', 'tkgpu.shared' and 'tkgpu.shared_offset')}}
 module attributes {tkgpu.warps = 4 : i32} {
 }
 
@@ -86,6 +86,14 @@ module attributes {tkgpu.warps = 4 : i32} {
 
 // expected-error @+1 {{'tkgpu.shared' must be at least 0, got -16}}
 module attributes {tkgpu.shared = -16 : i32} {
+}
+
+// -----
+
+func.func @negative_shared_offset(%n: i32) {
+  // expected-error @+1 {{'tkgpu.shared_offset' must be an i32 integer of at least 0, got -16 : i32}}
+  %0 = arith.addi %n, %n {tkgpu.shared_offset = -16 : i32} : i32
+  func.return
 }
 
 // -----

@@ -1,0 +1,166 @@
+/// @file Layout facts the allocation and the lowering share (Utility.h): the axis geometry of
+/// reductions and scans, and the view ops' element maps.
+#include "Analysis/Utility.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+using llvm::SmallVector;
+
+namespace {
+
+/// The product of `sizes` over the dimensions before `dim` in `order` (the id distance of
+/// neighbours along `dim` when ids are numbered along `order`).
+unsigned strideAlong(ArrayRef<unsigned> sizes, ArrayRef<unsigned> order, unsigned dim) {
+  unsigned stride = 1;
+  for (unsigned d : order) {
+    if (d == dim)
+      break;
+    stride *= sizes[d];
+  }
+  return stride;
+}
+
+} // namespace
+
+std::optional<CombineAxis> mlir::tk::getCombineAxis(RankedTensorType type, unsigned axis) {
+  auto blocked = dyn_cast_or_null<tkgpu::BlockedEncodingAttr>(type.getEncoding());
+  if (!blocked || axis >= type.getRank())
+    return std::nullopt;
+  const int64_t extent = type.getDimSize(axis);
+  if (extent <= 0 || !llvm::isPowerOf2_64(uint64_t(extent)))
+    return std::nullopt;
+  CombineAxis info;
+  info.axis = axis;
+  info.size = blocked.getSizePerThread()[axis];
+  const unsigned lanes = blocked.getThreadsPerWarp()[axis];
+  const unsigned warps = blocked.getWarpsPerCTA()[axis];
+  // All powers of two: either the tile divides the extent (every copy distinct, the tile
+  // repeated) or the extent divides the tile (the first `extent` elements distinct, the rest
+  // copies of them, lane- and warp-aligned).
+  info.chunk = unsigned(std::min<int64_t>(info.size, extent));
+  info.reps = tkgpu::getElemsPerThread(blocked, type.getShape())[axis] / info.size;
+  info.lanes = unsigned(std::clamp<int64_t>(extent / info.size, 1, lanes));
+  info.warps = unsigned(std::clamp<int64_t>(extent / (int64_t(info.size) * lanes), 1, warps));
+  info.laneStride = strideAlong(blocked.getThreadsPerWarp(), blocked.getOrder(), axis);
+  info.warpStride = strideAlong(blocked.getWarpsPerCTA(), blocked.getOrder(), axis);
+  info.positions = unsigned(type.getNumElements() / extent);
+  return info;
+}
+
+SmallVector<int64_t> mlir::tk::getRowMajorStrides(ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+namespace {
+
+constexpr unsigned kThreadsPerWarp = 32;
+
+int64_t dotProduct(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  int64_t sum = 0;
+  for (auto [x, y] : llvm::zip_equal(a, b))
+    sum += x * y;
+  return sum;
+}
+
+} // namespace
+
+std::optional<ViewMap> mlir::tk::getViewMap(Operation *op) {
+  ViewMap map;
+  map.src = op->getOperand(0);
+  map.srcType = dyn_cast<RankedTensorType>(map.src.getType());
+  map.dstType = cast<RankedTensorType>(op->getResult(0).getType());
+  const unsigned rank = map.dstType.getRank();
+  if (!map.srcType) {
+    map.coef.assign(rank, 0);
+    return map;
+  }
+  ArrayRef<int64_t> srcShape = map.srcType.getShape();
+  SmallVector<int64_t> srcStrides = getRowMajorStrides(srcShape);
+  if (isa<BroadcastOp>(op)) {
+    for (unsigned d = 0; d < rank; ++d)
+      map.coef.push_back(srcShape[d] == 1 ? 0 : srcStrides[d]);
+  } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    map.coef = srcStrides;
+    map.coef.insert(map.coef.begin() + expand.getAxis(), 0);
+  } else if (auto trans = dyn_cast<TransOp>(op)) {
+    for (int32_t from : trans.getOrder())
+      map.coef.push_back(srcStrides[from]);
+  } else if (isa<ReshapeOp>(op)) {
+    map.coef = getRowMajorStrides(map.dstType.getShape());
+  } else if (isa<tkgpu::ConvertLayoutOp>(op)) {
+    map.coef = srcStrides;
+  } else {
+    return std::nullopt;
+  }
+  return map;
+}
+
+namespace {
+
+/// Per thread, the per-dimension index of its element 0 (its offset); per element, its index
+/// in thread 0. An element's index in a thread is their sum modulo the shape.
+struct LayoutTable {
+  SmallVector<SmallVector<int64_t>> offsets, bases;
+  SmallVector<int64_t> shape, strides;
+
+  LayoutTable(RankedTensorType type, unsigned threads) : shape(type.getShape()) {
+    Attribute layout = type.getEncoding();
+    strides = getRowMajorStrides(shape);
+    for (unsigned t = 0; t < threads; ++t)
+      offsets.push_back(
+          tkgpu::getElementIndex(layout, shape, t / kThreadsPerWarp, t % kThreadsPerWarp, 0));
+    const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
+    for (unsigned e = 0; e < count; ++e)
+      bases.push_back(tkgpu::getElementIndex(layout, shape, 0, 0, e));
+  }
+
+  SmallVector<int64_t> index(unsigned thread, unsigned elem) const {
+    SmallVector<int64_t> i;
+    for (unsigned d = 0; d < shape.size(); ++d)
+      i.push_back((offsets[thread][d] + bases[elem][d]) % shape[d]);
+    return i;
+  }
+};
+
+} // namespace
+
+std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map) {
+  Attribute srcLayout = map.srcType.getEncoding(), dstLayout = map.dstType.getEncoding();
+  if (!tkgpu::isDistributedLayout(srcLayout) || !tkgpu::isDistributedLayout(dstLayout))
+    return std::nullopt;
+  const unsigned warps = tkgpu::getNumWarps(dstLayout);
+  if (tkgpu::getNumWarps(srcLayout) != warps)
+    return std::nullopt;
+  const unsigned threads = warps * kThreadsPerWarp;
+  LayoutTable src(map.srcType, threads), dst(map.dstType, threads);
+
+  // Thread 0: the first operand element at each linear index.
+  llvm::DenseMap<int64_t, unsigned> elemAt;
+  for (unsigned e = 0; e < src.bases.size(); ++e)
+    elemAt.try_emplace(dotProduct(src.bases[e], src.strides), e);
+  SmallVector<unsigned> mapping;
+  for (const SmallVector<int64_t> &base : dst.bases) {
+    auto it = elemAt.find(dotProduct(base, map.coef));
+    if (it == elemAt.end())
+      return std::nullopt;
+    mapping.push_back(it->second);
+  }
+  // Every thread: the matched element is the one the result element reads.
+  for (unsigned t = 0; t < threads; ++t)
+    for (unsigned e = 0; e < mapping.size(); ++e)
+      if (dotProduct(src.index(t, mapping[e]), src.strides) !=
+          dotProduct(dst.index(t, e), map.coef))
+        return std::nullopt;
+  return mapping;
+}

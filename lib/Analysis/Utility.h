@@ -1,0 +1,60 @@
+/// @file Layout facts that the shared-memory allocation (Allocation.h) and the lowering to LLVM
+/// (lib/Conversion/TkToLLVM) both need, so that the analysis does not depend on the conversion:
+/// how a reduce's or scan's axis spreads over a thread's elements, the lanes and the warps, and
+/// how a view op reads its operand (and whether that can stay in registers). Plain arithmetic on
+/// types and layouts: no IR is built.
+#ifndef TK_ANALYSIS_UTILITY_H
+#define TK_ANALYSIS_UTILITY_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace mlir::tk {
+
+/// How a blocked layout spreads a tensor's `axis` over a thread's elements, the lanes and the
+/// warps, counting only the copies that hold distinct elements: where the layout's tile along
+/// the axis is larger than the tensor, lanes (or warps, or a thread's elements) hold the same
+/// elements again, which a reduction must not combine twice.
+struct CombineAxis {
+  unsigned axis;
+  unsigned size;       ///< sizePerThread[axis]: one chunk of consecutive elements
+  unsigned chunk;      ///< the distinct elements of a chunk: min(size, shape[axis])
+  unsigned reps;       ///< chunks a thread holds along the axis (the tile repeated)
+  unsigned lanes;      ///< lanes holding distinct elements along the axis
+  unsigned laneStride; ///< lane id distance between neighbours along the axis
+  unsigned warps;      ///< warps holding distinct elements along the axis
+  unsigned warpStride; ///< warp id distance between neighbours along the axis
+  unsigned positions;  ///< positions off the axis: the product of the other dimensions
+};
+
+/// The axis of a tensor with a blocked layout; none where the dimension is not a power of two.
+std::optional<CombineAxis> getCombineAxis(RankedTensorType type, unsigned axis);
+
+/// The row-major strides of `shape` (in elements).
+llvm::SmallVector<int64_t> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
+
+/// What a view op (tk.broadcast, tk.expand_dims, tk.reshape, tk.trans, tkgpu.convert_layout)
+/// reads: result element I takes the operand element whose row-major linear index is
+/// sum over d of coef[d] * I[d].
+struct ViewMap {
+  Value src;
+  RankedTensorType srcType; ///< null for a scalar operand
+  RankedTensorType dstType;
+  llvm::SmallVector<int64_t> coef; ///< one per result dimension
+};
+
+/// The map of a view op; none for other ops.
+std::optional<ViewMap> getViewMap(Operation *op);
+
+/// For each result element, the operand element of the same thread it reads, when that is the
+/// same position in every thread's struct (checked for every thread of the block); else none:
+/// the values must cross threads, through shared memory.
+std::optional<llvm::SmallVector<unsigned>> mapInRegisters(const ViewMap &map);
+
+} // namespace mlir::tk
+
+#endif // TK_ANALYSIS_UTILITY_H
