@@ -1,4 +1,5 @@
-/// @file tk.dot as an FMA loop (blocked layouts; tensor cores come with accelerate-matmul).
+/// @file tk.dot as an FMA loop, for dots left in blocked layouts (tk-accelerate-matmul gives the
+/// others tensor-core layouts: MMAv2DotOpToLLVM.cpp).
 ///
 /// a (M x K) and b (K x N) go to shared memory, row-major, b after a (emitBarrier before the
 /// writes and before the reads, as every user of the scratch). Each thread then computes its
@@ -101,6 +102,8 @@ struct DotOpConversion : OpConversionPattern<DotOp> {
     Location loc = op.getLoc();
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
                      cType = op.getC().getType();
+    if (!isa_and_nonnull<tkgpu::BlockedEncodingAttr>(cType.getEncoding()))
+      return rewriter.notifyMatchFailure(op, "result is not in a blocked layout (FMA path)");
     auto structType =
         dyn_cast_or_null<LLVM::LLVMStructType>(getTypeConverter()->convertType(op.getType()));
     if (!structType)
@@ -197,6 +200,8 @@ struct DotOpConversion : OpConversionPattern<DotOp> {
 } // namespace
 
 unsigned mlir::tk::getDotScratchBytes(DotOp op) {
+  if (!isa_and_nonnull<tkgpu::BlockedEncodingAttr>(op.getType().getEncoding()))
+    return 0; // tensor cores: the operands arrive in registers
   RankedTensorType a = op.getA().getType(), b = op.getB().getType();
   return unsigned(a.getNumElements() + b.getNumElements()) *
          getScratchElementBytes(a.getElementType());
