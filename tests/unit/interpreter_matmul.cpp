@@ -108,4 +108,25 @@ TEST_CASE("interpreter: tiled matmul, f32 inputs in IEEE and TF32 precision",
   }
 }
 
+TEST_CASE("interpreter: tiled matmul, i8 inputs with exact i32 accumulation",
+          "[interpreter][numerics][dot]") {
+  TK_TEST_RANDOM(gen);
+  for (const tiles &t : {tiles{32, 32, 32, 2}, tiles{16, 64, 64, 1}, tiles{64, 16, 32, 4}}) {
+    const int M = 45, N = 38, K = 77;
+    INFO("tiles " << t.bm << "x" << t.bn << "x" << t.bk << " group " << t.group_m);
+    const auto a = tk_test::integers<std::int8_t>(gen, std::size_t(M * K), -128, 127);
+    const auto b = tk_test::integers<std::int8_t>(gen, std::size_t(K * N), -128, 127);
+    std::vector<std::int32_t> c(std::size_t(M * N), -1), want(c.size());
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j)
+        for (int p = 0; p < K; ++p)
+          want[std::size_t(i * N + j)] +=
+              std::int32_t(a[std::size_t(i * K + p)]) * std::int32_t(b[std::size_t(p * N + j)]);
+    tk_test::run(examples::matmul_i8, tk::grid(tk::cdiv(M, t.bm) * tk::cdiv(N, t.bn)), c,
+                 std::as_const(a), std::as_const(b), M, N, K, K, 1, N, 1, N, 1, tk::constant(t.bm),
+                 tk::constant(t.bn), tk::constant(t.bk), tk::constant(t.group_m));
+    TK_CHECK_EQUAL(c, want);
+  }
+}
+
 } // namespace
