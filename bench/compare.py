@@ -7,7 +7,10 @@ prints one Markdown table per benchmark. Bandwidth benchmarks: GB/s of TileKit, 
 PyTorch, each as % of the device copy measured in the same process (TileKit against bench_gpu's
 cuMemcpyDtoD, Triton and PyTorch against peers.py's Tensor.copy_), and the ratios TileKit/Triton
 and TileKit/PyTorch (above 1: TileKit is faster). Cold compile and launch overhead: the times and
-the ratios (below 1: TileKit takes less time). Lines that are not JSON objects are ignored; when a
+the ratios (below 1: TileKit takes less time). Matmul: TFLOP/s of TileKit at the GPU's own target
+and lowered for sm_80 (mma.sync), Triton with wgmma and with mma.sync (DISABLE_MMA_V3=1) and
+torch (cuBLAS), and the ratios TileKit/Triton wgmma, TileKit sm_80/Triton mma.sync and
+TileKit/torch (above 1: TileKit is faster), with each result's sampled check. Lines that are not JSON objects are ignored; when a
 (bench, shape, impl) appears twice, the last one counts. Standard library only.
 """
 
@@ -23,6 +26,7 @@ TITLES = {
     "layernorm": "Layernorm forward, f16, 512 MiB input (read + write)",
     "cold_compile": "Cold compile + first launch (vector add, fresh process)",
     "launch_overhead": "Host time per launch of a tiny cached kernel",
+    "matmul": "Matmul C = A B, row-major (TFLOP/s; TOP/s for int8; best config of each)",
 }
 # The copy each implementation's % is taken against: the one measured in its own process.
 COPY_OF = {"tilekit": "cuMemcpyDtoD", "triton": "torch", "torch": "torch"}
@@ -156,6 +160,27 @@ def main(argv):
             ["kernel", "TileKit µs", "raw cuLaunchKernel µs", "Triton µs", "PyTorch µs",
              "TileKit/raw", "TileKit/Triton", "TileKit/PyTorch"], rows,
             ["---"] + ["---:"] * 7))
+
+    shapes = shapes_of(order, "matmul")
+    if shapes:
+        impls = ("tilekit", "tilekit sm_80", "triton", "triton mma.sync", "torch")
+        rows = []
+        for shape in shapes:
+            t = {impl: field(records, "matmul", shape, impl, "tflops") for impl in impls}
+            notes = []
+            for impl in impls:
+                r = records.get(("matmul", shape, impl))
+                if r:
+                    notes.append(f"{impl}: {r.get('config', '')} ({r.get('check', '-')})")
+            rows.append([shape] + [fmt(t[impl], ".1f") for impl in impls] + [
+                fmt(ratio(t["tilekit"], t["triton"]), ".3f"),
+                fmt(ratio(t["tilekit sm_80"], t["triton mma.sync"]), ".3f"),
+                fmt(ratio(t["tilekit"], t["torch"]), ".3f"),
+                "; ".join(notes)])
+        sections.append(f"### {TITLES['matmul']}\n\n" + table(
+            ["shape", "TileKit", "TileKit sm_80", "Triton wgmma", "Triton mma.sync", "torch",
+             "TileKit/Triton wgmma", "TileKit sm_80/Triton mma.sync", "TileKit/torch",
+             "configs (checks)"], rows, ["---"] + ["---:"] * 8 + ["---"]))
 
     print("\n\n".join(sections))
     print("\nGB/s ratios above 1 and time ratios below 1 favour TileKit. % copy: against the copy "

@@ -4,13 +4,19 @@
 // "tilekit", plus "cuMemcpyDtoD" for the copy and "raw cuLaunchKernel" for the launch loop), a
 // readable table on stderr. bench/compare.py puts both outputs side by side.
 //
-//   bench_gpu            all benchmarks (skips, exit 77, without a GPU)
+//   bench_gpu            all benchmarks but matmul (skips, exit 77, without a GPU)
+//   bench_gpu --matmul   matmul only: fp16, bf16, tf32 (f32 inputs) and int8 at 4096^3, 8192^3
+//                        and 8192x8192x512, TFLOP/s (TOP/s for int8), best of a sweep of Triton's
+//                        tutorial configs, once for the GPU's own target and once lowered for
+//                        sm_80 (launch_options::target_arch: the mma.sync path); bounded by
+//                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped
 //   bench_gpu --cold     (internal) one first launch of vector add, for the cold-compile benchmark
 //
 // Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
 // is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
 #include "../tests/support/cuda_driver.hpp"
 #include "kernels/layernorm.hpp"
+#include "kernels/matmul.hpp"
 #include "kernels/softmax.hpp"
 #include "kernels/vector_add.hpp"
 
@@ -25,7 +31,9 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <spawn.h>
@@ -286,6 +294,188 @@ void bench_layernorm(CUdeviceptr y, CUdeviceptr x, const std::vector<half> &cx) 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Matmul (bench_gpu --matmul)
+
+/// One config of the sweep: Triton's tutorial configs (python/tutorials/03-matrix-multiplication,
+/// get_cuda_autotune_config), the first ones, which win at these sizes.
+struct matmul_config {
+  int bm, bn, bk, group, stages, warps;
+  std::string describe() const {
+    return "BM=" + std::to_string(bm) + " BN=" + std::to_string(bn) + " BK=" + std::to_string(bk) +
+           " G=" + std::to_string(group) + " stages=" + std::to_string(stages) +
+           " warps=" + std::to_string(warps);
+  }
+};
+constexpr matmul_config float_configs[] = {
+    {128, 256, 64, 8, 3, 8}, {64, 256, 32, 8, 4, 4}, {128, 128, 32, 8, 4, 4},
+    {128, 64, 32, 8, 4, 4},  {64, 128, 32, 8, 4, 4}, {128, 32, 32, 8, 4, 4},
+};
+// int8: the tutorial's int8-friendly tiles (K steps of 64 and 128 bytes).
+constexpr matmul_config int8_configs[] = {
+    {128, 256, 128, 8, 3, 8},
+    {128, 128, 64, 8, 4, 4},
+    {64, 128, 64, 8, 4, 4},
+    {128, 64, 64, 8, 4, 4},
+};
+
+std::chrono::steady_clock::time_point matmul_deadline;
+
+/// Element (i, j) of a matrix of `cols` columns filled by fill(): chunk[(i * cols + j) % size].
+template <class T>
+double element(const std::vector<T> &chunk, std::size_t i, std::size_t j, std::size_t cols) {
+  return double(chunk[(i * cols + j) % chunk.size()]);
+}
+
+/// C = A B for M x K A and K x N B, row-major, inputs of type In (f32 means tf32, the default
+/// precision), through examples::matmul (examples::matmul_i8 for int8); the best config, per
+/// target, as a JSON line; a sampled check of C against the host in double.
+template <class In, class Out>
+void bench_matmul_case(const char *dtype, int M, int N, int K,
+                       const std::vector<std::string> &archs, CUdeviceptr a, CUdeviceptr b,
+                       CUdeviceptr c) {
+  constexpr bool int8 = std::is_same_v<In, std::int8_t>;
+  const std::size_t chunk_size = (std::size_t(1) << 20) + 7; // not a multiple of any row
+  const auto ca = random_chunk<In>(chunk_size, int8 ? -128.f : -1.f, int8 ? 127.f : 1.f, 11);
+  const auto cb = random_chunk<In>(chunk_size, int8 ? -128.f : -1.f, int8 ? 127.f : 1.f, 12);
+  auto fill_exact = [&](CUdeviceptr p, std::size_t count, const std::vector<In> &chunk) {
+    std::vector<In> host(std::min<std::size_t>(count, std::size_t(1) << 24));
+    for (std::size_t off = 0; off < count; off += host.size()) {
+      const std::size_t n = std::min(host.size(), count - off);
+      for (std::size_t i = 0; i < n; ++i)
+        host[i] = chunk[(off + i) % chunk.size()];
+      require(cu.cuMemcpyHtoD(p + off * sizeof(In), host.data(), n * sizeof(In)), "cuMemcpyHtoD");
+    }
+  };
+  fill_exact(a, std::size_t(M) * K, ca);
+  fill_exact(b, std::size_t(K) * N, cb);
+  const std::string shape =
+      std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + " " + dtype;
+  const double ops = 2.0 * M * N * K;
+  for (const std::string &arch : archs) {
+    const std::string impl = arch.empty() ? "tilekit" : "tilekit " + arch;
+    auto run = [&](const matmul_config &cfg) {
+      const tk::launch_options o{.num_warps = cfg.warps,
+                                 .num_stages = cfg.stages,
+                                 .backend = tk::backend::gpu,
+                                 .target_arch = arch};
+      const tk::grid g(tk::cdiv(M, cfg.bm) * tk::cdiv(N, cfg.bn));
+      if constexpr (int8)
+        examples::matmul_i8.launch(g, o, ptr<std::int32_t>(c), ptr<const std::int8_t>(a),
+                                   ptr<const std::int8_t>(b), M, N, K, K, 1, N, 1, N, 1,
+                                   tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(cfg.bk),
+                                   tk::constant(cfg.group));
+      else
+        examples::matmul.launch(g, o, ptr<Out>(c), ptr<const In>(a), ptr<const In>(b), M, N, K, K,
+                                1, N, 1, N, 1, tk::constant(cfg.bm), tk::constant(cfg.bn),
+                                tk::constant(cfg.bk), tk::constant(cfg.group),
+                                tk::constant(tk::input_precision::tf32));
+    };
+    double best = 1e30;
+    const matmul_config *best_cfg = nullptr;
+    std::string skipped;
+    for (const matmul_config &cfg : int8 ? std::span<const matmul_config>(int8_configs)
+                                         : std::span<const matmul_config>(float_configs)) {
+      if (std::chrono::steady_clock::now() > matmul_deadline) {
+        skipped += " " + cfg.describe();
+        continue;
+      }
+      try {
+        // One timed launch first: slow configs (an FMA dot at 8192^3) get fewer repetitions.
+        const double first = median_ms([&] { run(cfg); }, 1, 1);
+        const int reps = int(std::clamp(2000.0 / std::max(first, 1e-3), 1.0, 10.0));
+        const double ms = reps > 1 ? median_ms([&] { run(cfg); }, 1, reps) : first;
+        std::fprintf(stderr, "  matmul %s %s, %s: %.3f ms, %.1f TFLOP/s\n", shape.c_str(),
+                     impl.c_str(), cfg.describe().c_str(), ms, ops / ms / 1e9);
+        if (ms < best)
+          best = ms, best_cfg = &cfg;
+      } catch (const std::exception &e) {
+        std::fprintf(stderr, "  matmul %s %s, %s: failed: %s\n", shape.c_str(), impl.c_str(),
+                     cfg.describe().c_str(), e.what());
+      }
+    }
+    if (!best_cfg) {
+      std::fprintf(stderr, "  matmul %s %s: no config ran\n", shape.c_str(), impl.c_str());
+      continue;
+    }
+    // The winner again, then 64 sampled elements against the host in double.
+    require(cu.cuMemsetD8(c, 0xff, std::size_t(M) * N * sizeof(Out)), "cuMemsetD8");
+    run(*best_cfg);
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    std::uint32_t s = 12345;
+    int bad = 0;
+    double worst = 0;
+    for (int sample = 0; sample < 64; ++sample) {
+      s = s * 1664525u + 1013904223u;
+      const std::size_t i = s % std::uint32_t(M);
+      s = s * 1664525u + 1013904223u;
+      const std::size_t j = s % std::uint32_t(N);
+      double want = 0, scale = 0;
+      for (std::size_t k = 0; k < std::size_t(K); ++k) {
+        const double x = element(ca, i, k, std::size_t(K)), y = element(cb, k, j, std::size_t(N));
+        want += x * y;
+        scale += std::fabs(x * y);
+      }
+      Out got;
+      require(cu.cuMemcpyDtoH(&got, c + (i * std::size_t(N) + j) * sizeof(Out), sizeof(Out)),
+              "cuMemcpyDtoH");
+      // int8: exact. f16/bf16 out: f32 sums, then one rounding of the result; tf32: 2^-8 of
+      // sum |a b| (inputs rounded or truncated to TF32: up to 2^-9; the FMA dot: 0).
+      const double tol = int8                        ? 0
+                         : std::is_same_v<In, float> ? std::ldexp(scale, -8)
+                         : std::is_same_v<Out, tk::bfloat16>
+                             ? std::ldexp(std::fabs(want), -8) + std::ldexp(scale, -20)
+                             : std::ldexp(std::fabs(want), -10) + std::ldexp(scale, -20);
+      const double err = std::fabs(double(got) - want);
+      worst = std::max(worst, err / (scale + 1e-30));
+      bad += !(err <= tol);
+    }
+    const std::string check = bad ? "MISMATCH (" + std::to_string(bad) + " of 64 sampled)" : "ok";
+    std::fprintf(stderr,
+                 "  matmul %s %s: check of 64 sampled elements vs the host: %s (worst error %.2g "
+                 "of sum |a b|)%s%s\n",
+                 shape.c_str(), impl.c_str(), check.c_str(), worst,
+                 skipped.empty() ? "" : "; out of time, skipped:", skipped.c_str());
+    const double tflops = ops / best / 1e9;
+    std::printf("{\"bench\": \"matmul\", \"shape\": \"%s\", \"impl\": \"%s\", \"ms\": %.4f, "
+                "\"tflops\": %.2f, \"config\": \"%s\", \"check\": \"%s\"}\n",
+                shape.c_str(), impl.c_str(), best, tflops, best_cfg->describe().c_str(),
+                check.c_str());
+    std::fflush(stdout);
+    std::fprintf(stderr, "| matmul | %-22s | %-16s | %9.3f ms | %7.1f %s | %s | %s\n",
+                 shape.c_str(), impl.c_str(), best, tflops, int8 ? "TOP/s" : "TFLOP/s",
+                 best_cfg->describe().c_str(), check.c_str());
+  }
+}
+
+/// bench_gpu --matmul: every dtype and shape, at the GPU's own target and, on a GPU newer than
+/// sm_80, lowered for sm_80.
+int matmul_main(const std::string &target) {
+  const char *limit = std::getenv("TK_BENCH_MATMUL_SECONDS");
+  const int seconds = limit && *limit ? std::atoi(limit) : 300;
+  matmul_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  std::vector<std::string> archs{""};
+  if (std::atoi(target.c_str() + 3) > 80)
+    archs.push_back("sm_80");
+  std::fprintf(stderr, "matmul on %s, %d s at most\n", target.c_str(), seconds);
+  // 8192 x 8192 of f32: 256 MiB per matrix.
+  const std::size_t bytes = std::size_t(8192) * 8192 * 4;
+  CUdeviceptr a = alloc(bytes), b = alloc(bytes), c = alloc(bytes);
+  struct shape {
+    int M, N, K;
+  };
+  for (const shape sh :
+       {shape{4096, 4096, 4096}, shape{8192, 8192, 8192}, shape{8192, 8192, 512}}) {
+    bench_matmul_case<half, half>("fp16", sh.M, sh.N, sh.K, archs, a, b, c);
+    bench_matmul_case<tk::bfloat16, tk::bfloat16>("bf16", sh.M, sh.N, sh.K, archs, a, b, c);
+    bench_matmul_case<float, float>("tf32", sh.M, sh.N, sh.K, archs, a, b, c);
+    bench_matmul_case<std::int8_t, std::int32_t>("int8", sh.M, sh.N, sh.K, archs, a, b, c);
+  }
+  for (CUdeviceptr p : {a, b, c})
+    cu.cuMemFree(p);
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 constexpr int cold_n = 1 << 20;
 
@@ -456,6 +646,8 @@ int main(int argc, char **argv) {
     const std::string target = tk_test::specific_target(tk_test::init_driver());
     if (const std::string why = tk::gpu_unavailable_reason(); !why.empty())
       tk_test::skip(why);
+    if (argc > 1 && std::string(argv[1]) == "--matmul")
+      return matmul_main(target);
     std::fprintf(stderr, "target %s\n", target.c_str());
     std::fprintf(stderr, "| bench | shape | impl | ms | GB/s | of copy | config | check\n");
 

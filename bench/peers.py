@@ -9,8 +9,14 @@ bench/compare.py puts this beside bench_gpu's output.
 Timing matches bench_gpu: CUDA events on the current stream around each run, median of 20 after
 3 warm-up runs; every buffer is 512 MiB or more, far beyond the L2 cache. Inputs are random.
 
-    python3 bench/peers.py            all benchmarks
+    python3 bench/peers.py            all benchmarks but matmul
+    python3 bench/peers.py --matmul   matmul only: the Triton tutorial's kernel (its autotune
+                                      configs swept by hand), in this process (wgmma on Hopper)
+                                      and in a child with DISABLE_MMA_V3=1 (mma.sync), and
+                                      torch.matmul (cuBLAS; torch._int_mm for int8); TFLOP/s,
+                                      bounded by TK_BENCH_MATMUL_SECONDS (default 300) per process
     python3 bench/peers.py --cold     (internal) one first launch of the Triton vector add
+    python3 bench/peers.py --matmul-child  (internal) the Triton matmuls alone, as "triton mma.sync"
 """
 
 import json
@@ -107,6 +113,65 @@ def layer_norm_fwd_fused(X, Y, W, B, Mean, Rstd, stride, N, eps, BLOCK_SIZE: tl.
         x_hat = (x - mean) * rstd
         y = x_hat * w + b
         tl.store(Y + cols, y, mask=mask)
+
+
+@triton.jit
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                  stride_cm, stride_cn, BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr,
+                  BLOCK_SIZE_K: tl.constexpr, GROUP_SIZE_M: tl.constexpr,
+                  ACC_INT32: tl.constexpr):
+    """The tutorial's matmul (03-matrix-multiplication), with an i32 accumulator for int8."""
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_am = (pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)) % M
+    offs_bn = (pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)) % N
+    offs_k = tl.arange(0, BLOCK_SIZE_K)
+    a_ptrs = a_ptr + (offs_am[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_bn[None, :] * stride_bn)
+    if ACC_INT32:
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.int32)
+    else:
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0)
+        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0)
+        accumulator = tl.dot(a, b, accumulator)
+        a_ptrs += BLOCK_SIZE_K * stride_ak
+        b_ptrs += BLOCK_SIZE_K * stride_bk
+    c = accumulator.to(c_ptr.dtype.element_ty)
+    offs_cm = pid_m * BLOCK_SIZE_M + tl.arange(0, BLOCK_SIZE_M)
+    offs_cn = pid_n * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+    c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptrs, c, mask=c_mask)
+
+
+def _cfg(m, n, k, g, stages, warps):
+    return {"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": k, "GROUP_SIZE_M": g,
+            "num_stages": stages, "num_warps": warps}
+
+
+# The tutorial's get_cuda_autotune_config(): the fp16 list (also used for bf16 and tf32) and its
+# fp8 list (8-bit inputs, used for int8). bench_gpu sweeps the first ones for TileKit.
+MATMUL_CONFIGS = [
+    _cfg(128, 256, 64, 8, 3, 8), _cfg(64, 256, 32, 8, 4, 4), _cfg(128, 128, 32, 8, 4, 4),
+    _cfg(128, 64, 32, 8, 4, 4), _cfg(64, 128, 32, 8, 4, 4), _cfg(128, 32, 32, 8, 4, 4),
+    _cfg(64, 32, 32, 8, 5, 2), _cfg(32, 64, 32, 8, 5, 2),
+]
+MATMUL_CONFIGS_8BIT = [
+    _cfg(128, 256, 128, 8, 3, 8), _cfg(256, 128, 128, 8, 3, 8), _cfg(256, 64, 128, 8, 4, 4),
+    _cfg(64, 256, 128, 8, 4, 4), _cfg(128, 128, 128, 8, 4, 4), _cfg(128, 64, 64, 8, 4, 4),
+    _cfg(64, 128, 64, 8, 4, 4), _cfg(128, 32, 64, 8, 4, 4),
+]
+MATMUL_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 512)]
+MATMUL_DTYPES = ["fp16", "bf16", "tf32", "int8"]
 
 
 # --- Measuring and reporting ------------------------------------------------------------------
@@ -317,6 +382,144 @@ def bench_launch_overhead():
                 config + " (torch.add)")
 
 
+def matmul_inputs(dtype, M, N, K):
+    if dtype == "int8":
+        a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
+        b = torch.randint(-128, 128, (K, N), device="cuda", dtype=torch.int8)
+        return a, b, torch.empty((M, N), device="cuda", dtype=torch.int32)
+    t = {"fp16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[dtype]
+    a, b = rand((M, K), -1, 1, t), rand((K, N), -1, 1, t)
+    return a, b, torch.empty((M, N), device="cuda", dtype=t)
+
+
+def matmul_check(dtype, a, b, c):
+    """64 sampled elements of c against a float64 product of the same rows and columns."""
+    gen = torch.Generator(device="cpu").manual_seed(12345)
+    rows = torch.randint(0, a.shape[0], (64,), generator=gen).cuda()
+    cols = torch.randint(0, b.shape[1], (64,), generator=gen).cuda()
+    x, y = a[rows].double(), b[:, cols].double()
+    want = (x * y.t()).sum(dim=1)
+    scale = (x.abs() * y.t().abs()).sum(dim=1)
+    got = c[rows, cols].double()
+    if dtype == "int8":
+        tol = torch.zeros_like(want)
+    elif dtype == "tf32":
+        tol = scale * 2.0 ** -8
+    else:
+        tol = want.abs() * (2.0 ** -8 if dtype == "bf16" else 2.0 ** -10) + scale * 2.0 ** -20
+    bad = int(((got - want).abs() > tol).sum())
+    return "ok" if bad == 0 else f"MISMATCH ({bad} of 64 sampled)"
+
+
+def report_matmul(dtype, shape, impl, ms, config, check):
+    M, N, K = shape
+    tflops = 2.0 * M * N * K / ms / 1e9
+    name = f"{M}x{N}x{K} {dtype}"
+    emit({"bench": "matmul", "shape": name, "impl": impl, "ms": round(ms, 4),
+          "tflops": round(tflops, 2), "config": config, "check": check})
+    unit = "TOP/s" if dtype == "int8" else "TFLOP/s"
+    print(f"| matmul | {name:<22} | {impl:<16} | {ms:9.3f} ms | {tflops:7.1f} {unit} | {config} "
+          f"| {check}", file=sys.stderr, flush=True)
+
+
+def adaptive_ms(fn):
+    """One timed run, then up to 10 more (about 2 s of runs): big matmuls on slow paths stay short."""
+    first = median_ms(fn, warmup=1, reps=1)
+    reps = int(min(10, max(1, 2000 / max(first, 1e-3))))
+    return median_ms(fn, warmup=1, reps=reps) if reps > 1 else first
+
+
+def bench_matmul_triton(impl, deadline):
+    for shape in MATMUL_SHAPES:
+        for dtype in MATMUL_DTYPES:
+            M, N, K = shape
+            a, b, c = matmul_inputs(dtype, M, N, K)
+            configs = MATMUL_CONFIGS_8BIT if dtype == "int8" else MATMUL_CONFIGS
+
+            def run(cfg):
+                grid = (triton.cdiv(M, cfg["BLOCK_SIZE_M"]) * triton.cdiv(N, cfg["BLOCK_SIZE_N"]),)
+                matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0),
+                                    b.stride(1), c.stride(0), c.stride(1),
+                                    ACC_INT32=dtype == "int8", **cfg)
+
+            best = None
+            for cfg in configs:
+                if time.monotonic() > deadline:
+                    print(f"  matmul {dtype} {shape} {impl}: out of time, skipping {cfg}",
+                          file=sys.stderr, flush=True)
+                    continue
+                try:
+                    ms = adaptive_ms(lambda: run(cfg))
+                except Exception as e:  # noqa: BLE001 - e.g. out of shared memory
+                    print(f"  matmul {dtype} {shape} {impl}, {cfg}: {type(e).__name__}: {e}",
+                          file=sys.stderr, flush=True)
+                    continue
+                print(f"  matmul {dtype} {shape} {impl}, {config_text(cfg)}: {ms:.3f} ms",
+                      file=sys.stderr, flush=True)
+                if best is None or ms < best[0]:
+                    best = (ms, cfg)
+            if best is None:
+                continue
+            c.zero_()
+            run(best[1])
+            report_matmul(dtype, shape, impl, best[0], config_text(best[1]),
+                          matmul_check(dtype, a, b, c))
+            del a, b, c
+            torch.cuda.empty_cache()
+
+
+def bench_matmul_torch():
+    torch.backends.cuda.matmul.allow_tf32 = True  # tf32: cuBLAS's TF32 tensor cores
+    for shape in MATMUL_SHAPES:
+        for dtype in MATMUL_DTYPES:
+            M, N, K = shape
+            a, b, c = matmul_inputs(dtype, M, N, K)
+            if dtype == "int8":
+                if not hasattr(torch, "_int_mm"):
+                    print("  torch._int_mm: not in this torch", file=sys.stderr, flush=True)
+                    continue
+                what = "torch._int_mm"
+
+                def fn():
+                    torch._int_mm(a, b, out=c)
+            else:
+                what = "torch.matmul"
+
+                def fn():
+                    torch.matmul(a, b, out=c)
+            try:
+                ms = adaptive_ms(fn)
+            except Exception as e:  # noqa: BLE001
+                print(f"  matmul {dtype} {shape} torch: {type(e).__name__}: {e}", file=sys.stderr,
+                      flush=True)
+                continue
+            fn()
+            report_matmul(dtype, shape, "torch", ms, what, matmul_check(dtype, a, b, c))
+            del a, b, c
+            torch.cuda.empty_cache()
+
+
+def matmul_budget():
+    return time.monotonic() + float(os.environ.get("TK_BENCH_MATMUL_SECONDS") or 300)
+
+
+def matmul_main():
+    """Triton with wgmma (this process), Triton with mma.sync (a child, DISABLE_MMA_V3=1), torch."""
+    deadline = matmul_budget()
+    print("| bench | shape | impl | ms | TFLOP/s | config | check", file=sys.stderr, flush=True)
+    guarded(lambda: bench_matmul_triton("triton", deadline))
+    guarded(bench_matmul_torch)
+    env = dict(os.environ, DISABLE_MMA_V3="1")
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--matmul-child"], env=env,
+                          capture_output=True, text=True, timeout=900)
+    sys.stdout.write(proc.stdout)
+    sys.stdout.flush()
+    sys.stderr.write(proc.stderr)
+    if proc.returncode != 0:
+        print(f"peers.py --matmul-child failed ({proc.returncode})", file=sys.stderr, flush=True)
+    return 0
+
+
 def bench_cold():
     """Triton vector add in a fresh process with an empty TRITON_CACHE_DIR, then again with the
     cache it filled: the first call (in process, call to synchronize) and the whole process."""
@@ -361,6 +564,11 @@ def main():
     if not torch.cuda.is_available():
         print("SKIPPED: no CUDA device for torch", file=sys.stderr)
         return 77
+    if len(sys.argv) > 1 and sys.argv[1] == "--matmul":
+        return matmul_main()
+    if len(sys.argv) > 1 and sys.argv[1] == "--matmul-child":
+        bench_matmul_triton("triton mma.sync", matmul_budget())
+        return 0
     print(f"{torch.cuda.get_device_name()}; torch {torch.__version__}, triton {triton.__version__}",
           file=sys.stderr)
     print("| bench | shape | impl | ms | GB/s | of copy | config | check", file=sys.stderr)

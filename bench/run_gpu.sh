@@ -7,7 +7,8 @@
 #   bash bench/run_gpu.sh            results in $OUT (default: ./bench_out)
 #
 # Writes tilekit.jsonl, peers.jsonl (the JSON lines), tilekit.log, peers.log (tables, every
-# configuration tried, errors) and compare.md (printed last).
+# configuration tried, errors), the same for matmul (*_matmul.*; TK_BENCH_MATMUL=0 skips it) and
+# compare.md (printed last).
 set -u
 here=$PWD
 out=${OUT:-$here/bench_out}
@@ -45,9 +46,33 @@ TRITON_CACHE_DIR="$triton_cache" timeout 220 "$python" "$here/bench/peers.py" \
 rc_peers=$?
 echo "peers.py: exit $rc_peers after $(( $(date +%s) - start )) s"
 [ $rc_peers -eq 0 ] || tail -n 20 "$out/peers.log"
-grep -i "failed\|mismatch" "$out/tilekit.log" "$out/peers.log" "$out/tilekit.jsonl" \
-  "$out/peers.jsonl" || true
+
+# Matmul (fp16, bf16, tf32, int8 at 4096^3, 8192^3, 8192x8192x512), each side in its own run with
+# its own time limit: every config is a fresh compile and the big shapes take seconds per launch
+# on a slow path. Each side stops sweeping after TK_BENCH_MATMUL_SECONDS (default 300); the
+# timeout leaves room for the last config and the checks. TK_BENCH_MATMUL=0 skips them.
+rc_mm=0
+if [ "${TK_BENCH_MATMUL:-1}" != 0 ]; then
+  echo "== matmul: TileKit (bench_gpu --matmul)"
+  start=$(date +%s)
+  LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    TK_BACKEND_LIBRARY="$lib/libtilekit_backend.so" TK_CACHE_DIR="$cache" \
+    timeout 420 "$exe" --matmul > "$out/tilekit_matmul.jsonl" 2> "$out/tilekit_matmul.log"
+  rc=$?
+  echo "bench_gpu --matmul: exit $rc after $(( $(date +%s) - start )) s"
+  [ $rc -eq 0 ] || { rc_mm=$rc; tail -n 20 "$out/tilekit_matmul.log"; }
+  echo "== matmul: Triton (wgmma, and mma.sync in a child) and torch (peers.py --matmul)"
+  start=$(date +%s)
+  TRITON_CACHE_DIR="$triton_cache" timeout 900 "$python" "$here/bench/peers.py" --matmul \
+    > "$out/peers_matmul.jsonl" 2> "$out/peers_matmul.log"
+  rc=$?
+  echo "peers.py --matmul: exit $rc after $(( $(date +%s) - start )) s"
+  [ $rc -eq 0 ] || { rc_mm=$rc; tail -n 20 "$out/peers_matmul.log"; }
+fi
+touch "$out/tilekit_matmul.jsonl" "$out/peers_matmul.jsonl"
+grep -i "failed\|mismatch" "$out"/*.log "$out"/*.jsonl || true
 
 echo
-"$python" "$here/bench/compare.py" "$out/tilekit.jsonl" "$out/peers.jsonl" | tee "$out/compare.md"
-[ $rc_tk -eq 0 ] && [ $rc_peers -eq 0 ]
+"$python" "$here/bench/compare.py" "$out/tilekit.jsonl" "$out/peers.jsonl" \
+  "$out/tilekit_matmul.jsonl" "$out/peers_matmul.jsonl" | tee "$out/compare.md"
+[ $rc_tk -eq 0 ] && [ $rc_peers -eq 0 ] && [ $rc_mm -eq 0 ]

@@ -1,6 +1,8 @@
 // docs/writing-kernels.md: tk::dot and a matmul main loop.
 #include "doc_examples.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -34,9 +36,11 @@ auto dots = tk::jit("dots", [](tk::ptr<float> out, tk::ptr<const float> a,
                                tk::ptr<std::int32_t> iout, tk::ptr<const std::int8_t> ia) {
   auto offs = tk::arange(0, 16)(tk::_, tk::newaxis) * 16 + tk::arange(0, 16); // [16, 16]
   auto x = tk::load(a + offs);
-  auto fast = tk::dot(x, x);                             // f32 inputs rounded to TF32
-  auto exact = tk::dot(x, x, tk::input_precision::ieee); // full f32 products
+  auto fast = tk::dot(x, x);                               // f32 inputs rounded to TF32
+  auto close = tk::dot(x, x, tk::input_precision::tf32x3); // three TF32 passes
+  auto exact = tk::dot(x, x, tk::input_precision::ieee);   // full f32 products
   tk::store(out + offs, exact - fast);
+  tk::store(out + 256 + offs, exact - close);
   auto q = tk::load(ia + offs);
   tk::store(iout + offs, tk::dot(q, q)); // i8 x i8 -> i32, exact
 });
@@ -67,7 +71,7 @@ DOC_EXAMPLE("dot.matmul") {
 }
 
 DOC_EXAMPLE("dot.precision") {
-  std::vector<float> a(256), out(256);
+  std::vector<float> a(256), out(512);
   std::vector<std::int8_t> ia(256);
   std::vector<std::int32_t> iout(256);
   for (std::size_t k = 0; k < 256; ++k) {
@@ -75,10 +79,13 @@ DOC_EXAMPLE("dot.precision") {
     ia[k] = std::int8_t(int(k % 255) - 127);
   }
   dots.interpret(tk::grid(1), out.data(), a.data(), iout.data(), ia.data());
-  bool differs = false;
-  for (float d : out)
-    differs = differs || d != 0.0f;
-  doc::check(differs, "TF32 rounds the inputs");
+  float tf32_error = 0, tf32x3_error = 0;
+  for (std::size_t k = 0; k < 256; ++k) {
+    tf32_error = std::max(tf32_error, std::fabs(out[k]));
+    tf32x3_error = std::max(tf32x3_error, std::fabs(out[256 + k]));
+  }
+  doc::check(tf32_error > 0, "TF32 rounds the inputs");
+  doc::check(tf32x3_error < tf32_error / 100, "tf32x3 is close to ieee");
   std::int32_t want = 0;
   for (int k = 0; k < 16; ++k)
     want += std::int32_t(ia[std::size_t(k)]) * std::int32_t(ia[std::size_t(k * 16)]);

@@ -66,4 +66,48 @@ inline auto matmul =
       tk::store(c_ptrs, acc, c_mask);
     });
 
+/// The same kernel for i8 inputs: C (i32) = A (i8) x B (i8), accumulated exactly in i32 (INT8
+/// tensor cores). Same launch contract, without INPUT_PRECISION; `c` points to std::int32_t.
+inline auto matmul_i8 = tk::jit(
+    "matmul_i8",
+    [](tk::ptr<std::int32_t> c, tk::ptr<const std::int8_t> a, tk::ptr<const std::int8_t> b,
+       tk::i32 M, tk::i32 N, tk::i32 K, tk::i32 stride_am, tk::i32 stride_ak, tk::i32 stride_bk,
+       tk::i32 stride_bn, tk::i32 stride_cm, tk::i32 stride_cn, tk::constant<int> BLOCK_M,
+       tk::constant<int> BLOCK_N, tk::constant<int> BLOCK_K, tk::constant<int> GROUP_M) {
+      auto pid = tk::program_id(0);
+      auto num_pid_m = tk::cdiv(M, BLOCK_M);
+      auto num_pid_n = tk::cdiv(N, BLOCK_N);
+      auto num_pid_in_group = GROUP_M * num_pid_n;
+      auto group_id = pid / num_pid_in_group;
+      auto first_pid_m = group_id * GROUP_M;
+      auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
+      auto pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
+      auto pid_n = (pid % num_pid_in_group) / group_size_m;
+
+      auto offs_am = (pid_m * BLOCK_M + tk::arange(0, BLOCK_M)) % M;
+      auto offs_bn = (pid_n * BLOCK_N + tk::arange(0, BLOCK_N)) % N;
+      auto offs_k = tk::arange(0, BLOCK_K);
+      auto a_ptrs =
+          a + (offs_am(tk::_, tk::newaxis) * stride_am + offs_k(tk::newaxis, tk::_) * stride_ak);
+      auto b_ptrs =
+          b + (offs_k(tk::_, tk::newaxis) * stride_bk + offs_bn(tk::newaxis, tk::_) * stride_bn);
+
+      auto acc = tk::zeros<std::int32_t>({BLOCK_M, BLOCK_N});
+      tk::for_range(0, tk::cdiv(K, BLOCK_K), [&](tk::i32 k) {
+        // Masked-off elements of the K tail load as zero.
+        auto a_tile = tk::load(a_ptrs, offs_k(tk::newaxis, tk::_) < K - k * BLOCK_K);
+        auto b_tile = tk::load(b_ptrs, offs_k(tk::_, tk::newaxis) < K - k * BLOCK_K);
+        acc = tk::dot(a_tile, b_tile, acc);
+        a_ptrs += BLOCK_K * stride_ak;
+        b_ptrs += BLOCK_K * stride_bk;
+      });
+
+      auto offs_cm = pid_m * BLOCK_M + tk::arange(0, BLOCK_M);
+      auto offs_cn = pid_n * BLOCK_N + tk::arange(0, BLOCK_N);
+      auto c_ptrs =
+          c + stride_cm * offs_cm(tk::_, tk::newaxis) + stride_cn * offs_cn(tk::newaxis, tk::_);
+      auto c_mask = (offs_cm(tk::_, tk::newaxis) < M) & (offs_cn(tk::newaxis, tk::_) < N);
+      tk::store(c_ptrs, acc, c_mask);
+    });
+
 } // namespace examples

@@ -107,6 +107,7 @@ template <std::size_t N> struct tuning_key {
   const void *tuner = nullptr;
   cu::context context = nullptr;
   std::array<std::uint64_t, N> words{};
+  std::uint64_t target_arch = 0; ///< arch_word of the target the launches ask for (launch.hpp)
   bool operator==(const tuning_key &) const = default;
 };
 
@@ -374,8 +375,10 @@ private:
                            (options.backend == backend::automatic && interpret_requested());
     auto &cache = tunings<A...>();
     detail::tuning_key<N> key{this, nullptr, {}};
-    if (!interpret)
+    if (!interpret) {
       key.context = detail::gpu_driver(kernel_.name(), where).launch_context(where);
+      key.target_arch = detail::arch_word(detail::requested_target_arch(options.target_arch).name);
+    }
     key.words = {(is_key(I) ? detail::value_word(detail::substitute(args, 0))
                   : detail::is_tuned<A>
                       ? 0
@@ -468,8 +471,12 @@ private:
         for (std::uint64_t w : key.words)
           words += std::to_string(w) + ",";
         const std::string ir = kernel_.ir(detail::substitute(args, values[0][I])...);
-        disk_key = detail::make_cache_key({"tk-autotune 1", kernel_.name(), ir, configs, words,
-                                           device.target, device.name, backend.version()});
+        const std::string arch = detail::resolve_target_arch(
+            detail::requested_target_arch(options.target_arch), device, backend.targets(), where);
+        disk_key =
+            detail::make_cache_key({"tk-autotune 1", kernel_.name(), ir, configs, words,
+                                    device.target + (arch.empty() ? "" : " lowered for " + arch),
+                                    device.name, backend.version()});
       }
     }
     if (disk)

@@ -41,7 +41,7 @@ extern "C" {
 
 /** The version of this interface, which tk_backend_abi_version returns; raised whenever a
  *  function is added or changes, so that a program refuses a backend built for another one. */
-#define TK_BACKEND_ABI_VERSION 2
+#define TK_BACKEND_ABI_VERSION 3
 
 /** What tk_compile returns. */
 typedef enum tk_status {
@@ -88,12 +88,20 @@ typedef struct tk_compile_options {
    *  as Triton's enable_fp_fusion allows. Zero: every operation is rounded on its own, as the
    *  interpreter does. An explicit tk::fma is an fma either way. */
   int fp_fusion;
+  /** The target whose instructions the lowering uses, when older than `target`: "sm_80" with
+   *  target "sm_90a" lowers tk.dot to mma.sync instead of wgmma, so that an older GPU's code
+   *  path can be measured on a newer GPU. The binary is still made for `target` (the PTX's
+   *  .target, ptxas's -arch) and runs there. NULL or "" (the default): `target` itself. Must be
+   *  a name tk_backend_targets lists whose compute capability is not above target's; an
+   *  architecture-specific one ("sm_90a") only when it is `target`. (Added in ABI version 3.) */
+  const char *lowering_target;
 } tk_compile_options;
 
 /** The outcome of one tk_compile; opaque, freed by tk_compile_result_free. */
 typedef struct tk_compile_result tk_compile_result;
 
-/** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug, fp fusion on. */
+/** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug, fp fusion on, no
+ *  lowering_target. */
 TK_BACKEND_API void tk_compile_options_init(tk_compile_options *opts);
 
 /**

@@ -7,8 +7,16 @@
 
 namespace tk {
 
-/// How f32 inputs of `tk::dot` are multiplied.
-enum class input_precision { tf32, ieee };
+/// How f32 inputs of `tk::dot` are multiplied (as Triton's `input_precision`). Inputs of other
+/// types (f16, bf16, i8) are multiplied exactly whatever it says: there it has no effect, as in
+/// Triton.
+enum class input_precision {
+  tf32, ///< each input rounded to TF32 (10 fraction bits, round to nearest, ties away from zero)
+  ieee, ///< full f32 products
+  /// three TF32 passes: x = big + small with big = tf32(x), small = tf32(x - big), and a * b as
+  /// big_a big_b + big_a small_b + small_a big_b: close to ieee, on tensor cores
+  tf32x3,
+};
 
 namespace detail {
 
@@ -27,9 +35,20 @@ template <class A, int RA, class B, int RB> constexpr void check_dot() {
                                       "convert one with tk::cast");
 }
 
+/// The precision the IR records for inputs of type A: `precision` for f32, ieee for the others
+/// (exact products; Triton ignores input_precision for them too).
+template <class A> constexpr dot_precision precision_for(input_precision precision) {
+  if constexpr (!std::is_same_v<A, float>)
+    return dot_precision::ieee;
+  else
+    return precision == input_precision::tf32     ? dot_precision::tf32
+           : precision == input_precision::tf32x3 ? dot_precision::tf32x3
+                                                  : dot_precision::ieee;
+}
+
 template <class C>
-value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc, bool tf32,
-                   loc_t loc) {
+value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc,
+                   dot_precision precision, loc_t loc) {
   const auto &sa = a->shape, &sb = b->shape;
   if (sa[1] != sb[0])
     fail(loc, "tk::dot: inner dimensions differ: a is ", to_string(sa), ", b is ", to_string(sb));
@@ -41,7 +60,7 @@ value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc,
     fail(loc, "tk::dot: the accumulator is ", to_string(acc->shape), " but a x b is ",
          to_string(out));
   const auto c = acc ? acc : const_value(elem_of<C>(), out, 0, 0, loc);
-  return dot(a, b, c, tf32, loc);
+  return dot(a, b, c, precision, loc);
 }
 
 } // namespace detail
@@ -53,9 +72,9 @@ auto dot(const block<A, RA> &a, const block<B, RB> &b,
          std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
   using C = typename detail::dot_accumulator<A>::type;
-  return block<C, 2>(
-      detail::dot_impl<C>(detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v, {},
-                          std::is_same_v<A, float> && precision == input_precision::tf32, loc));
+  return block<C, 2>(detail::dot_impl<C>(detail::operand_of(a.v_, loc).v,
+                                         detail::operand_of(b.v_, loc).v, {},
+                                         detail::precision_for<A>(precision), loc));
 }
 
 /// a x b + acc. The accumulator is f32 (or f16 for f16 inputs), i32 for i8 inputs.
@@ -68,10 +87,9 @@ block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> 
   static_assert(std::is_same_v<C, Default> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
                 "tk::dot: the accumulator must be f32 for float inputs (or f16 for f16 inputs) "
                 "and i32 for i8 inputs");
-  return block<C, 2>(
-      detail::dot_impl<C>(detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
-                          detail::operand_of(acc.v_, loc).v,
-                          std::is_same_v<A, float> && precision == input_precision::tf32, loc));
+  return block<C, 2>(detail::dot_impl<C>(
+      detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
+      detail::operand_of(acc.v_, loc).v, detail::precision_for<A>(precision), loc));
 }
 
 } // namespace tk

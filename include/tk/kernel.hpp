@@ -71,6 +71,11 @@ struct launch_options {
   /// Interpreter: also report signed integer overflow, misaligned addresses and, for buffer
   /// arguments, accesses outside them; as TK_INTERPRET_CHECK=1 does (docs/interpreter.md).
   bool checked = false;
+  /// GPU: generate code as for this older target, "sm_80" say (mma.sync rather than wgmma on an
+  /// sm_90a GPU), to measure an older GPU's code path on this one; the binary is still made for
+  /// and runs on this GPU. Empty: TK_TARGET_ARCH when set, else the GPU's own target. A target
+  /// newer than the GPU is an error (docs/environment.md).
+  std::string_view target_arch = {};
 };
 
 /// True when the TK_INTERPRET environment variable asks for the interpreter (1, true, yes, on in
@@ -661,14 +666,18 @@ private:
     (check_pointer<std::tuple_element_t<I, Params>>(args, I, g.loc), ...);
     const detail::cu::driver &driver = detail::gpu_driver(name_, g.loc);
     detail::cu::context ctx = driver.launch_context(g.loc);
-    const Key key{
-        this,        ctx,
-        o.num_warps, o.num_stages,
-        o.fp_fusion, {detail::specialization_word<std::tuple_element_t<I, Params>>(args)...}};
+    const detail::requested_arch arch = detail::requested_target_arch(o.target_arch);
+    const Key key{this,
+                  ctx,
+                  o.num_warps,
+                  o.num_stages,
+                  o.fp_fusion,
+                  detail::arch_word(arch.name),
+                  {detail::specialization_word<std::tuple_element_t<I, Params>>(args)...}};
     (check_device_memory<std::tuple_element_t<I, Params>>(driver, args, I, g.loc), ...);
     const detail::loaded_kernel &k = cache.get(key, [&] {
       return detail::compile_and_load(name_, trace(args...), ctx, o.num_warps, o.num_stages,
-                                      o.fp_fusion, g.loc);
+                                      o.fp_fusion, arch, g.loc);
     });
     // The argument block: each non-constant argument as the kernel's parameter holds it.
     std::tuple<typename detail::device_arg<std::tuple_element_t<I, Params>, A>::type...> values{

@@ -89,6 +89,8 @@ unsigned mlir::tk::getScanScratchBytes(ScanOp op) {
 }
 
 unsigned mlir::tk::getDotScratchBytes(DotOp op) {
+  if (!isa_and_nonnull<tkgpu::BlockedEncodingAttr>(op.getType().getEncoding()))
+    return 0; // tensor cores: the operands arrive in registers
   RankedTensorType a = op.getA().getType(), b = op.getB().getType();
   return unsigned(a.getNumElements() + b.getNumElements()) *
          getScratchElementBytes(a.getElementType());

@@ -6,6 +6,7 @@
 #include "Analysis/AxisInfo.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
 
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
@@ -275,19 +276,27 @@ AxisInfo visitDiv(const AxisInfo &lhs, const AxisInfo &rhs, bool isSigned,
   return AxisInfo(contiguity, divisibility, constancy, constant);
 }
 
-/// lhs % rhs. Divisibility: r = a - q*b is a multiple of gcd(D_a, D_b). Unsigned remainder by a
-/// constant c keeps runs of g = gcd(contig, D, 2^v(c)): the lead is a multiple of g, and so is
-/// the distance from lead % c to the next multiple of c. Signed remainder of a negative run is
-/// not increasing (-4 % 4 = 0, -3 % 4 = -3), so remsi is not contiguous (conservative).
-/// Remainder by 1 is 0 everywhere.
+/// lhs % rhs. Divisibility: r = a - q*b is a multiple of gcd(D_a, D_b). Remainder by a modulus
+/// that is a multiple of m (a constant c: m = 2^v(c); a value constant along the dimension:
+/// m = its divisibility) keeps runs of g = gcd(contig, D, m): the lead is a multiple of g, and
+/// so is the distance from lead % c to the next multiple of c. Remainder by 1 is 0 everywhere.
+///
+/// Signed remainder of a negative run is not increasing (-4 % 4 = 0, -3 % 4 = -3). Like
+/// Triton, remsi is treated as remui along a dimension where the modulus is constant: it is how
+/// kernels wrap indices (`(pid * BLOCK + arange(0, BLOCK)) % N`, always non-negative), and
+/// without it such loads could not be vectorized. A kernel taking the signed remainder of a
+/// negative index run gets wrong vector accesses; `% N` on negative indices has no use there.
 AxisInfo visitRem(const AxisInfo &lhs, const AxisInfo &rhs, bool isSigned, ArrayRef<int64_t> shape,
                   std::optional<int64_t> constant) {
+  (void)isSigned;
   std::optional<int64_t> modulus = rhs.getConstantValue();
   DimVector contiguity, divisibility, constancy;
   for (int64_t d = 0; d < lhs.getRank(); ++d) {
     int64_t c = 1;
-    if (!isSigned && modulus && *modulus > 1)
+    if (modulus && *modulus > 1)
       c = gcd3(lhs.getContiguity(d), lhs.getDivisibility(d), pow2Divisor(*modulus));
+    else if (!modulus && rhs.getConstancy(d) >= lhs.getContiguity(d))
+      c = gcd3(lhs.getContiguity(d), lhs.getDivisibility(d), rhs.getDivisibility(d));
     contiguity.push_back(c);
     divisibility.push_back(std::gcd(leadDiv(lhs, d, c), leadDiv(rhs, d, c)));
     constancy.push_back(isConstant(rhs, 1) ? shape[d]
@@ -487,6 +496,8 @@ std::optional<AxisInfo> transfer(Operation *op, ArrayRef<const AxisInfo *> in) {
   DimVector shape = shapeOf(type);
   if (auto c = dyn_cast<arith::ConstantOp>(op))
     return visitConstant(c);
+  if (isa<tkgpu::ConvertLayoutOp>(op)) // the same values, held by other threads
+    return *in[0];
   if (isa<GetProgramIdOp, GetNumProgramsOp>(op))
     return AxisInfo::getPessimistic(1);
   if (auto range = dyn_cast<MakeRangeOp>(op))

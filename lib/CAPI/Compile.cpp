@@ -143,6 +143,32 @@ const char *validate(const char *ir, size_t irLen, const tk_compile_options *opt
   return "";
 }
 
+/// Checks opts.lowering_target against `target`; sets `lowering` to its row (to `target` when
+/// none is given or it names `target`). Returns the error text, "" when it is fine.
+std::string checkLoweringTarget(const tk_compile_options &opts, const mlir::tk::GpuTarget &target,
+                                const mlir::tk::GpuTarget *&lowering) {
+  lowering = &target;
+  if (!opts.lowering_target || !*opts.lowering_target)
+    return "";
+  const llvm::StringRef name = opts.lowering_target;
+  const mlir::tk::GpuTarget *row = mlir::tk::lookupGpuTarget(name);
+  if (!row)
+    return ("unknown lowering_target '" + name + "'; supported: " + mlir::tk::gpuTargetNames())
+        .str();
+  if (row->computeCapability > target.computeCapability)
+    return ("lowering_target " + name + " is newer than target " + target.name +
+            ": its code may use instructions that " + target.name +
+            " lacks; use a target no newer than " + target.name)
+        .str();
+  if (name.ends_with("a") && row != &target)
+    return ("lowering_target " + name + " is architecture-specific: its instructions exist on " +
+            name.drop_back() + " alone, not on " + target.name + "; use " + name.drop_back() +
+            " or older")
+        .str();
+  lowering = row;
+  return "";
+}
+
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -177,7 +203,8 @@ template <class Body> void runWithLargeStack(Body &body, bool debug) {
 }
 
 tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compile_options &opts,
-                  const mlir::tk::GpuTarget &target, tk_compile_result &result, bool debug) {
+                  const mlir::tk::GpuTarget &target, const mlir::tk::GpuTarget &loweringTarget,
+                  tk_compile_result &result, bool debug) {
   auto start = std::chrono::steady_clock::now();
   std::optional<mlir::tk::NestingPosition> deep =
       mlir::tk::findExcessNesting(ir, mlir::tk::kMaxNesting);
@@ -218,7 +245,7 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     mlir::tk::LoweringOptions lowering;
     lowering.numWarps = static_cast<unsigned>(opts.num_warps);
     lowering.numStages = static_cast<unsigned>(opts.num_stages);
-    lowering.computeCapability = target.computeCapability;
+    lowering.computeCapability = loweringTarget.computeCapability;
     lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
     LogicalResult lowered = mlir::tk::lowerToLLVM(*module, lowering);
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
@@ -261,8 +288,10 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
   if (result.kind == TK_OUTPUT_PTX)
     result.binary = result.ptx;
   if (debug) {
-    llvm::errs() << "tk: " << result.kernelName << " for " << target.name << ": "
-                 << result.producerLog;
+    llvm::errs() << "tk: " << result.kernelName << " for " << target.name;
+    if (&loweringTarget != &target)
+      llvm::errs() << " (lowered for " << loweringTarget.name << ")";
+    llvm::errs() << ": " << result.producerLog;
     for (int stage = 0; stage < TK_STAGE_COUNT; ++stage)
       llvm::errs() << "tk:   " << tk_stage_name(static_cast<tk_stage>(stage)) << " "
                    << llvm::format("%.2f", result.stageMs[stage]) << " ms\n";
@@ -283,6 +312,7 @@ void tk_compile_options_init(tk_compile_options *opts) {
   opts->output = TK_OUTPUT_AUTO;
   opts->debug = 0;
   opts->fp_fusion = 1;
+  opts->lowering_target = nullptr;
 }
 
 tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
@@ -304,6 +334,9 @@ tk_status tk_compile_named(const char *ir, size_t ir_len, const char *source_nam
                     "'; supported: " + mlir::tk::gpuTargetNames());
   if (*problem)
     return fail(*result, TK_ERROR_INVALID_ARGUMENT, problem);
+  const mlir::tk::GpuTarget *lowering = target;
+  if (std::string why = checkLoweringTarget(*opts, *target, lowering); !why.empty())
+    return fail(*result, TK_ERROR_INVALID_ARGUMENT, why);
   result->target = target->name.str();
   result->threadsPerBlock = opts->num_warps * 32;
   bool debug = opts->debug || ::tk::detail::env::flag("TK_DEBUG");
@@ -311,7 +344,7 @@ tk_status tk_compile_named(const char *ir, size_t ir_len, const char *source_nam
   std::string text(ir, ir_len);
   const std::string name = source_name && *source_name ? source_name : "<tk-ir>";
   tk_status status = TK_OK;
-  auto body = [&] { status = compile(text, name, *opts, *target, *result, debug); };
+  auto body = [&] { status = compile(text, name, *opts, *target, *lowering, *result, debug); };
   runWithLargeStack(body, debug);
   if (status != TK_OK) {
     result->status = status;

@@ -37,6 +37,10 @@ std::unique_ptr<Pass> coalesce(const LoweringOptions &) { return tkgpu::createTk
 std::unique_ptr<Pass> removeLayoutConversions(const LoweringOptions &) {
   return tkgpu::createTkRemoveLayoutConversions();
 }
+std::unique_ptr<Pass> accelerateMatmul(const LoweringOptions &options) {
+  return tkgpu::createTkAccelerateMatmul(
+      tkgpu::TkAccelerateMatmulOptions{options.computeCapability});
+}
 std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &) {
   return createTkAllocateSharedMemory();
 }
@@ -66,7 +70,8 @@ constexpr Stage kStages[] = {
     {"tk-assign-layouts",            assignLayouts}, // blocked layouts for every tensor (tkgpu)
     {"tk-coalesce",                  coalesce},      // memory-access layouts from axis info
     {"tk-remove-layout-conversions", removeLayoutConversions},
-    {"tk-accelerate-matmul",         nullptr},       // tensor-core layouts for tk.dot
+    {"tk-accelerate-matmul",         accelerateMatmul}, // tensor-core layouts for tk.dot
+    {"tk-remove-layout-conversions", removeLayoutConversions}, // the accumulator through loops
     {"tk-pipeline",                  nullptr},       // num_stages software pipelining
     {"tk-allocate-shared-memory",    allocateSharedMemory},  // offsets, the module's total
     {"tk-to-llvm",                   toLLVM},        // tk/tkgpu -> LLVM + NVVM; scf kept

@@ -249,6 +249,57 @@ void fpFusion(const std::string &vectorAddTk) {
   }
 }
 
+/// lowering_target: code lowered as for an older target, still made for `target`; a newer or
+/// another GPU's architecture-specific target is refused by name.
+void loweringTarget(const std::string &vectorAddTk) {
+  tk_compile_options defaults;
+  tk_compile_options_init(&defaults);
+  check(defaults.lowering_target == nullptr, "lowering_target is unset by default");
+  auto compile = [&](const char *target, const char *lowering, std::string &error,
+                     std::string &ptx) {
+    tk_compile_options opts;
+    tk_compile_options_init(&opts);
+    opts.target = target;
+    opts.lowering_target = lowering;
+    opts.output = TK_OUTPUT_PTX;
+    tk_compile_result *result = nullptr;
+    const tk_status status = tk_compile(vectorAddTk.data(), vectorAddTk.size(), &opts, &result);
+    error = tk_compile_result_error(result);
+    ptx = tk_compile_result_ptx(result);
+    const std::string compiledFor = tk_compile_result_target(result);
+    tk_compile_result_free(result);
+    return std::pair{status, compiledFor};
+  };
+  std::string error, ptx;
+  for (const char *lowering : {"", "sm_80", "sm_75", "sm_90", "sm_90a"}) {
+    auto [status, compiledFor] = compile("sm_90a", lowering, error, ptx);
+    check(status == TK_OK && compiledFor == "sm_90a" && contains(ptx, ".target sm_90a") &&
+              contains(ptx, ".entry vector_add"),
+          std::string("lowering_target '") + lowering + "' on sm_90a: PTX for sm_90a", error);
+  }
+  const struct {
+    const char *target, *lowering;
+    std::string message;
+  } refused[] = {
+      {"sm_90a", "sm_100a",
+       "lowering_target sm_100a is newer than target sm_90a: its code may use instructions that "
+       "sm_90a lacks; use a target no newer than sm_90a"},
+      {"sm_80", "sm_86",
+       "lowering_target sm_86 is newer than target sm_80: its code may use instructions that "
+       "sm_80 lacks; use a target no newer than sm_80"},
+      {"sm_100a", "sm_90a",
+       "lowering_target sm_90a is architecture-specific: its instructions exist on sm_90 alone, "
+       "not on sm_100a; use sm_90 or older"},
+      {"sm_90a", "sm_42", "unknown lowering_target 'sm_42'; supported: sm_75 sm_80"},
+  };
+  for (const auto &r : refused) {
+    auto [status, compiledFor] = compile(r.target, r.lowering, error, ptx);
+    check(status == TK_ERROR_INVALID_ARGUMENT && contains(error, r.message) && ptx.empty(),
+          std::string("lowering_target ") + r.lowering + " for target " + r.target + " refused",
+          error);
+  }
+}
+
 void errors(const std::string &vectorAdd) {
   {
     std::string bad = "module {\n  llvm.func @k() {\n    %0 = llvm.mlir.constant(1 : i32) : \n";
@@ -554,6 +605,7 @@ int main(int argc, char **argv) {
   cubins(vectorAdd, readInput("exp_shared.mlir"));
   tkLevel(readInput("vector_add_tk.mlir"), readInput("tk_level.mlir"));
   fpFusion(readInput("vector_add_tk.mlir"));
+  loweringTarget(readInput("vector_add_tk.mlir"));
   errors(vectorAdd);
   deepNesting();
   blockSizes();

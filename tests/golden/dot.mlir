@@ -45,6 +45,9 @@ module {
     %36 = arith.constant dense<0> : tensor<16x16xi32> loc("golden_kernels.hpp":748:22)
     %37 = "tk.dot"(%20, %24, %36) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xi8>, tensor<32x16xi8>, tensor<16x16xi32>) -> tensor<16x16xi32> loc("golden_kernels.hpp":748:22)
     %38 = "tk.dot"(%11, %21, %26) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf16>, tensor<32x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("golden_kernels.hpp":749:22)
+    %39 = "tk.dot"(%17, %23, %34) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("golden_kernels.hpp":750:22)
+    %40 = arith.constant dense<0.0> : tensor<16x16xf32> loc("golden_kernels.hpp":751:22)
+    %41 = "tk.dot"(%11, %21, %40) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf16>, tensor<32x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32> loc("golden_kernels.hpp":751:22)
     func.return loc("golden_kernels.hpp":726:19)
   } loc("golden_kernels.hpp":726:19)
 }

@@ -740,14 +740,16 @@ inline std::string dot_kinds() {
     auto ct = tk::trans(c);
     auto d0 = tk::dot(h, ht); // f16 x f16 -> f32, zero accumulator
     auto acc16 = tk::zeros<tk::half>({16, 16});
-    auto d1 = tk::dot(h, ht, acc16);                         // f16 accumulator
-    auto d2 = tk::dot(b, bt);                                // bf16 -> f32
-    auto d3 = tk::dot(f, ft);                                // f32: tf32 by default
-    auto d4 = tk::dot(f, ft, tk::input_precision::ieee);     // f32: ieee
-    auto d5 = tk::dot(f, ft, d3, tk::input_precision::ieee); // with accumulator
-    auto d6 = tk::dot(c, ct);                                // i8 -> i32
-    auto d7 = tk::dot(h, ht, d0);                            // f32 accumulator
-    (void)d1, (void)d2, (void)d4, (void)d5, (void)d6, (void)d7;
+    auto d1 = tk::dot(h, ht, acc16);                           // f16 accumulator
+    auto d2 = tk::dot(b, bt);                                  // bf16 -> f32
+    auto d3 = tk::dot(f, ft);                                  // f32: tf32 by default
+    auto d4 = tk::dot(f, ft, tk::input_precision::ieee);       // f32: ieee
+    auto d5 = tk::dot(f, ft, d3, tk::input_precision::ieee);   // with accumulator
+    auto d6 = tk::dot(c, ct);                                  // i8 -> i32
+    auto d7 = tk::dot(h, ht, d0);                              // f32 accumulator
+    auto d8 = tk::dot(f, ft, d4, tk::input_precision::tf32x3); // f32: three tf32 passes
+    auto d9 = tk::dot(h, ht, tk::input_precision::tf32x3);     // f16: no effect (ieee)
+    (void)d1, (void)d2, (void)d5, (void)d6, (void)d7, (void)d8, (void)d9;
   });
   return k.ir(buffers::f16, buffers::bf16, buffers::f32, buffers::i8);
 }

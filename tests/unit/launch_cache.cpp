@@ -46,6 +46,7 @@ struct backend_state {
   tk_output_kind kind = TK_OUTPUT_CUBIN;
   std::string producer = "ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)";
   int compiles = 0;
+  std::string target, lowering_target; ///< what the last compile was asked for
 };
 backend_state state;
 
@@ -53,9 +54,11 @@ tk::detail::backend_library fake_backend() {
   state = backend_state{};
   tk::detail::backend_library b;
   b.compile_options_init = [](tk_compile_options *opts) { *opts = tk_compile_options{}; };
-  b.compile = [](const char *, size_t, const tk_compile_options *,
+  b.compile = [](const char *, size_t, const tk_compile_options *opts,
                  tk_compile_result **out) -> tk_status {
     ++state.compiles;
+    state.target = opts->target ? opts->target : "";
+    state.lowering_target = opts->lowering_target ? opts->lowering_target : "(null)";
     *out = new tk_compile_result{state.output, state.kind};
     return TK_OK;
   };
@@ -74,7 +77,7 @@ tk::detail::backend_library fake_backend() {
   return b;
 }
 
-const char *fake_targets(std::source_location) { return "sm_80 sm_90a"; }
+const char *fake_targets(std::source_location) { return "sm_75 sm_80 sm_90 sm_90a sm_100a"; }
 
 /// The stand-in driver, a stand-in backend, a disk cache in a fresh directory, and a kernel.
 struct fixture {
@@ -228,6 +231,92 @@ TEST_CASE("launch cache: PTX for the driver's JIT is loaded and stored without t
   REQUIRE(f.stored());
   CHECK(f.stored()->binary == state.output);
   CHECK(f.stored()->binary_kind == cached_kernel::ptx);
+}
+
+TEST_CASE("launch cache: an older target to lower for is passed to the backend and keyed",
+          "[launch_cache]") {
+  fixture f;
+  const tk::detail::cache_key own = f.key();
+  CHECK(f.load().function != nullptr);
+  CHECK(state.target == "sm_90a");
+  CHECK(state.lowering_target == "(null)");
+  f.source.target_arch = "sm_80";
+  CHECK(f.key() != own);
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 2);
+  CHECK(state.target == "sm_90a"); // the binary is still for the GPU
+  CHECK(state.lowering_target == "sm_80");
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 2); // from the disk cache, under its own key
+  f.source.target_arch = "";
+  CHECK(f.key() == own);
+}
+
+TEST_CASE("target arch: TK_TARGET_ARCH and launch_options::target_arch are checked against the GPU",
+          "[launch_cache]") {
+  using tk::detail::requested_arch;
+  using tk::detail::resolve_target_arch;
+  fixture f;
+  const cu::device_info &h100 = f.driver->device_at(0); // sm_90a, "Fake GPU 0"
+  const std::string targets = fake_targets({});
+  const auto where = std::source_location::current();
+  CHECK(resolve_target_arch({"", "TK_TARGET_ARCH"}, h100, targets, where).empty());
+  CHECK(resolve_target_arch({"sm_90a", "TK_TARGET_ARCH"}, h100, targets, where).empty());
+  CHECK(resolve_target_arch({"sm_80", "TK_TARGET_ARCH"}, h100, targets, where) == "sm_80");
+  CHECK(resolve_target_arch({"sm_90"}, h100, targets, where) == "sm_90");
+  CHECK(resolve_target_arch({"sm_75"}, h100, targets, where) == "sm_75");
+  int line = 0;
+  expect_error("launch_cache.cpp", line,
+               "TK_TARGET_ARCH is sm_100a, newer than the GPU Fake GPU 0 (sm_90a): code for it "
+               "may use instructions this GPU lacks; use sm_90a or an older target (sm_80 for the "
+               "mma.sync path)",
+               [&] {
+                 const auto at = std::source_location::current();
+                 line = int(at.line());
+                 resolve_target_arch({"sm_100a", "TK_TARGET_ARCH"}, h100, targets, at);
+               });
+  expect_error("launch_cache.cpp", line,
+               "launch_options::target_arch is 'sm_86', which is not a target of this TileKit "
+               "backend (sm_75 sm_80 sm_90 sm_90a sm_100a)",
+               [&] {
+                 const auto at = std::source_location::current();
+                 line = int(at.line());
+                 resolve_target_arch({"sm_86"}, h100, targets, at);
+               });
+  expect_error("launch_cache.cpp", line,
+               "launch_options::target_arch is 'sm80', which is not a target", [&] {
+                 const auto at = std::source_location::current();
+                 line = int(at.line());
+                 resolve_target_arch({"sm80"}, h100, targets, at);
+               });
+  tk_test::scoped_env cc("FAKE_CUDA_CC", "10.0");
+  auto b200 = cu::driver::load(TK_TEST_FAKE_CUDA);
+  b200->backend_targets = fake_targets;
+  const cu::device_info &blackwell = b200->device_at(0);
+  REQUIRE(blackwell.target == "sm_100a");
+  CHECK(resolve_target_arch({"sm_80"}, blackwell, targets, where) == "sm_80");
+  expect_error("launch_cache.cpp", line,
+               "launch_options::target_arch is sm_90a, an architecture-specific target: its code "
+               "runs on sm_90 GPUs only, and Fake GPU 0 is sm_100a; use sm_90 or older",
+               [&] {
+                 const auto at = std::source_location::current();
+                 line = int(at.line());
+                 resolve_target_arch({"sm_90a"}, blackwell, targets, at);
+               });
+}
+
+TEST_CASE("target arch: the launch option wins over TK_TARGET_ARCH, names pack into key words",
+          "[launch_cache]") {
+  using tk::detail::arch_word;
+  CHECK(tk::detail::requested_target_arch("sm_80").name == "sm_80");
+  CHECK(std::string(tk::detail::requested_target_arch("sm_80").source) ==
+        "launch_options::target_arch");
+  CHECK(std::string(tk::detail::requested_target_arch("").source) == "TK_TARGET_ARCH");
+  CHECK(arch_word("") == 0);
+  CHECK(arch_word("sm_80") != arch_word("sm_90"));
+  CHECK(arch_word("sm_100a") != arch_word("sm_100"));
+  CHECK(arch_word("sm_100a") == arch_word(std::string("sm_100a")));
+  CHECK(arch_word("a name too long") == ~std::uint64_t(0));
 }
 
 #endif // TK_TEST_FAKE_CUDA

@@ -1,7 +1,8 @@
 /// @file tk-compile: the backend's C ABI (include/tk/backend.h) on the command line. Compiles one
 /// IR file (or stdin) and writes the PTX (default) or the binary; used by the lit tests of code
 /// generation (tests/lit/Target) and to look at what the backend emits.
-///   tk-compile --target=sm_90a [--num-warps=4] [--emit=ptx|cubin|auto] [-o out] [--time] in.mlir
+///   tk-compile --target=sm_90a [--lowering-target=sm_80] [--num-warps=4] [--emit=ptx|cubin|auto]
+///   [-o out] [--time] in.mlir
 /// Exit status: 0 done, 1 the input could not be read, did not compile or the output could not
 /// be written, 2 a usage error (each with a message on stderr).
 #include "tk/backend.h"
@@ -16,11 +17,12 @@
 namespace {
 
 constexpr const char *kUsage =
-    "usage: tk-compile --target=SM [--num-warps=N] [--num-stages=N] [--no-fp-fusion]\n"
-    "                  [--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\n"
+    "usage: tk-compile --target=SM [--lowering-target=SM] [--num-warps=N] [--num-stages=N]\n"
+    "                  [--no-fp-fusion] [--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\n"
     "Compiles tk or LLVM-dialect IR from FILE (- for stdin) and writes PTX (the default) or the\n"
     "binary to stdout or FILE. --num-warps: a power of two from 1 to 32 (default 4);\n"
-    "--num-stages: 1 to 8 (default 3); --time: the producer and stage times on stderr.\n"
+    "--num-stages: 1 to 8 (default 3); --lowering-target: lower as for this older target\n"
+    "(sm_80: mma.sync), still for --target's GPU; --time: the producer and stage times on stderr.\n"
     "Exit status: 0 done, 1 input, compile or output failed, 2 usage error.\n";
 
 int usage(const std::string &why) {
@@ -96,7 +98,7 @@ int main(int argc, char **argv) {
   tk_compile_options opts;
   tk_compile_options_init(&opts);
   opts.output = TK_OUTPUT_PTX;
-  std::string target, input, output = "-", value;
+  std::string target, loweringTarget, input, output = "-", value;
   bool time = false;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
@@ -105,6 +107,8 @@ int main(int argc, char **argv) {
       return std::fflush(stdout) == 0 && !std::ferror(stdout) ? 0 : 1;
     } else if (option(arg, "--target", value)) {
       target = value;
+    } else if (option(arg, "--lowering-target", value)) {
+      loweringTarget = value;
     } else if (option(arg, "--num-warps", value)) {
       if (!parseInt(value, opts.num_warps))
         return usage("--num-warps takes an integer, got '" + value + "'");
@@ -142,6 +146,7 @@ int main(int argc, char **argv) {
   if (std::string error = readInput(input, text); !error.empty())
     return failure(error);
   opts.target = target.empty() ? nullptr : target.c_str();
+  opts.lowering_target = loweringTarget.empty() ? nullptr : loweringTarget.c_str();
 
   tk_compile_result *result = nullptr;
   const std::string name = input == "-" ? "<stdin>" : input;

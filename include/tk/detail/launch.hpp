@@ -18,9 +18,11 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace tk::detail {
@@ -42,6 +44,7 @@ template <std::size_t N> struct launch_key {
   int num_warps = 0;
   int num_stages = 0;
   bool fp_fusion = true;
+  std::uint64_t target_arch = 0; ///< arch_word of the target asked for; 0: the device's own
   std::array<std::uint64_t, N> args{};
   bool operator==(const launch_key &) const = default;
 };
@@ -120,6 +123,75 @@ struct kernel_toolchain {
   const disk_cache *cache = nullptr;
 };
 
+/// The environment variable that asks for code of an older target than the GPU's.
+inline constexpr const char *target_arch_variable = "TK_TARGET_ARCH";
+
+/// TK_TARGET_ARCH, read once per process (at the first GPU launch that asks); "" when unset.
+inline std::string_view env_target_arch() {
+  static const std::string value = [] {
+#if defined(_MSC_VER)
+#pragma warning(push)
+#pragma warning(disable : 4996) // getenv is fine: the value is copied at once
+#endif
+    const char *v = std::getenv(target_arch_variable);
+#if defined(_MSC_VER)
+#pragma warning(pop)
+#endif
+    return std::string(v ? v : "");
+  }();
+  return value;
+}
+
+/// The target a launch asks to be lowered for, and who asked: launch_options::target_arch when
+/// set, else TK_TARGET_ARCH; an empty name means the GPU's own target.
+struct requested_arch {
+  std::string_view name;
+  const char *source = "launch_options::target_arch";
+};
+inline requested_arch requested_target_arch(std::string_view option) {
+  if (!option.empty())
+    return {option, "launch_options::target_arch"};
+  return {env_target_arch(), target_arch_variable};
+}
+
+/// A target name as one word of a launch key (names are at most 8 characters: "sm_100a"; a
+/// longer one is never valid, and its launch fails before anything is cached). 0: none.
+inline std::uint64_t arch_word(std::string_view name) {
+  if (name.size() > sizeof(std::uint64_t))
+    return ~std::uint64_t(0);
+  std::uint64_t word = 0;
+  std::memcpy(&word, name.data(), name.size());
+  return word;
+}
+
+/// The target to lower for when `arch` asks for one, checked against the GPU `device` and the
+/// backend's `targets` (space-separated): "" when it asks for none or for the device's own
+/// target. Throws tk::error at `where` for a name the backend does not know, a target newer than
+/// the device, and an architecture-specific target ("sm_90a") of another GPU.
+inline std::string resolve_target_arch(requested_arch arch, const cu::device_info &device,
+                                       std::string_view targets, std::source_location where) {
+  if (arch.name.empty() || arch.name == device.target)
+    return "";
+  const std::string name(arch.name);
+  if ((" " + std::string(targets) + " ").find(" " + name + " ") == std::string::npos)
+    fail(where, arch.source, " is '", name, "', which is not a target of this TileKit backend (",
+         targets, ")");
+  std::size_t digits = 3; // after "sm_"
+  while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9')
+    ++digits;
+  const int capability = std::atoi(name.c_str() + 3);
+  const int device_capability = device.major * 10 + device.minor;
+  if (capability > device_capability)
+    fail(where, arch.source, " is ", name, ", newer than the GPU ", device.name, " (",
+         device.target, "): code for it may use instructions this GPU lacks; use ", device.target,
+         " or an older target (sm_80 for the mma.sync path)");
+  if (digits < name.size()) // "sm_90a": instructions of exactly that GPU
+    fail(where, arch.source, " is ", name, ", an architecture-specific target: its code runs on ",
+         name.substr(0, digits), " GPUs only, and ", device.name, " is ", device.target, "; use ",
+         name.substr(0, digits), " or older");
+  return name;
+}
+
 /// What a kernel is compiled from and for.
 struct kernel_source {
   const std::string &name;
@@ -128,15 +200,20 @@ struct kernel_source {
   int num_warps = 4;
   int num_stages = 3;
   bool fp_fusion = true;
+  /// An older target to lower for (resolve_target_arch); "" for the device's own. The binary is
+  /// still for device.target.
+  std::string target_arch = {};
 };
 
 /// The disk-cache key of `source` compiled by `backend`: everything that decides the binary.
 /// The producer (ptxas and its version, nvJitLink, the driver's JIT) is part of it, so that a
 /// binary made by one toolchain is not reused under another.
 inline cache_key kernel_cache_key(const backend_library &backend, const kernel_source &source) {
-  const std::string options = "num_warps=" + std::to_string(source.num_warps) +
-                              ";num_stages=" + std::to_string(source.num_stages) +
-                              (source.fp_fusion ? "" : ";fp_fusion=0");
+  const std::string options =
+      "num_warps=" + std::to_string(source.num_warps) +
+      ";num_stages=" + std::to_string(source.num_stages) +
+      (source.fp_fusion ? "" : ";fp_fusion=0") +
+      (source.target_arch.empty() ? "" : ";lowered_for=" + source.target_arch);
   return make_cache_key(
       {source.ir, source.device.target, options, backend.version(), backend.producer()});
 }
@@ -152,13 +229,15 @@ inline cached_kernel compile_kernel(const backend_library &backend, const kernel
   opts.num_warps = source.num_warps;
   opts.num_stages = source.num_stages;
   opts.fp_fusion = source.fp_fusion ? 1 : 0;
+  opts.lowering_target = source.target_arch.empty() ? nullptr : source.target_arch.c_str();
   opts.output = TK_OUTPUT_AUTO;
   tk_compile_result *result = nullptr;
   const tk_status status = backend.compile(source.ir.data(), source.ir.size(), &opts, &result);
   if (status != TK_OK) {
     std::string error = backend.result_error(result);
     backend.result_free(result);
-    fail(where, "cannot compile kernel '", source.name, "' for ", source.device.target, ":\n",
+    fail(where, "cannot compile kernel '", source.name, "' for ", source.device.target,
+         source.target_arch.empty() ? "" : " (lowered for " + source.target_arch + ")", ":\n",
          error);
   }
   std::size_t size = 0;
@@ -270,14 +349,22 @@ inline loaded_kernel compile_and_load(const kernel_toolchain &tools, const kerne
 }
 
 /// `ir` compiled for the device of `ctx` and loaded there, with the process's driver, backend
-/// and disk cache (see the overload above). Errors name `where` (the launch's grid).
+/// and disk cache (see the overload above), lowered for `arch` when it names an older target.
+/// Errors name `where` (the launch's grid).
 inline loaded_kernel compile_and_load(const std::string &kernel_name, const std::string &ir,
                                       cu::context ctx, int num_warps, int num_stages,
-                                      bool fp_fusion, std::source_location where) {
+                                      bool fp_fusion, requested_arch arch,
+                                      std::source_location where) {
   const cu::driver &driver = cu::get_driver(where);
   const cu::device_info &device = driver.device_of(ctx, where);
   const backend_library &backend = get_backend(where);
-  const kernel_source source{kernel_name, ir, device, num_warps, num_stages, fp_fusion};
+  const kernel_source source{kernel_name,
+                             ir,
+                             device,
+                             num_warps,
+                             num_stages,
+                             fp_fusion,
+                             resolve_target_arch(arch, device, backend.targets(), where)};
   return compile_and_load({driver, backend, kernel_disk_cache(backend)}, source, where);
 }
 

@@ -977,23 +977,67 @@ inline std::vector<value_ref> scan(const std::vector<value_ref> &xs, int axis, b
 // ---------------------------------------------------------------------------------------------
 // Matrix product
 
+/// How `dot` multiplies f32 inputs (tk::input_precision after the front end's checks: f16,
+/// bf16 and i8 inputs always come as `ieee`). The name is the IR's `input_precision`.
+enum class dot_precision : unsigned char { ieee, tf32, tf32x3 };
+
+inline const char *precision_name(dot_precision p) {
+  return p == dot_precision::tf32 ? "tf32" : p == dot_precision::tf32x3 ? "tf32x3" : "ieee";
+}
+
+/// The TF32 parts of an f32 input for tf32x3: big = tf32(x), small = tf32(x - big), so that
+/// big + small holds x to about 21 fraction bits. x - big is exact in f32. Where big is not
+/// finite (x infinite or NaN, or rounded up to infinity) small is 0, so that the small products
+/// add no NaN (inf - inf) to the big one.
+struct tf32_split {
+  double big, small;
+};
+inline tf32_split split_tf32(double x) {
+  const double big = round_to_tf32(x);
+  return {big, std::isfinite(big) ? round_to_tf32(x - big) : 0.0};
+}
+
 /// `a @ b + acc` for a [M, K], b [K, N], acc [M, N]. With `tf32`, f32 inputs are rounded to
-/// TF32 (10 fraction bits) first, as tensor cores do.
-inline value_ref dot(const value_ref &a, const value_ref &b, const value_ref &acc, bool tf32,
-                     loc_t loc) {
+/// TF32 first (round_to_tf32: cvt.rna, as tensor cores get them); with `tf32x3`, the result is
+/// acc + sum big_a big_b + sum (big_a small_b + small_a big_b) (split_tf32; small_a small_b is
+/// left out), the second sum replaced by 0 where it is NaN (an infinite input times a zero small
+/// part), as Triton does. Products and sums are exact or nearly so in double; the total is
+/// rounded once to the accumulator's type.
+inline value_ref dot(const value_ref &a, const value_ref &b, const value_ref &acc,
+                     dot_precision precision, loc_t loc) {
   context &ctx = active(loc);
   if (ctx.tracing()) {
     std::string attrs = "input_precision = \"";
-    attrs += tf32 ? "tf32" : "ieee";
+    attrs += precision_name(precision);
     attrs += "\", max_num_imprecise_acc = " + i32_attr(0);
     return record1("tk.dot", syntax::generic, {a, b, acc}, acc->type, acc->shape, attrs, loc);
   }
   const auto m = a->shape[0], k = a->shape[1], n = b->shape[1];
   auto v = make_concrete(acc->type, acc->shape);
-  if (acc->type.is_float()) {
+  if (acc->type.is_float() && precision == dot_precision::tf32x3) {
+    std::vector<tf32_split> sa(a->f.size()), sb(b->f.size());
+    for (std::size_t i = 0; i < sa.size(); ++i)
+      sa[i] = split_tf32(a->f[i]);
+    for (std::size_t i = 0; i < sb.size(); ++i)
+      sb[i] = split_tf32(b->f[i]);
+    for (std::int64_t i = 0; i < m; ++i)
+      for (std::int64_t j = 0; j < n; ++j) {
+        double big = 0, small = 0;
+        for (std::int64_t p = 0; p < k; ++p) {
+          const tf32_split x = sa[std::size_t(i * k + p)], y = sb[std::size_t(p * n + j)];
+          big += x.big * y.big;
+          small += x.big * y.small + x.small * y.big;
+        }
+        if (std::isnan(small)) // inf * 0: the big products carry the infinity (or NaN)
+          small = 0;
+        v->f[std::size_t(i * n + j)] =
+            round_float(acc->f[std::size_t(i * n + j)] + (big + small), acc->type.code);
+      }
+  } else if (acc->type.is_float()) {
+    const bool tf32 = precision == dot_precision::tf32;
     auto in = [&](const value_ref &x, std::int64_t idx) {
       const double e = x->f[std::size_t(idx)];
-      return tf32 ? round_to_format(e, 10, 8) : e;
+      return tf32 ? round_to_tf32(e) : e;
     };
     for (std::int64_t i = 0; i < m; ++i)
       for (std::int64_t j = 0; j < n; ++j) {

@@ -1,4 +1,5 @@
-/// @file tk.dot as an FMA loop (blocked layouts; tensor cores come with accelerate-matmul).
+/// @file tk.dot as an FMA loop, for dots left in blocked layouts (tk-accelerate-matmul gives the
+/// others tensor-core layouts: MMAv2DotOpToLLVM.cpp).
 ///
 /// a (M x K) and b (K x N) go to the op's scratch in shared memory, row-major, b after a
 /// (emitBarrier before the
@@ -105,6 +106,8 @@ struct DotOpConversion : OpConversionPattern<DotOp> {
     Location loc = op.getLoc();
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
                      cType = op.getC().getType();
+    if (!isa_and_nonnull<tkgpu::BlockedEncodingAttr>(cType.getEncoding()))
+      return rewriter.notifyMatchFailure(op, "result is not in a blocked layout (FMA path)");
     auto structType =
         dyn_cast_or_null<LLVM::LLVMStructType>(getTypeConverter()->convertType(op.getType()));
     if (!structType)

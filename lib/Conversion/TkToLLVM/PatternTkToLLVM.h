@@ -32,6 +32,12 @@ void populateReduceOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePat
 void populateScanOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+/// tkgpu.convert_layout blocked -> dot_operand through swizzled shared memory and ldmatrix,
+/// ahead of ViewOpToLLVM.cpp's generic conversion.
+void populateConvertToDotOperandPatterns(TkToLLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+void populateMMAv2DotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePtrCastOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// scf.for / scf.if / scf.while carrying tensors: their types converted (legality into `target`).

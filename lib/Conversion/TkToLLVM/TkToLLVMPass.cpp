@@ -120,6 +120,8 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateScanOpToLLVMPatterns(converter, patterns);
     populateViewOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateMMAv2DotOpToLLVMPatterns(converter, patterns);
+    populateConvertToDotOperandPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populatePtrCastOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

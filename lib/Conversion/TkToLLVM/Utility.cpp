@@ -75,10 +75,78 @@ Value mlir::tk::addConst(OpBuilder &b, Location loc, Value value, int64_t addend
   return addend == 0 ? value : LLVM::AddOp::create(b, loc, value, i32Constant(b, loc, addend));
 }
 
+namespace {
+
+/// Each element's index: the thread's `offsets` plus the element's index in thread 0, modulo
+/// the shape along the dimensions that `wraps`.
+SmallVector<SmallVector<Value>> emitElementIndices(OpBuilder &b, Location loc, Attribute layout,
+                                                   ArrayRef<int64_t> shape, ArrayRef<Value> offsets,
+                                                   ArrayRef<bool> wraps) {
+  SmallVector<SmallVector<Value>> indices;
+  const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
+  for (unsigned elem = 0; elem < count; ++elem) {
+    SmallVector<int64_t> base = tkgpu::getElementIndex(layout, shape, 0, 0, elem);
+    SmallVector<Value> index;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      Value i = addConst(b, loc, offsets[d], base[d]);
+      if (wraps[d])
+        i = LLVM::URemOp::create(b, loc, i, i32Constant(b, loc, shape[d]));
+      index.push_back(i);
+    }
+    indices.push_back(std::move(index));
+  }
+  return indices;
+}
+
+/// The thread's offset per dimension in an mma or dot_operand layout (their attributes give
+/// the mapping): the warp's tile origin plus the lane's row (l / 4) and column (l % 4) in it;
+/// whether each dimension wraps around (the CTA's tile is larger than the tensor; never K).
+void emitTensorCoreOffsets(OpBuilder &b, Location loc, Attribute layout, ArrayRef<int64_t> shape,
+                           Value warp, Value lane, SmallVector<Value> &offsets,
+                           SmallVector<bool> &wraps) {
+  auto mma = dyn_cast<tkgpu::MmaEncodingAttr>(layout);
+  auto op = dyn_cast<tkgpu::DotOperandEncodingAttr>(layout);
+  if (op)
+    mma = op.getParent();
+  const unsigned warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
+  Value warpN = warpsN == 1 ? i32Constant(b, loc, 0)
+                            : LLVM::URemOp::create(b, loc, warp, i32Constant(b, loc, warpsN));
+  Value warpM = warpsM == 1 ? i32Constant(b, loc, 0)
+                            : LLVM::UDivOp::create(b, loc, warp, i32Constant(b, loc, warpsN));
+  Value g = LLVM::UDivOp::create(b, loc, lane, i32Constant(b, loc, 4));
+  Value t = LLVM::URemOp::create(b, loc, lane, i32Constant(b, loc, 4));
+  Value row = LLVM::AddOp::create(b, loc, mulConst(b, loc, warpM, 16), g);
+  const bool wrapsM = 16 * int64_t(warpsM) > shape[0], wrapsN = 8 * int64_t(warpsN) > shape[1];
+  if (!op) {
+    offsets = {row,
+               LLVM::AddOp::create(b, loc, mulConst(b, loc, warpN, 8), mulConst(b, loc, t, 2))};
+    wraps = {wrapsM, wrapsN};
+  } else if (op.getOpIdx() == 0) {
+    offsets = {row, mulConst(b, loc, t, op.getKWidth())};
+    wraps = {wrapsM, false};
+  } else {
+    offsets = {mulConst(b, loc, t, op.getKWidth()),
+               LLVM::AddOp::create(b, loc, mulConst(b, loc, warpN, 8), g)};
+    wraps = {false, wrapsN};
+  }
+}
+
+} // namespace
+
 SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc,
                                                       RankedTensorType type) {
   Attribute layout = type.getEncoding();
   ArrayRef<int64_t> shape = type.getShape();
+  if (tkgpu::isTensorCoreLayout(layout)) {
+    const unsigned threadsPerWarp = 32;
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    Value warp = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
+    Value lane = LLVM::URemOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
+    SmallVector<Value> offsets;
+    SmallVector<bool> wraps;
+    emitTensorCoreOffsets(b, loc, layout, shape, warp, lane, offsets, wraps);
+    return emitElementIndices(b, loc, layout, shape, offsets, wraps);
+  }
   auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
   auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
   SmallVector<int64_t> fullShape(shape);
@@ -110,20 +178,7 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
     wraps.erase(wraps.begin() + slice.getDim());
   }
 
-  SmallVector<SmallVector<Value>> indices;
-  const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
-  for (unsigned elem = 0; elem < count; ++elem) {
-    SmallVector<int64_t> base = tkgpu::getElementIndex(layout, shape, 0, 0, elem);
-    SmallVector<Value> index;
-    for (unsigned d = 0; d < shape.size(); ++d) {
-      Value i = addConst(b, loc, offsets[d], base[d]);
-      if (wraps[d])
-        i = LLVM::URemOp::create(b, loc, i, i32Constant(b, loc, shape[d]));
-      index.push_back(i);
-    }
-    indices.push_back(std::move(index));
-  }
-  return indices;
+  return emitElementIndices(b, loc, layout, shape, offsets, wraps);
 }
 
 namespace {

@@ -128,7 +128,8 @@ func.func @add_sub_mul(%arg0: i32 {tk.divisibility = 16 : i32}, %arg1: i32) {
 // -----
 
 // CHECK-LABEL: remark: function @div_rem
-func.func @div_rem() {
+func.func @div_rem(%n: i32 {tk.divisibility = 16 : i32}) {
+  %n16 = tk.splat %n : i32 -> tensor<128xi32>
   // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [128]
   %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
   // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}constant_value = 16
@@ -142,9 +143,13 @@ func.func @div_rem() {
   // x % 16 (unsigned): runs of 16 consecutive values starting at 0.
   // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>
   %3 = arith.remui %0, %c16 : tensor<128xi32>
-  // Signed remainder is not contiguous (conservative).
-  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>
+  // Signed remainder as unsigned (index arithmetic is non-negative, as Triton assumes).
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>
   %4 = arith.remsi %0, %c16 : tensor<128xi32>
+  // By a run-time modulus that is a multiple of 16 (a kernel argument specialized on it), as
+  // `(pid * 128 + arange(0, 128)) % N`: runs of 16.
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [16], divisibility = [16], constancy = [1], constant_value = <none>
+  %r = arith.remsi %0, %n16 : tensor<128xi32>
   // x & 15 is x % 16.
   // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: {{.*}}constant_value = 15
   %c15 = arith.constant dense<15> : tensor<128xi32>

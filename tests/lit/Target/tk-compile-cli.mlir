@@ -19,6 +19,10 @@
 // RUN: sh -c 'tk-compile --target=sm_90a %s -o; echo "exit $?"' 2>&1 | FileCheck %s --check-prefix=NOOUT
 // RUN: sh -c 'tk-compile --target=sm_90a -o %t.ptx %s; echo "exit $?"' 2>&1 | FileCheck %s --check-prefix=OK
 // RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+// RUN: sh -c 'tk-compile --target=sm_90a --lowering-target=sm_100a %s; echo "exit $?"' 2>&1 | FileCheck %s --check-prefix=NEWER
+// RUN: sh -c 'tk-compile --target=sm_100a --lowering-target=sm_90a %s; echo "exit $?"' 2>&1 | FileCheck %s --check-prefix=ARCHSPECIFIC
+// RUN: sh -c 'tk-compile --target=sm_90a --lowering-target=sm_42 %s; echo "exit $?"' 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// RUN: tk-compile --target=sm_90a --lowering-target=sm_80 %s | FileCheck %s --check-prefix=OLDER
 
 // HELP:      usage: tk-compile --target=SM
 // HELP:      Exit status: 0 done, 1 input, compile or output failed, 2 usage error.
@@ -64,6 +68,19 @@
 
 // OK:     exit 0
 // PTX:    .visible .entry cli(
+
+// NEWER:      lowering_target sm_100a is newer than target sm_90a: its code may use instructions that sm_90a lacks; use a target no newer than sm_90a
+// NEWER-NEXT: exit 1
+
+// ARCHSPECIFIC:      lowering_target sm_90a is architecture-specific: its instructions exist on sm_90 alone, not on sm_100a; use sm_90 or older
+// ARCHSPECIFIC-NEXT: exit 1
+
+// UNKNOWN:      unknown lowering_target 'sm_42'; supported: sm_75
+// UNKNOWN-NEXT: exit 1
+
+// Lowered as for sm_80, the binary is still for the GPU asked for.
+// OLDER:      .target sm_90a
+// OLDER:      .visible .entry cli(
 
 module {
   func.func @cli(%arg0: !tk.ptr<f32>) {

@@ -393,12 +393,12 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "unsupported input/accumulator types " << in << "/" << acc
                          << "; supported: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32";
   const StringRef precision = getInputPrecision();
-  if (precision != "tf32" && precision != "ieee")
-    return emitOpError() << "input_precision must be \"tf32\" or \"ieee\", got \"" << precision
-                         << "\"";
-  if (precision == "tf32" && !in.isF32())
-    return emitOpError() << "input_precision \"tf32\" applies to f32 inputs; use \"ieee\" for "
-                         << in;
+  if (precision != "tf32" && precision != "tf32x3" && precision != "ieee")
+    return emitOpError() << "input_precision must be \"tf32\", \"tf32x3\" or \"ieee\", got \""
+                         << precision << "\"";
+  if (precision != "ieee" && !in.isF32())
+    return emitOpError() << "input_precision \"" << precision
+                         << "\" applies to f32 inputs; use \"ieee\" for " << in;
   if (getMaxNumImpreciseAccAttr().getInt() < 0)
     return emitOpError() << "max_num_imprecise_acc must not be negative, got "
                          << getMaxNumImpreciseAccAttr().getInt();

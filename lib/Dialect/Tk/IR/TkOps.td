@@ -179,7 +179,8 @@ def Tk_DotOp : Tk_Op<"dot", [Pure]> {
   let description = [{
     `a` is M×K, `b` K×N, `c` and the result M×N, every dimension at least 16. Input/accumulator
     types: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32. `input_precision` is "tf32" (f32 inputs
-    rounded to TF32) or "ieee".
+    rounded to TF32), "tf32x3" (f32 inputs split into two TF32 parts, big + small, and multiplied
+    as big*big + big*small + small*big) or "ieee"; "tf32" and "tf32x3" apply to f32 inputs only.
   }];
   let arguments = (ins Tk_Tensor:$a, Tk_Tensor:$b, Tk_Tensor:$c, StrAttr:$input_precision,
                        I32Attr:$max_num_imprecise_acc);

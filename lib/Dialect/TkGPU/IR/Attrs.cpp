@@ -1,5 +1,5 @@
-/// @file The tkgpu layouts: syntax, verifiers, and the `#blocked` / `#slice` aliases they print
-/// under.
+/// @file The tkgpu layouts: syntax, verifiers, and the `#blocked` / `#slice` / `#mma` /
+/// `#dot_op` aliases they print under.
 #include "Dialect/TkGPU/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -27,6 +27,14 @@ struct TkGPUOpAsmInterface : public OpAsmDialectInterface {
     }
     if (isa<SliceEncodingAttr>(attr)) {
       os << "slice";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandEncodingAttr>(attr)) {
+      os << "dot_op";
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;
@@ -168,5 +176,104 @@ SliceEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
   if (shape.size() + 1 != getParent().getRank())
     return emitError() << "slice layout of rank " << getParent().getRank() - 1
                        << " on a tensor of rank " << shape.size();
+  return success();
+}
+
+Attribute MmaEncodingAttr::parse(AsmParser &parser, Type) {
+  unsigned version = 0;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseLBrace() || parser.parseKeyword("version") ||
+      parser.parseEqual() || parser.parseInteger(version) || parser.parseComma() ||
+      parseArray(parser, "warpsPerCTA", warpsPerCTA) || parser.parseComma() ||
+      parseArray(parser, "instrShape", instrShape) || parser.parseRBrace() || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), version,
+                    warpsPerCTA, instrShape);
+}
+
+void MmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{version = " << getVersionMajor() << ", ";
+  printArray(printer, "warpsPerCTA", getWarpsPerCTA());
+  printer << ", ";
+  printArray(printer, "instrShape", getInstrShape());
+  printer << "}>";
+}
+
+LogicalResult MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                      unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
+                                      ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 2)
+    return emitError() << "mma layout version " << versionMajor
+                       << " is not supported (2: mma.sync)";
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mma layout's warpsPerCTA must have 2 entries, got "
+                       << warpsPerCTA.size();
+  for (unsigned w : warpsPerCTA)
+    if (!llvm::isPowerOf2_32(w))
+      return emitError() << "mma layout's warpsPerCTA entries must be positive powers of two, got "
+                         << w;
+  if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8)
+    return emitError() << "mma layout version 2 must have instrShape = [16, 8]";
+  return success();
+}
+
+LogicalResult MmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                              function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "mma layout on a tensor of rank " << shape.size() << " (must be 2)";
+  return success();
+}
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  unsigned opIdx = 0, kWidth = 0;
+  Attribute parent;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseLBrace() || parser.parseKeyword("opIdx") ||
+      parser.parseEqual() || parser.parseInteger(opIdx) || parser.parseComma() ||
+      parser.parseKeyword("parent") || parser.parseEqual())
+    return {};
+  SMLoc parentLoc = parser.getCurrentLocation();
+  if (parser.parseAttribute(parent) || parser.parseComma() || parser.parseKeyword("kWidth") ||
+      parser.parseEqual() || parser.parseInteger(kWidth) || parser.parseRBrace() ||
+      parser.parseGreater())
+    return {};
+  auto mma = dyn_cast<MmaEncodingAttr>(parent);
+  if (!mma) {
+    parser.emitError(parentLoc) << "dot_operand layout's parent must be an mma layout, got "
+                                << parent;
+    return {};
+  }
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), opIdx, mma, kWidth);
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = ";
+  printer.printAttribute(getParent());
+  printer << ", kWidth = " << getKWidth() << "}>";
+}
+
+LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                             unsigned opIdx, MmaEncodingAttr parent,
+                                             unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "dot_operand layout's opIdx must be 0 (a) or 1 (b), got " << opIdx;
+  if (kWidth != 1 && kWidth != 2 && kWidth != 4)
+    return emitError() << "dot_operand layout's kWidth must be 1, 2 or 4 (elements per 32-bit "
+                          "register), got "
+                       << kWidth;
+  return success();
+}
+
+LogicalResult
+DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                                       function_ref<InFlightDiagnostic()> emitError) const {
+  if (shape.size() != 2)
+    return emitError() << "dot_operand layout on a tensor of rank " << shape.size()
+                       << " (must be 2)";
+  const int64_t k = shape[getOpIdx() == 0 ? 1 : 0];
+  if (k % getInstrK() != 0)
+    return emitError() << "dot_operand layout with kWidth = " << getKWidth()
+                       << " needs K to be a multiple of " << getInstrK() << ", got " << k;
   return success();
 }

@@ -47,19 +47,94 @@ SmallVector<int64_t> parentShape(SliceEncodingAttr slice, ArrayRef<int64_t> shap
   return padded;
 }
 
+/// Repetitions of an mma layout's grid tile (16 warpsPerCTA[0] x 8 warpsPerCTA[1]) over a
+/// tensor of `shape` along M and N (at least 1: a smaller tensor wraps around).
+std::pair<int64_t, int64_t> mmaReps(MmaEncodingAttr mma, ArrayRef<int64_t> shape) {
+  return {std::max<int64_t>(1, llvm::divideCeil(shape[0], 16 * int64_t(mma.getWarpsPerCTA()[0]))),
+          std::max<int64_t>(1, llvm::divideCeil(shape[1], 8 * int64_t(mma.getWarpsPerCTA()[1])))};
+}
+
+/// The M (a) or N (b) repetitions and the K tiles of a dot operand over a tensor of `shape`.
+std::pair<int64_t, int64_t> operandReps(DotOperandEncodingAttr op, ArrayRef<int64_t> shape) {
+  auto [repM, repN] =
+      mmaReps(op.getParent(), op.getOpIdx() == 0 ? SmallVector<int64_t>{shape[0], 1}
+                                                 : SmallVector<int64_t>{1, shape[1]});
+  const int64_t k = shape[op.getOpIdx() == 0 ? 1 : 0];
+  return {op.getOpIdx() == 0 ? repM : repN, std::max<int64_t>(1, k / op.getInstrK())};
+}
+
+SmallVector<unsigned> tensorCoreElemsPerThread(Attribute layout, ArrayRef<int64_t> shape) {
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
+    auto [repM, repN] = mmaReps(mma, shape);
+    return {unsigned(2 * repM), unsigned(2 * repN)};
+  }
+  auto op = cast<DotOperandEncodingAttr>(layout);
+  auto [rep, repK] = operandReps(op, shape);
+  const unsigned kWidth = op.getKWidth();
+  if (op.getOpIdx() == 0)
+    return {unsigned(2 * rep), unsigned(2 * kWidth * repK)};
+  return {unsigned(2 * kWidth * repK), unsigned(rep)};
+}
+
+/// Layout.h's getElementIndex for the mma and dot_operand layouts (their attributes' comments
+/// give the mapping).
+SmallVector<int64_t> tensorCoreIndex(Attribute layout, ArrayRef<int64_t> shape, unsigned warp,
+                                     unsigned lane, unsigned elem) {
+  auto mma = dyn_cast<MmaEncodingAttr>(layout);
+  auto op = dyn_cast<DotOperandEncodingAttr>(layout);
+  if (op)
+    mma = op.getParent();
+  const int64_t warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
+  const int64_t warpM = warp / warpsN % warpsM, warpN = warp % warpsN;
+  const int64_t g = lane / 4, t = lane % 4;
+  int64_t row = 0, col = 0;
+  if (!op) {
+    auto [repM, repN] = mmaReps(mma, shape);
+    (void)repM;
+    const int64_t q = elem % 4, r = elem / 4;
+    row = (r / repN) * 16 * warpsM + warpM * 16 + g + 8 * (q / 2);
+    col = (r % repN) * 8 * warpsN + warpN * 8 + 2 * t + q % 2;
+  } else {
+    auto [rep, repK] = operandReps(op, shape);
+    (void)rep;
+    const int64_t kWidth = op.getKWidth(), v = elem % kWidth;
+    if (op.getOpIdx() == 0) {
+      const int64_t j = (elem / kWidth) % 4, r = elem / (4 * kWidth);
+      row = (r / repK) * 16 * warpsM + warpM * 16 + g + 8 * (j % 2);
+      col = (r % repK) * op.getInstrK() + t * kWidth + 4 * kWidth * (j / 2) + v;
+    } else {
+      const int64_t j = (elem / kWidth) % 2, r = elem / (2 * kWidth);
+      row = (r % repK) * op.getInstrK() + t * kWidth + 4 * kWidth * j + v;
+      col = (r / repK) * 8 * warpsN + warpN * 8 + g;
+    }
+  }
+  return {row % shape[0], col % shape[1]};
+}
+
 } // namespace
 
+bool mlir::tkgpu::isTensorCoreLayout(Attribute layout) {
+  return isa_and_nonnull<MmaEncodingAttr, DotOperandEncodingAttr>(layout);
+}
+
 bool mlir::tkgpu::isDistributedLayout(Attribute layout) {
-  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
+  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout) ||
+         isTensorCoreLayout(layout);
 }
 
 unsigned mlir::tkgpu::getRank(Attribute layout) {
+  if (isTensorCoreLayout(layout))
+    return 2;
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
     return blocked.getRank();
   return cast<SliceEncodingAttr>(layout).getParent().getRank() - 1;
 }
 
 SmallVector<unsigned> mlir::tkgpu::getOrder(Attribute layout) {
+  if (auto op = dyn_cast<DotOperandEncodingAttr>(layout); op && op.getOpIdx() == 1)
+    return {0, 1}; // b's registers run along K
+  if (isTensorCoreLayout(layout))
+    return {1, 0};
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
     return SmallVector<unsigned>(blocked.getOrder());
   auto slice = cast<SliceEncodingAttr>(layout);
@@ -71,6 +146,10 @@ SmallVector<unsigned> mlir::tkgpu::getOrder(Attribute layout) {
 }
 
 unsigned mlir::tkgpu::getNumWarps(Attribute layout) {
+  if (auto op = dyn_cast<DotOperandEncodingAttr>(layout))
+    layout = op.getParent();
+  if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
+    return mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1];
   auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
   if (!blocked)
     blocked = cast<SliceEncodingAttr>(layout).getParent();
@@ -81,6 +160,8 @@ unsigned mlir::tkgpu::getNumWarps(Attribute layout) {
 }
 
 SmallVector<unsigned> mlir::tkgpu::getElemsPerThread(Attribute layout, ArrayRef<int64_t> shape) {
+  if (isTensorCoreLayout(layout))
+    return tensorCoreElemsPerThread(layout, shape);
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
     return blockedElemsPerThread(blocked, shape);
   auto slice = cast<SliceEncodingAttr>(layout);
@@ -98,6 +179,8 @@ unsigned mlir::tkgpu::getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t>
 
 SmallVector<int64_t> mlir::tkgpu::getElementIndex(Attribute layout, ArrayRef<int64_t> shape,
                                                   unsigned warp, unsigned lane, unsigned elem) {
+  if (isTensorCoreLayout(layout))
+    return tensorCoreIndex(layout, shape, warp, lane, elem);
   SmallVector<unsigned> elemCoords =
       delinearize(elem, getElemsPerThread(layout, shape), getOrder(layout));
   auto blocked = dyn_cast<BlockedEncodingAttr>(layout);

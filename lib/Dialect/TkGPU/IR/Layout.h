@@ -11,8 +11,12 @@
 
 namespace mlir::tkgpu {
 
-/// A distributed layout (blocked or slice) or null.
+/// A layout that maps every element to registers of threads (blocked, slice, mma, dot_operand);
+/// false for null.
 bool isDistributedLayout(Attribute layout);
+
+/// An mma or dot_operand layout.
+bool isTensorCoreLayout(Attribute layout);
 
 /// The layout's rank (the rank of the tensors it lays out).
 unsigned getRank(Attribute layout);
@@ -30,8 +34,10 @@ llvm::SmallVector<unsigned> getElemsPerThread(Attribute layout, llvm::ArrayRef<i
 unsigned getTotalElemsPerThread(Attribute layout, llvm::ArrayRef<int64_t> shape);
 
 /// The tensor index of the `elem`-th element held by lane `lane` of warp `warp`, for
-/// 0 <= elem < getTotalElemsPerThread. A thread's elements are numbered along getOrder: the
-/// fastest dimension's first.
+/// 0 <= elem < getTotalElemsPerThread. A blocked (slice) layout numbers a thread's elements
+/// along getOrder, the fastest dimension's first; mma and dot_operand layouts as their
+/// attributes describe. In every layout the index is the thread's offset plus the index of
+/// thread 0's element, modulo the shape.
 llvm::SmallVector<int64_t> getElementIndex(Attribute layout, llvm::ArrayRef<int64_t> shape,
                                            unsigned warp, unsigned lane, unsigned elem);
 

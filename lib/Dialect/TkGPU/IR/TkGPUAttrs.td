@@ -1,6 +1,6 @@
 // Layouts (tensor encodings) of the tkgpu dialect. Distributed layouts map every element to
-// registers of threads: `blocked` and `slice` now; tensor-core layouts (`mma` v2/v3 accumulator,
-// `dot_operand`) and the shared-memory layout (`shared`, swizzled) are planned under those names.
+// registers of threads: `blocked` and `slice` for ordinary tensors, `mma` for the accumulator of
+// a tensor-core matrix product and `dot_operand` for its operands.
 
 #ifndef TKGPU_ATTRS_TD
 #define TKGPU_ATTRS_TD
@@ -48,6 +48,49 @@ def TkGPU_SliceEncodingAttr : TkGPU_Attr<"SliceEncoding", "slice",
   let parameters = (ins "unsigned":$dim, "BlockedEncodingAttr":$parent);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+}
+
+def TkGPU_MmaEncodingAttr : TkGPU_Attr<"MmaEncoding", "mma",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "the accumulator of a tensor-core matrix product (mma.sync: version 2)";
+  let description = [{
+    A rank-2 tensor as the accumulator fragments of `mma.sync.m16n8kK` hold it. The CTA's
+    warps form a `warpsPerCTA[0]` x `warpsPerCTA[1]` grid (warp w at row w / warpsPerCTA[1],
+    column w % warpsPerCTA[1]); each warp holds a 16 x 8 tile (`instrShape`), the grid's
+    tile of 16 warpsPerCTA[0] x 8 warpsPerCTA[1] repeats over the tensor. In a 16 x 8 tile,
+    lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1: four elements,
+    numbered row by row. A thread's elements: tile by tile, the tiles row by row, four each.
+    A tensor smaller than the grid's tile wraps around (warps hold copies).
+  }];
+  let parameters = (ins "unsigned":$versionMajor,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TkGPU_DotOperandEncodingAttr : TkGPU_Attr<"DotOperandEncoding", "dot_operand",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let summary = "operand `opIdx` (0: a, 1: b) of a tensor-core product in layout `parent`";
+  let description = [{
+    The registers mma.sync reads its a (M x K, opIdx 0) or b (K x N, opIdx 1) fragments from.
+    Each 32-bit register holds `kWidth` consecutive elements along K (2 for 16-bit types, 1 for
+    tf32, 4 for 8-bit integers); an instruction takes K = 8 kWidth. With g = lane / 4 and
+    t = lane % 4: a's tile (16 x 8 kWidth) is four registers, register j at row g + 8 (j % 2),
+    columns t kWidth + 4 kWidth (j / 2) + [0, kWidth); b's tile (8 kWidth x 8) is two
+    registers, register j at rows t kWidth + 4 kWidth j + [0, kWidth), column g. a's tiles are
+    held by the warps of the parent's row (repeating every 16 warpsPerCTA[0] rows), b's by the
+    warps of its column (every 8 warpsPerCTA[1] columns); a thread's elements go tile by tile,
+    the M (or N) tiles outermost, then K tiles, then registers, then the kWidth elements.
+    K must be a multiple of 8 kWidth: it never wraps around (a copy would be added twice).
+  }];
+  let parameters = (ins "unsigned":$opIdx, "MmaEncodingAttr":$parent, "unsigned":$kWidth);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The K extent of one instruction: 8 kWidth.
+    unsigned getInstrK() const { return 8 * getKWidth(); }
+  }];
 }
 
 #endif // TKGPU_ATTRS_TD

@@ -60,4 +60,21 @@ def TkRemoveLayoutConversions : Pass<"tk-remove-layout-conversions", "::mlir::Mo
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }
 
+def TkAccelerateMatmul : Pass<"tk-accelerate-matmul", "::mlir::ModuleOp"> {
+  let summary = "tensor-core layouts for tk.dot (Triton's AccelerateMatmul)";
+  let description = [{
+    Each tk.dot that mma.sync can compute (f16 and bf16 inputs, f32 inputs with tf32 or
+    tf32x3 precision, i8 inputs with K a multiple of 32; sm_80 and newer) gets an
+    `#tkgpu.mma` result and accumulator and `#tkgpu.dot_operand` operands, with
+    tkgpu.convert_layout ops into those layouts and back to the result's blocked layout. The
+    warp grid is chosen from the result's shape (AccelerateMatmul.cpp). Other dots keep their
+    blocked layouts (the FMA path).
+  }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "unsigned", "80",
+           "the target's compute capability times ten (mma.sync needs 80)">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
+}
+
 #endif // TKGPU_PASSES_TD

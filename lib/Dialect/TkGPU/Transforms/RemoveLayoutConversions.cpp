@@ -150,16 +150,17 @@ struct HoistConversion : OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-/// The layout a loop-carried value would rather have: the source layout of a real conversion
-/// (not of a cheap op) that the value yielded for it is computed from, through the ops
-/// HoistConversion looks through, up to `depth` ops up; null when there is none.
+/// The layout a loop-carried value would rather have: the blocked or mma source layout of a
+/// real conversion (not of a cheap op; an mma accumulator: `acc = dot(a, b, acc)`) that the value
+/// yielded for it is computed from, through the ops HoistConversion looks through, up to `depth`
+/// ops up; null when there is none.
 Attribute preferredLayout(Value value, Attribute current, unsigned depth = 8) {
   Operation *def = value.getDefiningOp();
   if (!def || !depth)
     return {};
   if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
     Attribute source = layoutOf(convert.getSrc());
-    if (source != current && isa<BlockedEncodingAttr>(source) &&
+    if (source != current && isa<BlockedEncodingAttr, MmaEncodingAttr>(source) &&
         !isCheap(convert.getSrc().getDefiningOp()))
       return source;
     return {};
@@ -173,10 +174,36 @@ Attribute preferredLayout(Value value, Attribute current, unsigned depth = 8) {
   return {};
 }
 
+/// The layout the loads and stores of a loop-carried pointer tensor want (tk-coalesce's): the
+/// target of the conversions of `arg` that feed a tk.load or tk.store's pointer, when every
+/// conversion of `arg` goes there; null otherwise.
+Attribute accessLayout(BlockArgument arg) {
+  if (!isa<tk::PointerType>(cast<RankedTensorType>(arg.getType()).getElementType()))
+    return {};
+  Attribute wanted;
+  for (Operation *user : arg.getUsers()) {
+    auto convert = dyn_cast<ConvertLayoutOp>(user);
+    if (!convert)
+      continue;
+    Attribute target = convert.getType().getEncoding();
+    if (wanted && target != wanted)
+      return {};
+    bool feedsAccess = llvm::any_of(convert->getUses(), [](OpOperand &use) {
+      return isa<tk::LoadOp, tk::StoreOp>(use.getOwner()) && use.getOperandNumber() == 0;
+    });
+    if (!feedsAccess)
+      return {};
+    wanted = target;
+  }
+  return wanted;
+}
+
 /// A tensor carried by scf.for in layout L whose next value is computed from a conversion out
-/// of layout P (a loop accumulating loaded data: `acc += convert(load)`) is carried in P instead,
-/// when the yielded value can then be had in P for free: the conversion in every iteration
-/// becomes one of the initial value (free for a splat) and one of the result after the loop.
+/// of layout P (a loop accumulating loaded data: `acc += convert(load)`; a tensor-core
+/// accumulator), or a pointer tensor whose loads and stores want P (`ptrs += step` with
+/// `load(convert(ptrs))`), is carried in P instead, when the yielded value can then be had in P
+/// for free: the conversion in every iteration becomes one of the initial value (free for a
+/// splat) and one of the result after the loop.
 struct LoopCarriedLayout : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -188,6 +215,8 @@ struct LoopCarriedLayout : OpRewritePattern<scf::ForOp> {
         continue;
       Value yielded = yield.getOperand(unsigned(i));
       Attribute preferred = preferredLayout(yielded, type.getEncoding());
+      if (!preferred)
+        preferred = accessLayout(arg);
       if (!preferred || !isFree(yielded, preferred, 8, arg))
         continue;
       auto carried = withLayout(type, preferred);

@@ -563,8 +563,8 @@ func.func @dot_types(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor<16x1
 // -----
 
 func.func @dot_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
-  // expected-error @+1 {{'tk.dot' op input_precision must be "tf32" or "ieee", got "tf32x3"}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-error @+1 {{'tk.dot' op input_precision must be "tf32", "tf32x3" or "ieee", got "tf32x4"}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x4", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -573,6 +573,14 @@ func.func @dot_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tenso
 func.func @dot_tf32_f16(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op input_precision "tf32" applies to f32 inputs; use "ieee" for 'f16'}}
   %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_tf32x3_bf16(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op input_precision "tf32x3" applies to f32 inputs; use "ieee" for 'bf16'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 

@@ -150,6 +150,8 @@ func.func @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf3
   %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
   // CHECK: tk.dot {{.*}} {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
   %1 = "tk.dot"(%x, %y, %z) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  // CHECK: tk.dot {{.*}} {input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
+  %2 = "tk.dot"(%x, %y, %1) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 

@@ -1,0 +1,219 @@
+/// @file tk.dot on tensor cores: `mma.sync.aligned.m16n8kK.row.col` (sm_80 and newer), for a
+/// dot whose result is in an `#tkgpu.mma` layout and whose operands are in the matching
+/// `#tkgpu.dot_operand` layouts (tk-accelerate-matmul chose them; their attributes describe the
+/// fragments). The operands arrive in registers, in the order mma.sync reads them: this pattern
+/// packs each register's kWidth elements into an i32 and issues one instruction per 16 x 8
+/// accumulator tile and K step, K steps outermost.
+///
+///   inputs      accumulator   instruction                       registers a / b / c
+///   f16, bf16   f32           m16n8k16 .f32.{f16,bf16}...f32     4 / 2 / 4 f32
+///   f16         f16           m16n8k16 .f16.f16.f16.f16          4 / 2 / 2 f16x2
+///   f32 (tf32)  f32           m16n8k8  .f32.tf32.tf32.f32        4 / 2 / 4 f32
+///   i8          i32           m16n8k32 .s32.s8.s8.s32            4 / 2 / 4 i32
+///
+/// tf32: each f32 operand element is rounded with `cvt.rna.tf32.f32` (to nearest, ties away
+/// from zero; the interpreter rounds the same way). tf32x3 splits x into big = tf32(x) and
+/// small = tf32(x - big) and adds small_a big_b, big_a small_b, then big_a big_b, the small
+/// terms first so that they are not lost under the large one.
+#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/TypeConverter.h"
+#include "Conversion/TkToLLVM/Utility.h"
+
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+using llvm::SmallVector;
+
+namespace {
+
+/// `count` operands numbered from `first`, as `{$first, ..., $(first + count - 1)}`.
+std::string asmOperands(unsigned first, unsigned count) {
+  SmallVector<std::string> names;
+  for (unsigned i = 0; i < count; ++i)
+    names.push_back("$" + std::to_string(first + i));
+  return "{" + llvm::join(names, ", ") + "}";
+}
+
+/// An inline-asm statement without side effects returning `results` values of `resultType`
+/// (a struct of them when more than one).
+SmallVector<Value> emitAsm(OpBuilder &b, Location loc, StringRef text, StringRef constraints,
+                           ValueRange operands, Type resultType, unsigned results) {
+  Type type = results == 1 ? resultType
+                           : Type(LLVM::LLVMStructType::getLiteral(
+                                 b.getContext(), SmallVector<Type>(results, resultType)));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, type, operands, text, constraints,
+      /*has_side_effects=*/false, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  if (results == 1)
+    return {op.getResult(0)};
+  return unpackElements(b, loc, op.getResult(0));
+}
+
+/// `kWidth` elements packed into one i32 (their vector bitcast), or an f32 rounded to tf32.
+Value packRegister(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
+  Type i32 = b.getI32Type();
+  if (elements.size() == 1 && elements[0].getType().isF32())
+    return emitAsm(b, loc, "cvt.rna.tf32.f32 $0, $1;", "=r,f", elements, i32, 1)[0];
+  auto vectorType = VectorType::get({int64_t(elements.size())}, elements[0].getType());
+  Value vector = LLVM::UndefOp::create(b, loc, vectorType);
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(b, loc, vector, element, i32Constant(b, loc, i));
+  return LLVM::BitcastOp::create(b, loc, i32, vector);
+}
+
+/// tf32x3's small part of each f32: x - tf32(x), itself rounded to tf32 (as an i32 register).
+Value smallPart(OpBuilder &b, Location loc, Value x, Value big) {
+  Value bigFloat = LLVM::BitcastOp::create(b, loc, b.getF32Type(), big);
+  Value rest = LLVM::FSubOp::create(b, loc, x, bigFloat);
+  return packRegister(b, loc, {rest});
+}
+
+/// The operand's registers, kWidth elements each, in the layout's order.
+SmallVector<Value> packOperand(OpBuilder &b, Location loc, ArrayRef<Value> elements,
+                               unsigned kWidth) {
+  SmallVector<Value> registers;
+  for (unsigned i = 0; i < elements.size(); i += kWidth)
+    registers.push_back(packRegister(b, loc, elements.slice(i, kWidth)));
+  return registers;
+}
+
+struct MMAv2DotOpConversion : OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
+                     cType = op.getC().getType();
+    auto mma = dyn_cast_or_null<tkgpu::MmaEncodingAttr>(cType.getEncoding());
+    if (!mma)
+      return rewriter.notifyMatchFailure(op, "result is not in an mma layout");
+    auto aLayout = dyn_cast_or_null<tkgpu::DotOperandEncodingAttr>(aType.getEncoding());
+    auto bLayout = dyn_cast_or_null<tkgpu::DotOperandEncodingAttr>(bType.getEncoding());
+    if (!aLayout || !bLayout || aLayout.getParent() != mma || bLayout.getParent() != mma ||
+        aLayout.getOpIdx() != 0 || bLayout.getOpIdx() != 1 ||
+        aLayout.getKWidth() != bLayout.getKWidth())
+      return op.emitError() << "tk.dot with an mma result needs dot_operand operands of that "
+                               "layout (opIdx 0 and 1, one kWidth), got "
+                            << aType << " and " << bType;
+    Type structType = getTypeConverter()->convertType(op.getType());
+    for (Value operand : adaptor.getOperands())
+      if (!isa<LLVM::LLVMStructType>(operand.getType()))
+        return rewriter.notifyMatchFailure(op, "operand is not a converted tensor");
+    Location loc = op.getLoc();
+    const unsigned kWidth = aLayout.getKWidth();
+    Type in = aType.getElementType(), acc = cType.getElementType();
+    const bool tf32 = in.isF32(), tf32x3 = tf32 && op.getInputPrecision() == "tf32x3";
+
+    // Instruction shape and register counts.
+    std::string shape = "m16n8k" + std::to_string(aLayout.getInstrK());
+    std::string types;
+    if (in.isF16() && acc.isF16())
+      types = ".f16.f16.f16.f16";
+    else if (in.isF16())
+      types = ".f32.f16.f16.f32";
+    else if (in.isBF16())
+      types = ".f32.bf16.bf16.f32";
+    else if (tf32)
+      types = ".f32.tf32.tf32.f32";
+    else if (in.isSignlessInteger(8))
+      types = ".s32.s8.s8.s32";
+    else
+      return op.emitError() << "tk.dot on tensor cores does not support " << in << " inputs";
+    const bool packedAcc = acc.isF16(); // f16 accumulators: two per register
+    const unsigned cRegs = packedAcc ? 2 : 4;
+    std::string text = "mma.sync.aligned." + shape + ".row.col" + types + " " +
+                       asmOperands(0, cRegs) + ", " + asmOperands(cRegs, 4) + ", " +
+                       asmOperands(cRegs + 4, 2) + ", " + asmOperands(cRegs + 6, cRegs) + ";";
+    const std::string cConstraint = acc.isF32() ? "f" : "r";
+    std::string constraints;
+    for (unsigned i = 0; i < cRegs; ++i)
+      constraints += "=" + cConstraint + ",";
+    constraints += "r,r,r,r,r,r";
+    for (unsigned i = 0; i < cRegs; ++i)
+      constraints += "," + std::to_string(i);
+    Type cRegType = acc.isF32() ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
+
+    // Operands: registers in the layouts' order; see the attributes' descriptions.
+    SmallVector<Value> aElements = unpackElements(rewriter, loc, adaptor.getA());
+    SmallVector<Value> bElements = unpackElements(rewriter, loc, adaptor.getB());
+    SmallVector<Value> aRegs = packOperand(rewriter, loc, aElements, kWidth);
+    SmallVector<Value> bRegs = packOperand(rewriter, loc, bElements, kWidth);
+    SmallVector<Value> aSmall, bSmall;
+    if (tf32x3) {
+      for (auto [x, big] : llvm::zip_equal(aElements, aRegs))
+        aSmall.push_back(smallPart(rewriter, loc, x, big));
+      for (auto [x, big] : llvm::zip_equal(bElements, bRegs))
+        bSmall.push_back(smallPart(rewriter, loc, x, big));
+    }
+    const int64_t repK = aType.getDimSize(1) / aLayout.getInstrK();
+    const int64_t repM = int64_t(aRegs.size()) / (4 * repK);
+    const int64_t repN = int64_t(bRegs.size()) / (2 * repK);
+
+    // Accumulators: four elements per 16 x 8 tile (two f16x2 registers for f16).
+    SmallVector<Value> cElements = unpackElements(rewriter, loc, adaptor.getC());
+    if (int64_t(cElements.size()) != 4 * repM * repN)
+      return op.emitError() << "tk.dot: the accumulator's mma layout holds " << cElements.size()
+                            << " elements per thread, the operands' layouts " << 4 * repM * repN;
+    SmallVector<SmallVector<Value>> tiles;
+    for (int64_t t = 0; t < repM * repN; ++t) {
+      ArrayRef<Value> four = ArrayRef<Value>(cElements).slice(4 * t, 4);
+      if (packedAcc)
+        tiles.push_back({packRegister(rewriter, loc, four.take_front(2)),
+                         packRegister(rewriter, loc, four.drop_front(2))});
+      else
+        tiles.push_back(SmallVector<Value>(four));
+    }
+
+    auto issue = [&](SmallVector<Value> &tile, ArrayRef<Value> a, ArrayRef<Value> b) {
+      SmallVector<Value> operands;
+      llvm::append_range(operands, a);
+      llvm::append_range(operands, b);
+      llvm::append_range(operands, tile);
+      tile = emitAsm(rewriter, loc, text, constraints, operands, cRegType, cRegs);
+    };
+    for (int64_t k = 0; k < repK; ++k)
+      for (int64_t m = 0; m < repM; ++m)
+        for (int64_t n = 0; n < repN; ++n) {
+          auto aTile = [&](ArrayRef<Value> regs) { return regs.slice(4 * (m * repK + k), 4); };
+          auto bTile = [&](ArrayRef<Value> regs) { return regs.slice(2 * (n * repK + k), 2); };
+          SmallVector<Value> &tile = tiles[m * repN + n];
+          if (tf32x3) {
+            issue(tile, aTile(aSmall), bTile(bRegs));
+            issue(tile, aTile(aRegs), bTile(bSmall));
+          }
+          issue(tile, aTile(aRegs), bTile(bRegs));
+        }
+
+    SmallVector<Value> results;
+    Type f16x2 = VectorType::get({2}, rewriter.getF16Type());
+    for (SmallVector<Value> &tile : tiles) {
+      if (!packedAcc) {
+        llvm::append_range(results, tile);
+        continue;
+      }
+      for (Value reg : tile) {
+        Value pair = LLVM::BitcastOp::create(rewriter, loc, f16x2, reg);
+        for (int i = 0; i < 2; ++i)
+          results.push_back(
+              LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Constant(rewriter, loc, i)));
+      }
+    }
+    rewriter.replaceOp(op, packElements(rewriter, loc, structType, results));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tk::populateMMAv2DotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                                RewritePatternSet &patterns) {
+  patterns.add<MMAv2DotOpConversion>(converter, patterns.getContext());
+}

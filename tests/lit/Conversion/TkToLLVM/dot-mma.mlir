@@ -1,0 +1,52 @@
+// MMAv2DotOpToLLVM.cpp and ConvertToDotOperand.cpp: tk.dot in an mma layout is mma.sync, its
+// operands come from shared memory through ldmatrix (.trans for b, whose N dimension is the
+// contiguous one), stored swizzled with one 16-byte vector per thread.
+// RUN: tk-opt %s -split-input-file -tk-allocate-shared-memory -tk-to-llvm | FileCheck %s
+
+#a = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// 64 x 64 x 16 on a 2 x 2 warp grid: each warp's 32 x 32 is 2 x 4 instruction tiles, one K step:
+// a is two ldmatrix.x4, b two ldmatrix.x4.trans (two N tiles each), then 8 mma.sync.
+// CHECK-LABEL: func.func @f16
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK: nvvm.barrier0
+// CHECK: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-2: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-NOT: mma.sync
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @f16(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %0 = tkgpu.convert_layout %a : tensor<64x16xf16, #a> -> tensor<64x16xf16, #opa>
+  %1 = tkgpu.convert_layout %b : tensor<16x64xf16, #b> -> tensor<16x64xf16, #opb>
+  %d = tk.dot %0, %1, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf16, #opa> * tensor<16x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  func.return %d : tensor<64x64xf32, #mma>
+}
+}
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+#opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
+
+// tf32x3, 64 x 16 x 16 on 4 x 1 warps: 2 N tiles x 2 K steps, three products each (small terms
+// first), operands rounded with cvt.rna.
+// CHECK-LABEL: func.func @tf32x3
+// CHECK: cvt.rna.tf32.f32
+// CHECK-COUNT-12: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-NOT: mma.sync
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @tf32x3(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: tensor<64x16xf32, #mma>) -> tensor<64x16xf32, #mma> {
+  %d = tk.dot %a, %b, %c {input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
+  func.return %d : tensor<64x16xf32, #mma>
+}
+}
