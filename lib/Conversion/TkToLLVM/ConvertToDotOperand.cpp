@@ -205,8 +205,8 @@ struct ConvertToDotOperand : OpConversionPattern<tkgpu::ConvertLayoutOp> {
       Value k = pick([](const Matrix &m) { return m.k; });
       Value row = LLVM::AddOp::create(rewriter, loc, trans ? k : nonK, laneRow);
       Value col = trans ? nonK : k;
-      Value address =
-          getSharedAddress(rewriter, loc, scratch, elementType, tile.offset(rewriter, loc, row, col));
+      Value address = getSharedAddress(rewriter, loc, scratch, elementType,
+                                       tile.offset(rewriter, loc, row, col));
       std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
                          (trans ? ".trans" : "") + ".shared.b16 {";
       std::string constraints;
