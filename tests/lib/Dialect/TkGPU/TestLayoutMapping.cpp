@@ -3,6 +3,9 @@
 /// function: a remark with Triton's default layouts for its shape and its layout's number of
 /// warps (scalar, and vectorized for its element type), and a remark with the elements per
 /// thread and, for a few threads, the tensor indices they hold (Layout.h's getElementIndex).
+/// Blocked and slice layouts: threads 0, 1, 8, 31, 32 and the last. mma and dot_operand layouts:
+/// lanes 0, 1, 4 and 31 of warp 0 (lane / 4 and lane % 4 place a lane in a tile), lane 0 of
+/// every other warp, and the last thread.
 #include "TestPasses.h"
 
 #include "Dialect/TkGPU/IR/Dialect.h"
@@ -16,6 +19,26 @@ using namespace mlir;
 using namespace mlir::tkgpu;
 
 namespace {
+
+/// The threads whose elements are printed, each once, in increasing order.
+SmallVector<unsigned> threadsToPrint(Attribute layout, unsigned threads) {
+  SmallVector<unsigned> wanted;
+  if (isTensorCoreLayout(layout)) {
+    wanted = {0, 1, 4, 31};
+    for (unsigned warp = 1; warp < threads / 32; ++warp)
+      wanted.push_back(32 * warp);
+  } else {
+    // The first two lanes, the first of the second quarter of a warp, the last lane, the first
+    // lane of the second warp.
+    wanted = {0, 1, 8, 31, 32};
+  }
+  wanted.push_back(threads - 1);
+  SmallVector<unsigned> result;
+  for (unsigned thread : wanted)
+    if (thread < threads && (result.empty() || thread > result.back()))
+      result.push_back(thread);
+  return result;
+}
 
 struct TestLayoutMapping : PassWrapper<TestLayoutMapping, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestLayoutMapping)
@@ -49,11 +72,7 @@ struct TestLayoutMapping : PassWrapper<TestLayoutMapping, OperationPass<ModuleOp
         remark << "elemsPerThread = [";
         llvm::interleaveComma(getElemsPerThread(layout, shape), remark);
         remark << "]";
-        // The first two lanes, the first of the second quarter of a warp, the last lane, the
-        // first lane of the second warp, the last thread.
-        for (unsigned thread : {0u, 1u, 8u, 31u, 32u, threads - 1}) {
-          if (thread >= threads)
-            continue;
+        for (unsigned thread : threadsToPrint(layout, threads)) {
           remark << "; t" << thread << ":";
           for (unsigned e = 0; e < elems; ++e) {
             SmallVector<int64_t> index =
