@@ -142,7 +142,8 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
         a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0)
         b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0)
-        accumulator = tl.dot(a, b, accumulator)
+        # tl.dot's out_dtype defaults to float32; an i32 accumulator needs it said.
+        accumulator = tl.dot(a, b, accumulator, out_dtype=accumulator.dtype)
         a_ptrs += BLOCK_SIZE_K * stride_ak
         b_ptrs += BLOCK_SIZE_K * stride_bk
     c = accumulator.to(c_ptr.dtype.element_ty)
@@ -451,7 +452,8 @@ def bench_matmul_triton(impl, deadline):
                 try:
                     ms = adaptive_ms(lambda: run(cfg))
                 except Exception as e:  # noqa: BLE001 - e.g. out of shared memory
-                    print(f"  matmul {dtype} {shape} {impl}, {cfg}: {type(e).__name__}: {e}",
+                    cause = f" (cause: {e.__cause__!r})" if e.__cause__ else ""
+                    print(f"  matmul {dtype} {shape} {impl}, {cfg}: {type(e).__name__}: {e}{cause}",
                           file=sys.stderr, flush=True)
                     continue
                 print(f"  matmul {dtype} {shape} {impl}, {config_text(cfg)}: {ms:.3f} ms",

@@ -116,7 +116,12 @@ unsigned mlir::tk::getScratchBytes(Operation *op) {
   return 0;
 }
 
-uint64_t mlir::tk::getExplicitBufferBytes(Value) { return 0; }
+uint64_t mlir::tk::getExplicitBufferBytes(Value value) {
+  if (!value.getDefiningOp<tkgpu::LocalAllocOp>())
+    return 0;
+  auto type = cast<tkgpu::MemDescType>(value.getType());
+  return uint64_t(type.getNumElements()) * getScratchElementBytes(type.getElementType());
+}
 
 uint64_t mlir::tk::assignOffsets(llvm::MutableArrayRef<Buffer> buffers) {
   SmallVector<size_t> order(buffers.size());
@@ -176,7 +181,16 @@ Interval Allocation::getSpan(Operation *op) const { return spans.lookup(op); }
 Interval Allocation::getLiveInterval(Value value) const {
   Operation *def = value.getDefiningOp();
   Interval live{getSpan(def).start, getSpan(def).start};
-  for (Operation *user : value.getUsers()) {
+  // The users of the buffer and of its views (tkgpu.memdesc_index).
+  SmallVector<Operation *> users;
+  SmallVector<Value> views{value};
+  while (!views.empty())
+    for (Operation *user : views.pop_back_val().getUsers()) {
+      users.push_back(user);
+      if (auto index = dyn_cast<tkgpu::MemDescIndexOp>(user))
+        views.push_back(index.getResult());
+    }
+  for (Operation *user : users) {
     // The outermost loop around the use that does not contain the definition: the buffer is
     // read again on its next iteration, so it lives to the loop's end.
     Operation *until = user;

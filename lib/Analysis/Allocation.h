@@ -11,9 +11,9 @@
 ///  - explicit: a value that holds a buffer (getExplicitBufferBytes(value) > 0) lives from its
 ///    defining op to its last use. A use inside a loop (LoopLikeOpInterface) that does not
 ///    contain the definition extends the interval to the end of the outermost such loop: the
-///    next iteration reads the buffer again. No op defines one yet; a `tkgpu.local_alloc` (e.g.
-///    the ring buffers of software pipelining, live across a loop) plugs in by answering
-///    getExplicitBufferBytes for its result.
+///    next iteration reads the buffer again. `tkgpu.local_alloc` defines one (the ring buffers
+///    of software pipelining, live across a loop); the uses of its `tkgpu.memdesc_index` views
+///    count as its own.
 ///
 /// Offsets: first fit by size. Buffers are placed largest first (ties: the earlier interval,
 /// then the earlier buffer); each takes the lowest offset, a multiple of 16 bytes, at which it
@@ -59,7 +59,7 @@ unsigned getScanScratchBytes(ScanOp op);     ///< the warps' totals, when warps 
 unsigned getDotScratchBytes(DotOp op);       ///< a then b, row-major
 unsigned getViewScratchBytes(Operation *op); ///< the operand, when it cannot stay in registers
 
-/// Bytes of the explicit buffer `value` holds, 0 when it holds none (every value today).
+/// Bytes of the explicit buffer `value` holds (a tkgpu.local_alloc's), 0 when it holds none.
 uint64_t getExplicitBufferBytes(Value value);
 
 // Buffers and their offsets.

@@ -752,6 +752,8 @@ unsigned AxisInfoResult::getVectorWidth(Operation *loadOrStore) const {
     return getVectorWidth(load.getPtr(), load.getMask());
   if (auto store = dyn_cast<StoreOp>(loadOrStore))
     return getVectorWidth(store.getPtr(), store.getMask());
+  if (auto copy = dyn_cast<tkgpu::AsyncCopyGlobalToLocalOp>(loadOrStore))
+    return getVectorWidth(copy.getPtr(), copy.getMask());
   return 1;
 }
 

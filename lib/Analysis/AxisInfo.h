@@ -104,7 +104,8 @@ public:
   /// 16 / element size), capped by `mask`'s constancy along that dimension when a mask is given
   /// (Triton's getMaskAlignment). 1 for scalars and unknown values.
   unsigned getVectorWidth(Value ptr, Value mask = nullptr) const;
-  /// getVectorWidth of a tk.load's or tk.store's pointer and mask; 1 for other ops.
+  /// getVectorWidth of the pointer and mask of a tk.load, tk.store or
+  /// tkgpu.async_copy_global_to_local; 1 for other ops.
   unsigned getVectorWidth(Operation *loadOrStore) const;
 
 private:

@@ -41,6 +41,9 @@ std::unique_ptr<Pass> accelerateMatmul(const LoweringOptions &options) {
   return tkgpu::createTkAccelerateMatmul(
       tkgpu::TkAccelerateMatmulOptions{options.computeCapability});
 }
+std::unique_ptr<Pass> pipeline(const LoweringOptions &options) {
+  return tkgpu::createTkPipeline(tkgpu::TkPipelineOptions{options.numStages});
+}
 std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &) {
   return createTkAllocateSharedMemory();
 }
@@ -72,7 +75,7 @@ constexpr Stage kStages[] = {
     {"tk-remove-layout-conversions", removeLayoutConversions},
     {"tk-accelerate-matmul",         accelerateMatmul}, // tensor-core layouts for tk.dot
     {"tk-remove-layout-conversions", removeLayoutConversions}, // the accumulator through loops
-    {"tk-pipeline",                  nullptr},       // num_stages software pipelining
+    {"tk-pipeline",                  pipeline},      // num_stages: cp.async ahead of the dots
     {"tk-allocate-shared-memory",    allocateSharedMemory},  // offsets, the module's total
     {"tk-to-llvm",                   toLLVM},        // tk/tkgpu -> LLVM + NVVM; scf kept
     {"convert-scf-to-cf",            scfToCF},       // loops, ifs, masked accesses -> blocks

@@ -84,9 +84,13 @@ std::vector<check_case> example_cases() {
                  4,
                  {R"(shfl\.sync\.bfly)"},
                  true});
-  // Tensor cores from sm_80: mma.sync fed by ldmatrix, no spills for the large tiles. Sizes
+  // Tensor cores from sm_80: mma.sync fed by ldmatrix from tiles that cp.async fills ahead of
+  // the loop (num_stages = 3: two groups in flight), no spills for the large tiles. Sizes
   // divisible by 16, as in the benchmarks, so that the loads are 16-byte vectors.
-  const std::vector<std::string> mma = {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16)"};
+  const std::vector<std::string> mma = {
+      R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16)", R"(ldmatrix\.sync\.aligned\.m8n8\.x4)",
+      R"(cp\.async\.cg\.shared\.global\s+\[[^\]]+\], \[[^\]]+\], 16)",
+      R"(cp\.async\.wait_group\s+1;)"};
   struct tile {
     int m, n, k, warps;
   };
@@ -102,19 +106,19 @@ std::vector<check_case> example_cases() {
                          tk::constant(tk::input_precision::tf32));
                    },
                    t.warps, mma, true, 80});
-  out.push_back({"matmul",
-                 "bf16_128x64x32",
-                 [] {
-                   return examples::matmul.ir(aligned<float>(), aligned<const tk::bfloat16>(),
-                                              aligned<const tk::bfloat16>(), 4096, 4096, 4096, 4096,
-                                              1, 4096, 1, 4096, 1, tk::constant(128),
-                                              tk::constant(64), tk::constant(32), tk::constant(4),
-                                              tk::constant(tk::input_precision::tf32));
-                 },
-                 4,
-                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16)"},
-                 true,
-                 80});
+  out.push_back(
+      {"matmul",
+       "bf16_128x64x32",
+       [] {
+         return examples::matmul.ir(
+             aligned<float>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(), 4096,
+             4096, 4096, 4096, 1, 4096, 1, 4096, 1, tk::constant(128), tk::constant(64),
+             tk::constant(32), tk::constant(4), tk::constant(tk::input_precision::tf32));
+       },
+       4,
+       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16)", R"(cp\.async\.cg\.shared\.global)"},
+       true,
+       80});
   out.push_back({"matmul",
                  "tf32_64x64x32",
                  [] {
@@ -124,7 +128,8 @@ std::vector<check_case> example_cases() {
                        tk::constant(32), tk::constant(4), tk::constant(tk::input_precision::tf32));
                  },
                  4,
-                 {R"(mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32)", R"(cvt\.rna\.tf32\.f32)"},
+                 {R"(mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32)", R"(cvt\.rna\.tf32\.f32)",
+                  R"(cp\.async\.cg\.shared\.global)"},
                  true,
                  80});
   return out;

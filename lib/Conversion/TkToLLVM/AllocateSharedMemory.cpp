@@ -1,5 +1,6 @@
 /// @file tk-allocate-shared-memory: the Allocation analysis (lib/Analysis/Allocation.h) over the
-/// module, its offsets written on the ops that use scratch (`tkgpu.shared_offset`) and its
+/// module, its offsets written on the ops that use scratch and on each tkgpu.local_alloc
+/// (`tkgpu.shared_offset`), and its
 /// total on the module (`tkgpu.shared`), which the compile result reports and the launch passes
 /// as dynamic shared memory, so it may exceed the 48 KB a static array could have. An error at
 /// the op whose buffer ends last when the total is more than a block can have.
@@ -25,8 +26,7 @@ struct AllocateSharedMemoryPass : tk::impl::TkAllocateSharedMemoryBase<AllocateS
     ModuleOp module = getOperation();
     Allocation allocation(module);
     for (const Buffer &buffer : allocation.getBuffers())
-      if (buffer.kind == Buffer::Kind::Scratch)
-        tkgpu::TkGPUDialect::setSharedOffset(buffer.owner, buffer.offset);
+      tkgpu::TkGPUDialect::setSharedOffset(buffer.owner, buffer.offset);
     const uint64_t bytes = allocation.getTotalBytes();
     tkgpu::TkGPUDialect::setModuleSharedBytes(module, bytes);
     if (bytes <= kMaxSharedPerBlock)
@@ -34,6 +34,12 @@ struct AllocateSharedMemoryPass : tk::impl::TkAllocateSharedMemoryBase<AllocateS
     const Buffer *last = llvm::find_if(allocation.getBuffers(), [&](const Buffer &buffer) {
       return buffer.offset + buffer.bytes == bytes;
     });
+    if (last->kind == Buffer::Kind::Explicit) {
+      last->owner->emitError() << "the pipelined loads need " << bytes
+                               << " bytes of shared memory in all, more than a block can have ("
+                               << kMaxSharedPerBlock << "): use fewer num_stages or smaller blocks";
+      return signalPassFailure();
+    }
     last->owner->emitError() << last->owner->getName() << " needs " << bytes
                              << " bytes of shared memory to exchange values between threads, "
                                 "more than a block can have ("

@@ -12,8 +12,8 @@
 
 namespace mlir::tk {
 
-/// Vector widths chosen for each tk.load / tk.store before the conversion starts (AxisInfo's
-/// width, capped by the elements a thread holds contiguously).
+/// Vector widths chosen for each tk.load / tk.store / tkgpu.async_copy_global_to_local before
+/// the conversion starts (AxisInfo's width, capped by the elements a thread holds contiguously).
 using VectorWidths = llvm::DenseMap<Operation *, unsigned>;
 
 void populateFuncOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns,
@@ -33,11 +33,15 @@ void populateScanOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatte
 void populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// tkgpu.convert_layout blocked -> dot_operand through swizzled shared memory and ldmatrix,
-/// ahead of ViewOpToLLVM.cpp's generic conversion.
+/// ahead of ViewOpToLLVM.cpp's generic conversion; tkgpu.local_load of a dot operand.
 void populateConvertToDotOperandPatterns(TkToLLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateMMAv2DotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
+/// Shared-memory buffers and asynchronous copies: tkgpu.local_alloc, memdesc_index,
+/// async_copy_global_to_local (cp.async, vectors of `widths`), async_commit_group, async_wait.
+void populateSharedMemoryOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns, const VectorWidths &widths);
 void populateMathOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePtrCastOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// scf.for / scf.if / scf.while carrying tensors: their types converted (legality into `target`).

@@ -60,7 +60,8 @@ LogicalResult checkLowerable(ModuleOp module) {
                         << " has no layout (run tk-assign-layouts before tk-to-llvm)";
         return WalkResult::interrupt();
       }
-    if (!tkgpu::TkGPUDialect::getSharedOffset(op) && getScratchBytes(op) > 0) {
+    if (!tkgpu::TkGPUDialect::getSharedOffset(op) &&
+        (getScratchBytes(op) > 0 || isa<tkgpu::LocalAllocOp>(op))) {
       op->emitError() << op->getName()
                       << " has no shared-memory offset (run tk-allocate-shared-memory before "
                          "tk-to-llvm)";
@@ -80,7 +81,7 @@ VectorWidths chooseVectorWidths(ModuleOp module) {
   if (!axisInfo.succeeded())
     return widths;
   module.walk([&](Operation *op) {
-    if (!isa<LoadOp, StoreOp>(op))
+    if (!isa<LoadOp, StoreOp, tkgpu::AsyncCopyGlobalToLocalOp>(op))
       return;
     auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
     auto blocked = type ? dyn_cast<tkgpu::BlockedEncodingAttr>(type.getEncoding()) : nullptr;
@@ -122,6 +123,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMMAv2DotOpToLLVMPatterns(converter, patterns);
     populateConvertToDotOperandPatterns(converter, patterns);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns, widths);
     populateMathOpToLLVMPatterns(converter, patterns);
     populatePtrCastOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

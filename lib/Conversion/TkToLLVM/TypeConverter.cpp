@@ -14,6 +14,9 @@ TkToLLVMTypeConverter::TkToLLVMTypeConverter(MLIRContext *context) : LLVMTypeCon
   addConversion([context](PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
   });
+  addConversion([context](tkgpu::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/3);
+  });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     Attribute layout = type.getEncoding();
     if (!tkgpu::isDistributedLayout(layout))

@@ -10,6 +10,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::tk;
 using llvm::SmallVector;
@@ -209,6 +211,22 @@ Value mlir::tk::getSharedAddress(OpBuilder &b, Location loc, unsigned byteOffset
 
 unsigned mlir::tk::getScratchOffset(Operation *op) {
   return unsigned(tkgpu::TkGPUDialect::getSharedOffset(op).value_or(0));
+}
+
+Value mlir::tk::emitSharedOffset(OpBuilder &b, Location loc, tkgpu::SharedEncodingAttr layout,
+                                 int64_t cols, Value row, Value col) {
+  auto c = [&](int64_t v) { return i32Constant(b, loc, v); };
+  auto shr = [&](Value x, unsigned bits) {
+    return bits ? LLVM::LShrOp::create(b, loc, x, c(bits)).getResult() : x;
+  };
+  const unsigned vec = layout.getVec();
+  Value phase = LLVM::AndOp::create(b, loc, shr(row, llvm::Log2_32(layout.getPerPhase())),
+                                    c(layout.getMaxPhase() - 1));
+  Value chunk = LLVM::XOrOp::create(b, loc, shr(col, llvm::Log2_32(vec)), phase);
+  Value within = LLVM::AndOp::create(b, loc, col, c(vec - 1));
+  Value rowStart = LLVM::MulOp::create(b, loc, row, c(cols));
+  Value chunkStart = LLVM::ShlOp::create(b, loc, chunk, c(llvm::Log2_32(vec)));
+  return LLVM::AddOp::create(b, loc, rowStart, LLVM::AddOp::create(b, loc, chunkStart, within));
 }
 
 void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }

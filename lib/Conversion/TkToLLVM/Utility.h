@@ -4,6 +4,8 @@
 #ifndef TK_CONVERSION_TKTOLLVM_UTILITY_H
 #define TK_CONVERSION_TKTOLLVM_UTILITY_H
 
+#include "Dialect/TkGPU/IR/Dialect.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -48,6 +50,10 @@ Value getSharedBase(OpBuilder &builder, Location loc);
 Value getSharedAddress(OpBuilder &builder, Location loc, unsigned byteOffset, Type elementType,
                        Value index);
 
+/// The element offset (i32) of tile element (`row`, `col`) in the swizzled shared layout
+/// `layout`, rows `cols` elements long: tkgpu::getSharedOffset as IR.
+Value emitSharedOffset(OpBuilder &builder, Location loc, tkgpu::SharedEncodingAttr layout,
+                       int64_t cols, Value row, Value col);
 /// `bar.sync 0`: all threads of the block.
 void emitBarrier(OpBuilder &builder, Location loc);
 

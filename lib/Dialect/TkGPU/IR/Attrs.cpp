@@ -1,5 +1,5 @@
 /// @file The tkgpu layouts: syntax, verifiers, and the `#blocked` / `#slice` / `#mma` /
-/// `#dot_op` aliases they print under.
+/// `#dot_op` / `#shared` aliases they print under.
 #include "Dialect/TkGPU/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
@@ -35,6 +35,10 @@ struct TkGPUOpAsmInterface : public OpAsmDialectInterface {
     }
     if (isa<DotOperandEncodingAttr>(attr)) {
       os << "dot_op";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<SharedEncodingAttr>(attr)) {
+      os << "shared";
       return AliasResult::FinalAlias;
     }
     return AliasResult::NoAlias;
@@ -275,5 +279,40 @@ DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
   if (k % getInstrK() != 0)
     return emitError() << "dot_operand layout with kWidth = " << getKWidth()
                        << " needs K to be a multiple of " << getInstrK() << ", got " << k;
+  return success();
+}
+
+Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
+  unsigned vec = 0, perPhase = 0, maxPhase = 0;
+  SmallVector<unsigned> order;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseLBrace() || parser.parseKeyword("vec") ||
+      parser.parseEqual() || parser.parseInteger(vec) || parser.parseComma() ||
+      parser.parseKeyword("perPhase") || parser.parseEqual() || parser.parseInteger(perPhase) ||
+      parser.parseComma() || parser.parseKeyword("maxPhase") || parser.parseEqual() ||
+      parser.parseInteger(maxPhase) || parser.parseComma() || parseArray(parser, "order", order) ||
+      parser.parseRBrace() || parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), vec, perPhase,
+                    maxPhase, order);
+}
+
+void SharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", ";
+  printArray(printer, "order", getOrder());
+  printer << "}>";
+}
+
+LogicalResult SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned vec,
+                                         unsigned perPhase, unsigned maxPhase,
+                                         ArrayRef<unsigned> order) {
+  for (auto [name, value] :
+       {std::pair<StringRef, unsigned>{"vec", vec}, {"perPhase", perPhase}, {"maxPhase", maxPhase}})
+    if (!llvm::isPowerOf2_32(value))
+      return emitError() << "shared layout's " << name << " must be a positive power of two, got "
+                         << value;
+  if (order.size() != 2 || !((order[0] == 0 && order[1] == 1) || (order[0] == 1 && order[1] == 0)))
+    return emitError() << "shared layout's order must be [0, 1] or [1, 0]";
   return success();
 }

@@ -49,6 +49,7 @@ void TkGPUDialect::setSharedOffset(Operation *op, uint64_t offset) {
 
 void TkGPUDialect::initialize() {
   registerAttributes();
+  registerTypes();
   addOperations<
 #define GET_OP_LIST
 #include "Dialect/TkGPU/IR/TkGPUOps.cpp.inc"

@@ -5,6 +5,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <bit>
 
 using namespace mlir;
 using namespace mlir::tkgpu;
@@ -278,4 +279,64 @@ BlockedEncodingAttr mlir::tkgpu::getCoalescedBlockedEncoding(MLIRContext *contex
   sizePerThread[order.front()] =
       unsigned(std::min({int64_t(vectorWidth), perThread, shape[order.front()]}));
   return distribute(context, shape, sizePerThread, order, numWarps, threadsPerWarp);
+}
+
+SharedEncodingAttr mlir::tkgpu::getSharedEncoding(MLIRContext *context, ArrayRef<int64_t> shape,
+                                                  ArrayRef<unsigned> order, unsigned elementBits,
+                                                  unsigned chunkBytes) {
+  const int64_t bytes = std::max(1u, elementBits / 8);
+  const int64_t vec = std::max<int64_t>(1, chunkBytes / bytes);
+  const int64_t cols = shape[order[0]];
+  const int64_t rowBytes = std::max<int64_t>(1, cols * bytes);
+  const int64_t chunks = std::max<int64_t>(1, cols / vec);
+  const int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes);
+  const int64_t maxPhase = std::max<int64_t>(1, std::min<int64_t>(chunks, 8 / perPhase));
+  auto pow2 = [](int64_t x) { return unsigned(std::bit_floor(uint64_t(x))); };
+  return SharedEncodingAttr::get(context, pow2(vec), pow2(perPhase), pow2(maxPhase), order);
+}
+
+SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(RankedTensorType operand,
+                                                            ArrayRef<unsigned> order) {
+  const unsigned bits = operand.getElementType().getIntOrFloatBitWidth();
+  SharedEncodingAttr ldmatrix =
+      getSharedEncoding(operand.getContext(), operand.getShape(), order, bits);
+  if (bits != 32 || canLoadDotOperandWithLdmatrix(operand, ldmatrix))
+    return ldmatrix;
+  return getSharedEncoding(operand.getContext(), operand.getShape(), order, bits,
+                           /*chunkBytes=*/32);
+}
+
+int64_t mlir::tkgpu::getSharedOffset(SharedEncodingAttr layout, int64_t cols, int64_t row,
+                                     int64_t col) {
+  const int64_t vec = layout.getVec();
+  const int64_t phase = (row / layout.getPerPhase()) % layout.getMaxPhase();
+  const int64_t chunk = (col / vec) ^ phase;
+  return row * cols + chunk * vec + col % vec;
+}
+
+bool mlir::tkgpu::canLoadDotOperandWithLdmatrix(RankedTensorType type, SharedEncodingAttr shared) {
+  auto operand = dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding());
+  if (!operand || type.getRank() != 2 || !type.getElementType().isIntOrFloat())
+    return false;
+  const unsigned bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  if (bytes * operand.getKWidth() != 4 || shared.getVec() * bytes != 16)
+    return false;
+  const unsigned kDim = operand.getOpIdx() == 0 ? 1 : 0, nonKDim = 1 - kDim;
+  const unsigned inner = shared.getOrder()[0];
+  if (inner != kDim && bytes != 2)
+    return false;
+  ArrayRef<int64_t> shape = type.getShape();
+  auto pow2 = [](int64_t x) { return x > 0 && llvm::isPowerOf2_64(uint64_t(x)); };
+  return pow2(shape[0]) && pow2(shape[1]) && shape[inner] >= 16 / bytes && shape[nonKDim] >= 8;
+}
+
+bool mlir::tkgpu::canLoadDotOperandFromShared(RankedTensorType type, SharedEncodingAttr shared) {
+  if (canLoadDotOperandWithLdmatrix(type, shared))
+    return true;
+  auto pow2 = [](int64_t x) { return x > 0 && llvm::isPowerOf2_64(uint64_t(x)); };
+  return isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding()) && type.getRank() == 2 &&
+         type.getElementType().isIntOrFloat() &&
+         type.getElementType().getIntOrFloatBitWidth() >= 8 &&
+         type.getElementType().getIntOrFloatBitWidth() <= 32 && pow2(type.getShape()[0]) &&
+         pow2(type.getShape()[1]);
 }

@@ -61,6 +61,38 @@ BlockedEncodingAttr getCoalescedBlockedEncoding(MLIRContext *context, llvm::Arra
                                                 unsigned numWarps, llvm::ArrayRef<unsigned> order,
                                                 unsigned vectorWidth);
 
+/// The swizzled shared layout of a rank-2 tile of `shape` whose dimension `order[0]` is
+/// contiguous, with `elementBits`-bit elements: chunks of `chunkBytes` (vec elements),
+/// perPhase = max(1, 128 / row bytes) rows per 128-byte line, maxPhase = min(chunks per row,
+/// 8 / perPhase) (SharedEncodingAttr's description).
+SharedEncodingAttr getSharedEncoding(MLIRContext *context, llvm::ArrayRef<int64_t> shape,
+                                     llvm::ArrayRef<unsigned> order, unsigned elementBits,
+                                     unsigned chunkBytes = 16);
+
+/// The layout of a tile that dot operand `operand` (a `#tkgpu.dot_operand` tensor) is read from,
+/// its dimension `order[0]` contiguous: 16-byte chunks, as ldmatrix reads them; for 32-bit
+/// operands ldmatrix cannot read (M or N contiguous: tf32 b of a row-major matrix, read one
+/// element at a time), 32-byte chunks, so that the four K rows a warp reads at once, eight
+/// consecutive elements each, fall in distinct banks.
+SharedEncodingAttr getDotOperandSharedEncoding(RankedTensorType operand,
+                                               llvm::ArrayRef<unsigned> order);
+
+/// The element offset of tile element (row, col) in `layout`, rows along order[1] and columns
+/// (contiguous) along order[0] of a tile `cols` elements wide: the swizzle as plain arithmetic
+/// (the lowering emits it as IR).
+int64_t getSharedOffset(SharedEncodingAttr layout, int64_t cols, int64_t row, int64_t col);
+
+/// Whether `ldmatrix` can read a dot operand of `type` (a `#tkgpu.dot_operand` layout) from a
+/// tile laid out by `shared`: kWidth elements fill a 32-bit register, M (or N) contiguous only
+/// for 16-bit types (`ldmatrix.trans`), power-of-two dimensions, at least a 16-byte chunk along
+/// the contiguous one and 8 along M (or N).
+bool canLoadDotOperandWithLdmatrix(RankedTensorType type, SharedEncodingAttr shared);
+
+/// Whether a dot operand of `type` can be read from a tile laid out by `shared` at all: with
+/// ldmatrix, or one element at a time (rank 2, power-of-two dimensions, int or float elements of
+/// at most 32 bits).
+bool canLoadDotOperandFromShared(RankedTensorType type, SharedEncodingAttr shared);
+
 } // namespace mlir::tkgpu
 
 #endif // TK_DIALECT_TKGPU_IR_LAYOUT_H

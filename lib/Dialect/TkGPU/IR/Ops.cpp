@@ -32,3 +32,39 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor) {
   }
   return {};
 }
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (src.getRank() != 3 || result.getShape() != src.getShape().drop_front() ||
+      src.getElementType() != result.getElementType() || src.getEncoding() != result.getEncoding())
+    return emitOpError() << "views one tile of a buffer of tiles: " << result
+                         << " is not a tile of " << src;
+  return success();
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  RankedTensorType ptr = getPtr().getType();
+  MemDescType dst = getDst().getType();
+  auto pointee = cast<tk::PointerType>(ptr.getElementType()).getPointeeType();
+  if (dst.getShape() != ptr.getShape() || dst.getElementType() != pointee)
+    return emitOpError() << "copies " << ptr
+                         << " to a tile of the same shape and element type, got " << dst;
+  if (!isa_and_nonnull<BlockedEncodingAttr>(ptr.getEncoding()))
+    return emitOpError() << "pointers must have a blocked layout, got " << ptr;
+  if (getMask() && (getMask().getType().getShape() != ptr.getShape() ||
+                    getMask().getType().getEncoding() != ptr.getEncoding()))
+    return emitOpError() << "mask " << getMask().getType() << " must have the pointers' shape "
+                         << "and layout";
+  return success();
+}
+
+LogicalResult LocalLoadOp::verify() {
+  MemDescType src = getSrc().getType();
+  RankedTensorType result = getType();
+  if (src.getShape() != result.getShape() || src.getElementType() != result.getElementType())
+    return emitOpError() << "reads " << src << " into a tensor of the same shape and element "
+                         << "type, got " << result;
+  if (!result.getEncoding())
+    return emitOpError() << "result must have a layout, got " << result;
+  return success();
+}

@@ -93,4 +93,20 @@ def TkGPU_DotOperandEncodingAttr : TkGPU_Attr<"DotOperandEncoding", "dot_operand
   }];
 }
 
+def TkGPU_SharedEncodingAttr : TkGPU_Attr<"SharedEncoding", "shared"> {
+  let summary = "a swizzled tile in shared memory (the layout of a `!tkgpu.memdesc`)";
+  let description = [{
+    A rank-2 tile stored row by row along `order[0]` (the contiguous dimension): R rows of C
+    elements. Each row is cut into chunks of `vec` elements (16 bytes; 32 for tiles read one
+    32-bit element at a time); chunk q of row r is stored at chunk q ^ ((r / perPhase) %
+    maxPhase). `ldmatrix` reads the same chunk of eight consecutive rows at once, and the
+    swizzle puts those eight reads in distinct banks. getDotOperandSharedEncoding (Layout.h)
+    derives the parameters from the tile's row length.
+  }];
+  let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
+                        ArrayRefParameter<"unsigned">:$order);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // TKGPU_ATTRS_TD

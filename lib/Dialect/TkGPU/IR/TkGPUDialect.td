@@ -18,6 +18,7 @@ def TkGPU_Dialect : Dialect {
   }];
 
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   // `tkgpu.num_warps`, `tkgpu.threads_per_warp` and `tkgpu.shared` on the module;
   // `tkgpu.shared_offset` on the ops that use shared memory.
   let hasOperationAttrVerify = 1;
@@ -51,6 +52,7 @@ def TkGPU_Dialect : Dialect {
     static constexpr unsigned getMaxNumWarps() { return 32; }
 
     void registerAttributes();
+    void registerTypes();
   }];
 }
 

@@ -77,4 +77,21 @@ def TkAccelerateMatmul : Pass<"tk-accelerate-matmul", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }
 
+def TkPipeline : Pass<"tk-pipeline", "::mlir::ModuleOp"> {
+  let summary = "num_stages software pipelining of the loads that feed tensor-core dots";
+  let description = [{
+    In each scf.for whose body loads a tk.dot's tensor-core operands, the loads run
+    num_stages - 1 iterations ahead as cp.async copies (tkgpu.async_copy_global_to_local)
+    into a ring of num_stages shared-memory tiles (tkgpu.local_alloc), and the dot reads its
+    operands from there (tkgpu.local_load after tkgpu.async_wait). Pipeline.cpp states which
+    loads qualify and the schedule. num-stages = 1 leaves every loop as it is.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", "3",
+           "tiles in flight per pipelined load (the kernel's num_stages; 1: no pipelining)">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkGPUDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TKGPU_PASSES_TD
