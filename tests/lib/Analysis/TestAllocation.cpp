@@ -1,8 +1,9 @@
 /// @file tk-test-print-allocation: the Allocation analysis (lib/Analysis/Allocation.h) as
 /// remarks, for tests/lit/Analysis/allocation.mlir. Besides the ops' scratch, any op carrying
 /// `test.buffer_bytes = N` defines an explicit buffer of N bytes held by its first result, as a
-/// `tkgpu.local_alloc` will: live from the op to the result's last use (to the end of a loop
-/// the use is in), so that overlapping live ranges and the offsets they get can be checked.
+/// `tkgpu.local_alloc` does (those count too): live from the op to the result's last use (to the
+/// end of a loop the use is in), so that overlapping live ranges and the offsets they get can be
+/// checked.
 #include "TestPasses.h"
 
 #include "Analysis/Allocation.h"
@@ -20,7 +21,7 @@ uint64_t testBufferBytes(Value value) {
   if (!result || result.getResultNumber() != 0)
     return 0;
   auto bytes = result.getOwner()->getAttrOfType<IntegerAttr>(kBufferBytes);
-  return bytes ? uint64_t(bytes.getInt()) : 0;
+  return bytes ? uint64_t(bytes.getInt()) : getExplicitBufferBytes(value);
 }
 
 struct TestPrintAllocationPass : PassWrapper<TestPrintAllocationPass, OperationPass<ModuleOp>> {

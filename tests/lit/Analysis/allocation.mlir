@@ -68,3 +68,25 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// A tkgpu.local_alloc (3 tiles of 32 x 64 f16: 12288 bytes) used only through memdesc_index
+// views inside a loop lives to the loop's end (op 7): b, defined in the loop, takes other
+// bytes; c, after the loop, reuses offset 0.
+// CHECK-LABEL: remark: buffer of 12288 bytes live [1, 7] at offset 0
+// CHECK: remark: buffer of 32 bytes live [6, 6] at offset 12288
+// CHECK: remark: buffer of 32 bytes live [8, 8] at offset 0
+// CHECK: remark: total 12320 bytes
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @ring(%n: i32) {
+  %buf = tkgpu.local_alloc : !tkgpu.memdesc<3x32x64xf16, #s>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %tile = tkgpu.memdesc_index %buf[%i] : !tkgpu.memdesc<3x32x64xf16, #s> -> !tkgpu.memdesc<32x64xf16, #s>
+    %b = arith.constant {test.buffer_bytes = 32 : i64} 1 : i32
+  }
+  %c = arith.constant {test.buffer_bytes = 32 : i64} 2 : i32
+  func.return
+}

@@ -105,3 +105,49 @@ module attributes {tkgpu.num_warps = 8 : i32} {
     func.return
   }
 }
+
+// -----
+
+// expected-error @+1 {{shared layout's vec must be a positive power of two, got 6}}
+#s = #tkgpu.shared<{vec = 6, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @shared_vec() {
+  func.return
+}
+
+// -----
+
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// expected-error @+1 {{memdesc must have rank 2 (a tile) or 3 (tiles), got 1}}
+func.func @memdesc_rank(%m: !tkgpu.memdesc<64xf16, #s>) {
+  func.return
+}
+
+// -----
+
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @memdesc_index_shape(%i: i32) {
+  %buf = tkgpu.local_alloc : !tkgpu.memdesc<3x32x64xf16, #s>
+  // expected-error @+1 {{'tkgpu.memdesc_index' op views one tile of a buffer of tiles: '!tkgpu.memdesc<64x32xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' is not a tile of '!tkgpu.memdesc<3x32x64xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>'}}
+  %tile = tkgpu.memdesc_index %buf[%i] : !tkgpu.memdesc<3x32x64xf16, #s> -> !tkgpu.memdesc<64x32xf16, #s>
+  func.return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @async_copy_type(%p: tensor<32x64x!tk.ptr<f32>, #b>, %tile: !tkgpu.memdesc<32x64xf16, #s>) {
+  // expected-error @+1 {{'tkgpu.async_copy_global_to_local' op copies 'tensor<32x64x!tk.ptr<f32>, #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' to a tile of the same shape and element type}}
+  tkgpu.async_copy_global_to_local %p, %tile : tensor<32x64x!tk.ptr<f32>, #b> -> !tkgpu.memdesc<32x64xf16, #s>
+  func.return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @local_load_shape(%tile: !tkgpu.memdesc<32x64xf16, #s>) {
+  // expected-error @+1 {{'tkgpu.local_load' op reads '!tkgpu.memdesc<32x64xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' into a tensor of the same shape and element type}}
+  %x = tkgpu.local_load %tile : !tkgpu.memdesc<32x64xf16, #s> -> tensor<64x32xf16, #b>
+  func.return
+}
