@@ -100,6 +100,11 @@ unsigned mlir::tk::getViewScratchBytes(Operation *op) {
   std::optional<ViewMap> map = getViewMap(op);
   if (!map || !map->srcType || mapInRegisters(*map))
     return 0;
+  if (isa<tkgpu::ConvertLayoutOp>(op))
+    if (std::optional<VectorizedExchange> exchange =
+            getVectorizedExchange(map->srcType, map->dstType))
+      return unsigned(map->srcType.getDimSize(0) * exchange->rowStride *
+                      getScratchElementBytes(map->srcType.getElementType()));
   return unsigned(map->srcType.getNumElements()) *
          getScratchElementBytes(map->srcType.getElementType());
 }

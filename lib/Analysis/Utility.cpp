@@ -164,3 +164,57 @@ std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map
         return std::nullopt;
   return mapping;
 }
+
+namespace {
+
+/// Consecutive elements along dimension 1 that a thread of `layout` holds one after the other,
+/// each run starting at a multiple of its length, in every thread of a `shape` tensor (power of
+/// two, 1 where unsure).
+unsigned getRunAlongColumns(Attribute layout, ArrayRef<int64_t> shape) {
+  unsigned run = 1, tile = 0;
+  if (auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout)) {
+    if (blocked.getOrder()[0] != 1)
+      return 1;
+    run = blocked.getSizePerThread()[1];
+    tile = run * blocked.getThreadsPerWarp()[1] * blocked.getWarpsPerCTA()[1];
+  } else if (auto mma = dyn_cast<tkgpu::MmaEncodingAttr>(layout)) {
+    run = 2; // a thread's elements of a 16 x 8 tile: (g, 2t), (g, 2t + 1), (g + 8, ...)
+    tile = 8 * mma.getWarpsPerCTA()[1];
+  } else {
+    return 1;
+  }
+  // A tensor narrower than the layout's tile wraps around: runs stay whole only when it is a
+  // multiple of the run.
+  if (shape[1] < int64_t(tile) && shape[1] % run != 0)
+    return 1;
+  return unsigned(std::min<int64_t>(run, shape[1]));
+}
+
+} // namespace
+
+std::optional<VectorizedExchange> mlir::tk::getVectorizedExchange(RankedTensorType src,
+                                                                  RankedTensorType dst) {
+  if (!src || !dst || src.getRank() != 2 || dst.getShape() != src.getShape() ||
+      !tkgpu::isDistributedLayout(src.getEncoding()) ||
+      !tkgpu::isDistributedLayout(dst.getEncoding()) ||
+      isa<tkgpu::DotOperandEncodingAttr>(dst.getEncoding())) // ConvertToDotOperand.cpp's
+    return std::nullopt;
+  Type element = src.getElementType();
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() < 16 ||
+      element.getIntOrFloatBitWidth() > 32)
+    return std::nullopt;
+  ArrayRef<int64_t> shape = src.getShape();
+  if (!llvm::isPowerOf2_64(uint64_t(shape[0])) || !llvm::isPowerOf2_64(uint64_t(shape[1])))
+    return std::nullopt;
+  const unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  const unsigned widest = 16 / bytes;
+  VectorizedExchange exchange;
+  exchange.storeWidth = std::min(getRunAlongColumns(src.getEncoding(), shape), widest);
+  exchange.loadWidth = std::min(getRunAlongColumns(dst.getEncoding(), shape), widest);
+  if (exchange.storeWidth == 1 && exchange.loadWidth == 1)
+    return std::nullopt;
+  exchange.rowStride = shape[1];
+  if ((shape[1] * bytes) % 128 == 0)
+    exchange.rowStride += 16 / bytes;
+  return exchange;
+}

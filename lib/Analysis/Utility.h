@@ -1,7 +1,8 @@
 /// @file Layout facts that the shared-memory allocation (Allocation.h) and the lowering to LLVM
 /// (lib/Conversion/TkToLLVM) both need, so that the analysis does not depend on the conversion:
 /// how a reduce's or scan's axis spreads over a thread's elements, the lanes and the warps, and
-/// how a view op reads its operand (and whether that can stay in registers). Plain arithmetic on
+/// how a view op reads its operand (and whether that can stay in registers), how a conversion
+/// through shared memory vectorizes. Plain arithmetic on
 /// types and layouts: no IR is built.
 #ifndef TK_ANALYSIS_UTILITY_H
 #define TK_ANALYSIS_UTILITY_H
@@ -54,6 +55,23 @@ std::optional<ViewMap> getViewMap(Operation *op);
 /// same position in every thread's struct (checked for every thread of the block); else none:
 /// the values must cross threads, through shared memory.
 std::optional<llvm::SmallVector<unsigned>> mapInRegisters(const ViewMap &map);
+
+/// How a rank-2 tkgpu.convert_layout that crosses threads goes through shared memory in vectors:
+/// row-major with `rowStride` elements per row (the row, then a 16-byte pad where rows are a
+/// multiple of 128 bytes, so that the rows a warp writes at once start in different banks),
+/// each thread writing `storeWidth` and reading `loadWidth` consecutive elements along
+/// dimension 1 per access.
+struct VectorizedExchange {
+  int64_t rowStride;
+  unsigned storeWidth, loadWidth;
+};
+
+/// The vectorized exchange of a conversion from `src` to `dst` (rank 2, power-of-two
+/// dimensions, distributed layouts but a dot_operand result, which has its own path, integer or
+/// float elements of 16 to 32 bits), when a thread holds runs of at least two
+/// consecutive elements along dimension 1 in one of them (a blocked layout whose fastest
+/// dimension is 1, an mma layout's pairs); none otherwise (the element-wise path).
+std::optional<VectorizedExchange> getVectorizedExchange(RankedTensorType src, RankedTensorType dst);
 
 } // namespace mlir::tk
 

@@ -20,6 +20,11 @@
 ///   then reads its result elements' (emitBarrier before both: an earlier op may still be
 ///   reading the scratch; our writes must be visible). Where the tile is larger than the tensor
 ///   several threads write the same value to one address: harmless. i1 goes through as i8.
+///   A rank-2 convert_layout whose operand or result layout holds runs of elements along
+///   dimension 1 (an mma accumulator's pairs, a blocked layout's vectors: the matmul epilogue)
+///   writes and reads whole runs as vectors, in rows padded by 16 bytes where a row is a
+///   multiple of 128 bytes (Utility.h's getVectorizedExchange), so that the eight rows of an
+///   mma tile land in different banks.
 /// The maps and the in-register check are in lib/Analysis/Utility.h: the shared-memory
 /// allocation asks the same question.
 #include "Analysis/Utility.h"
@@ -104,6 +109,56 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, unsigned sc
   return results;
 }
 
+/// The result elements of a conversion, through the scratch area at `scratch` in the row-major,
+/// padded layout of `exchange`: each thread writes its runs of operand elements along
+/// dimension 1 as vectors, then reads its result runs as vectors (barriers as above).
+SmallVector<Value> exchangeVectorized(OpBuilder &b, Location loc, unsigned scratch,
+                                      const ViewMap &map, const VectorizedExchange &exchange,
+                                      ArrayRef<Value> srcElements, Type elementType) {
+  const unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value base = getSharedAddress(b, loc, scratch, elementType, i32Constant(b, loc, 0));
+  auto address = [&](ArrayRef<Value> index) {
+    Value row = LLVM::MulOp::create(b, loc, index[0], i32Constant(b, loc, exchange.rowStride));
+    Value offset = LLVM::AddOp::create(b, loc, row, index[1]);
+    return LLVM::GEPOp::create(b, loc, ptrType, elementType, base, ValueRange{offset});
+  };
+  auto vectorType = [&](unsigned width) { return VectorType::get({width}, elementType); };
+
+  emitBarrier(b, loc);
+  SmallVector<SmallVector<Value>> srcIndices = emitIndices(b, loc, map.srcType);
+  SmallVector<int> srcCopies = firstCopy(map.srcType);
+  const unsigned storeWidth = exchange.storeWidth;
+  for (unsigned e = 0; e < srcElements.size(); e += storeWidth) {
+    if (srcCopies[e] != int(e))
+      continue;
+    Value value = srcElements[e];
+    if (storeWidth > 1) {
+      value = LLVM::PoisonOp::create(b, loc, vectorType(storeWidth));
+      for (unsigned i = 0; i < storeWidth; ++i)
+        value = LLVM::InsertElementOp::create(b, loc, value, srcElements[e + i],
+                                              i32Constant(b, loc, i));
+    }
+    LLVM::StoreOp::create(b, loc, value, address(srcIndices[e]), storeWidth * bytes);
+  }
+  emitBarrier(b, loc);
+  SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType);
+  const unsigned loadWidth = exchange.loadWidth;
+  SmallVector<Value> results;
+  for (unsigned e = 0; e < dstIndices.size(); e += loadWidth) {
+    if (loadWidth == 1) {
+      results.push_back(
+          LLVM::LoadOp::create(b, loc, elementType, address(dstIndices[e]), bytes).getResult());
+      continue;
+    }
+    Value vector = LLVM::LoadOp::create(b, loc, vectorType(loadWidth), address(dstIndices[e]),
+                                        loadWidth * bytes);
+    for (unsigned i = 0; i < loadWidth; ++i)
+      results.push_back(LLVM::ExtractElementOp::create(b, loc, vector, i32Constant(b, loc, i)));
+  }
+  return results;
+}
+
 struct ViewOpConversion : ConversionPattern {
   ViewOpConversion(TypeConverter &converter, MLIRContext *context)
       : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
@@ -135,6 +190,12 @@ struct ViewOpConversion : ConversionPattern {
     if (std::optional<SmallVector<unsigned>> mapping = mapInRegisters(*map)) {
       for (unsigned e : *mapping)
         results.push_back(srcElements[e]);
+    } else if (std::optional<VectorizedExchange> exchange =
+                   isa<tkgpu::ConvertLayoutOp>(op)
+                       ? getVectorizedExchange(map->srcType, map->dstType)
+                       : std::nullopt) {
+      results = exchangeVectorized(rewriter, loc, getScratchOffset(op), *map, *exchange,
+                                   srcElements, elementType);
     } else {
       results = exchangeThroughShared(rewriter, loc, getScratchOffset(op), *map, srcElements,
                                       elementType);

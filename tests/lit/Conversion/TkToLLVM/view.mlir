@@ -168,14 +168,15 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 
 // -----
 
-// convert_layout between two blocked layouts, f16 (scratch 32 x 32 x 2 bytes) and i1 (one byte
-// each: zero-extended to i8 to store, truncated after the load).
+// convert_layout between two blocked layouts, f16 (scratch 32 x 32 x 2 bytes: rows of 64 bytes,
+// unpadded; the operand's runs of 4 along a row stored as vectors, the result read element by
+// element) and i1 (one byte each: zero-extended to i8 to store, truncated after the load).
 // CHECK: module attributes {{.*}}tkgpu.shared = 2048
 // CHECK-LABEL: llvm.func @convert
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-8: llvm.store %{{.*}} : f16, !llvm.ptr<3>
+// CHECK-COUNT-2: llvm.store %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
 // CHECK: nvvm.barrier0
 // CHECK: %[[Z:.*]] = llvm.zext %{{.*}} : i1 to i8
 // CHECK: llvm.store %[[Z]], %{{.*}} : i8, !llvm.ptr<3>
@@ -191,6 +192,29 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   func.func @convert(%x: tensor<32x32xf16, #b>, %m: tensor<32x32xi1, #b>) {
     %0 = tkgpu.convert_layout %x : tensor<32x32xf16, #b> -> tensor<32x32xf16, #c>
     %1 = tkgpu.convert_layout %m : tensor<32x32xi1, #b> -> tensor<32x32xi1, #c>
+    func.return
+  }
+}
+
+// -----
+
+// An mma accumulator to a blocked layout (the matmul epilogue): 64 x 64 f32 rows are 256 bytes,
+// so each row is padded to 68 elements (17408 bytes of scratch) and the 8 rows of an mma tile
+// start in different banks; the mma pairs are stored as 8-byte vectors (16 per thread), the
+// blocked runs of 4 read as 16-byte vectors (8 per thread).
+// CHECK: module attributes {{.*}}tkgpu.shared = 17408
+// CHECK-LABEL: llvm.func @epilogue
+// CHECK: nvvm.barrier0
+// CHECK: llvm.mlir.constant(68 : i32)
+// CHECK-COUNT-16: llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK: llvm.return
+#mma = #tkgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#b = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @epilogue(%x: tensor<64x64xf32, #mma>) {
+    %0 = tkgpu.convert_layout %x : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b>
     func.return
   }
 }
