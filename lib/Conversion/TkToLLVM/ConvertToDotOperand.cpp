@@ -229,9 +229,9 @@ struct ConvertToDotOperand : OpConversionPattern<tkgpu::ConvertLayoutOp> {
     // Stores: each thread's elements, in vectors of up to a chunk along `inner`.
     emitBarrier(rewriter, loc);
     SmallVector<Value> elements = unpackElements(rewriter, loc, adaptor.getSrc());
-    SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, srcType);
     const unsigned width = unsigned(std::min<int64_t>(
         {int64_t(blocked.getSizePerThread()[inner]), int64_t(shared.getVec()), shape[inner]}));
+    SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, srcType, width);
     auto ptrType = LLVM::LLVMPointerType::get(getContext(), 3);
     for (unsigned e = 0; e < elements.size(); e += width) {
       Value offset = emitSharedOffset(rewriter, loc, shared, shape[inner], indices[e][outer],

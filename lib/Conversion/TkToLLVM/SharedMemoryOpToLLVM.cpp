@@ -86,7 +86,7 @@ struct AsyncCopyOpConversion : OpConversionPattern<tkgpu::AsyncCopyGlobalToLocal
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackElements(rewriter, loc, adaptor.getMask());
-    SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, ptrType);
+    SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, ptrType, width);
     const int64_t cols = tile.getShape()[inner];
     for (unsigned e = 0; e < ptrs.size(); e += width) {
       Value offset =

@@ -79,14 +79,15 @@ Value mlir::tk::addConst(OpBuilder &b, Location loc, Value value, int64_t addend
 
 namespace {
 
-/// Each element's index: the thread's `offsets` plus the element's index in thread 0, modulo
-/// the shape along the dimensions that `wraps`.
+/// Each element's index (every `stride`-th element's; the others' left empty): the thread's
+/// `offsets` plus the element's index in thread 0, modulo the shape along the dimensions that
+/// `wraps`.
 SmallVector<SmallVector<Value>> emitElementIndices(OpBuilder &b, Location loc, Attribute layout,
                                                    ArrayRef<int64_t> shape, ArrayRef<Value> offsets,
-                                                   ArrayRef<bool> wraps) {
-  SmallVector<SmallVector<Value>> indices;
+                                                   ArrayRef<bool> wraps, unsigned stride) {
   const unsigned count = tkgpu::getTotalElemsPerThread(layout, shape);
-  for (unsigned elem = 0; elem < count; ++elem) {
+  SmallVector<SmallVector<Value>> indices(count);
+  for (unsigned elem = 0; elem < count; elem += stride) {
     SmallVector<int64_t> base = tkgpu::getElementIndex(layout, shape, 0, 0, elem);
     SmallVector<Value> index;
     for (unsigned d = 0; d < shape.size(); ++d) {
@@ -95,7 +96,7 @@ SmallVector<SmallVector<Value>> emitElementIndices(OpBuilder &b, Location loc, A
         i = LLVM::URemOp::create(b, loc, i, i32Constant(b, loc, shape[d]));
       index.push_back(i);
     }
-    indices.push_back(std::move(index));
+    indices[elem] = std::move(index);
   }
   return indices;
 }
@@ -136,7 +137,7 @@ void emitTensorCoreOffsets(OpBuilder &b, Location loc, Attribute layout, ArrayRe
 } // namespace
 
 SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc,
-                                                      RankedTensorType type) {
+                                                      RankedTensorType type, unsigned stride) {
   Attribute layout = type.getEncoding();
   ArrayRef<int64_t> shape = type.getShape();
   if (tkgpu::isTensorCoreLayout(layout)) {
@@ -147,7 +148,7 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
     SmallVector<Value> offsets;
     SmallVector<bool> wraps;
     emitTensorCoreOffsets(b, loc, layout, shape, warp, lane, offsets, wraps);
-    return emitElementIndices(b, loc, layout, shape, offsets, wraps);
+    return emitElementIndices(b, loc, layout, shape, offsets, wraps, stride);
   }
   auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
   auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
@@ -180,7 +181,7 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
     wraps.erase(wraps.begin() + slice.getDim());
   }
 
-  return emitElementIndices(b, loc, layout, shape, offsets, wraps);
+  return emitElementIndices(b, loc, layout, shape, offsets, wraps, stride);
 }
 
 namespace {

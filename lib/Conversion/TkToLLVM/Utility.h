@@ -22,10 +22,10 @@ Value packElements(OpBuilder &builder, Location loc, Type structType, ValueRange
 
 /// The tensor indices (one i32 per dimension) of each element the current thread holds of a
 /// tensor of type `type` (distributed layout), from the thread id: Layout.h's getElementIndex
-/// as IR.
+/// as IR. With `stride`, only every stride-th element's (the first of each vector a lowering
+/// accesses at once); the others' entries are left empty.
 llvm::SmallVector<llvm::SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
-                                                        RankedTensorType type);
-
+                                                        RankedTensorType type, unsigned stride = 1);
 /// An i32 constant.
 Value i32Constant(OpBuilder &builder, Location loc, int64_t value);
 

@@ -126,9 +126,9 @@ SmallVector<Value> exchangeVectorized(OpBuilder &b, Location loc, unsigned scrat
   auto vectorType = [&](unsigned width) { return VectorType::get({width}, elementType); };
 
   emitBarrier(b, loc);
-  SmallVector<SmallVector<Value>> srcIndices = emitIndices(b, loc, map.srcType);
-  SmallVector<int> srcCopies = firstCopy(map.srcType);
   const unsigned storeWidth = exchange.storeWidth;
+  SmallVector<SmallVector<Value>> srcIndices = emitIndices(b, loc, map.srcType, storeWidth);
+  SmallVector<int> srcCopies = firstCopy(map.srcType);
   for (unsigned e = 0; e < srcElements.size(); e += storeWidth) {
     if (srcCopies[e] != int(e))
       continue;
@@ -142,8 +142,8 @@ SmallVector<Value> exchangeVectorized(OpBuilder &b, Location loc, unsigned scrat
     LLVM::StoreOp::create(b, loc, value, address(srcIndices[e]), storeWidth * bytes);
   }
   emitBarrier(b, loc);
-  SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType);
   const unsigned loadWidth = exchange.loadWidth;
+  SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType, loadWidth);
   SmallVector<Value> results;
   for (unsigned e = 0; e < dstIndices.size(); e += loadWidth) {
     if (loadWidth == 1) {
