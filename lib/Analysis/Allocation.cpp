@@ -5,6 +5,7 @@
 #include "Analysis/Utility.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -100,6 +101,15 @@ unsigned mlir::tk::getViewScratchBytes(Operation *op) {
   std::optional<ViewMap> map = getViewMap(op);
   if (!map || !map->srcType || mapInRegisters(*map))
     return 0;
+  // A dot operand read from a tile (ConvertToDotOperand.cpp): the tile, its rows' padding too.
+  if (isa<tkgpu::ConvertLayoutOp>(op) && map->srcType.getRank() == 2 &&
+      isa<tkgpu::DotOperandEncodingAttr>(map->dstType.getEncoding()))
+    if (auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(map->srcType.getEncoding()))
+      if (map->dstType.getElementType().isIntOrFloat())
+        return unsigned(tkgpu::getTileElements(
+                            tkgpu::getDotOperandSharedEncoding(map->dstType, blocked.getOrder()),
+                            map->srcType.getShape()) *
+                        getScratchElementBytes(map->srcType.getElementType()));
   if (isa<tkgpu::ConvertLayoutOp>(op))
     if (std::optional<VectorizedExchange> exchange =
             getVectorizedExchange(map->srcType, map->dstType))
@@ -125,7 +135,7 @@ uint64_t mlir::tk::getExplicitBufferBytes(Value value) {
   if (!value.getDefiningOp<tkgpu::LocalAllocOp>())
     return 0;
   auto type = cast<tkgpu::MemDescType>(value.getType());
-  return uint64_t(type.getNumElements()) * getScratchElementBytes(type.getElementType());
+  return uint64_t(type.getAllocElements()) * getScratchElementBytes(type.getElementType());
 }
 
 uint64_t mlir::tk::assignOffsets(llvm::MutableArrayRef<Buffer> buffers) {

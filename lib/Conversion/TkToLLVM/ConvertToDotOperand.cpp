@@ -11,8 +11,9 @@
 /// line and maxPhase = min(chunks per row, 8 / perPhase). ldmatrix reads eight rows' chunk q at
 /// once; the swizzle puts those eight 16-byte reads in eight distinct groups of four banks, so
 /// they are free of conflicts, and so are the stores of whole chunks. (Tiles read one 32-bit
-/// element at a time have 32-byte chunks instead: a warp reads 8 consecutive elements of each of
-/// 4 rows, which the swizzle then puts in 32 distinct banks.)
+/// element at a time are not swizzled but have rows padded by 8 elements instead: a warp reads
+/// 8 consecutive elements of each of 4 rows, 24 words apart modulo the 32 banks, so in distinct
+/// banks, and each element's address is the thread's base plus a constant.)
 ///
 /// Loads. An mma operand register is one 8 x 8 matrix of 16-bit units: 8 rows along M (a) or
 /// N (b) by 16 bytes along K (a 4 kWidth elements). Where K is the stored rows' inner dimension

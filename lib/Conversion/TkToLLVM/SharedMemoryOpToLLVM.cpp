@@ -51,7 +51,7 @@ struct MemDescIndexOpConversion : OpConversionPattern<tkgpu::MemDescIndexOp> {
     tkgpu::MemDescType tile = op.getType();
     Type element = getTypeConverter()->convertType(tile.getElementType());
     Value first = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),
-                                      i32Constant(rewriter, loc, tile.getNumElements()));
+                                      i32Constant(rewriter, loc, tile.getAllocElements()));
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(op, sharedPointer(getContext()), element,
                                              adaptor.getSrc(), ValueRange{first});
     return success();

@@ -220,12 +220,14 @@ Value mlir::tk::emitSharedOffset(OpBuilder &b, Location loc, tkgpu::SharedEncodi
   auto shr = [&](Value x, unsigned bits) {
     return bits ? LLVM::LShrOp::create(b, loc, x, c(bits)).getResult() : x;
   };
+  Value rowStart = LLVM::MulOp::create(b, loc, row, c(cols + layout.getPadding()));
+  if (layout.getMaxPhase() == 1) // not swizzled
+    return LLVM::AddOp::create(b, loc, rowStart, col);
   const unsigned vec = layout.getVec();
   Value phase = LLVM::AndOp::create(b, loc, shr(row, llvm::Log2_32(layout.getPerPhase())),
                                     c(layout.getMaxPhase() - 1));
   Value chunk = LLVM::XOrOp::create(b, loc, shr(col, llvm::Log2_32(vec)), phase);
   Value within = LLVM::AndOp::create(b, loc, col, c(vec - 1));
-  Value rowStart = LLVM::MulOp::create(b, loc, row, c(cols));
   Value chunkStart = LLVM::ShlOp::create(b, loc, chunk, c(llvm::Log2_32(vec)));
   return LLVM::AddOp::create(b, loc, rowStart, LLVM::AddOp::create(b, loc, chunkStart, within));
 }

@@ -90,3 +90,14 @@ func.func @ring(%n: i32) {
   %c = arith.constant {test.buffer_bytes = 32 : i64} 2 : i32
   func.return
 }
+
+// -----
+
+// Padded rows count: 3 tiles of 32 rows of 64 + 8 f32 take 27648 bytes, not 24576.
+// CHECK-LABEL: remark: buffer of 27648 bytes live [1, 1] at offset 0
+// CHECK: remark: total 27648 bytes
+#p = #tkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 1, order = [1, 0], padding = 8}>
+func.func @padded() {
+  %buf = tkgpu.local_alloc : !tkgpu.memdesc<3x32x64xf32, #p>
+  func.return
+}

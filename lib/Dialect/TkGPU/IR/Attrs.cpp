@@ -283,30 +283,36 @@ DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 }
 
 Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
-  unsigned vec = 0, perPhase = 0, maxPhase = 0;
+  unsigned vec = 0, perPhase = 0, maxPhase = 0, padding = 0;
   SmallVector<unsigned> order;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() || parser.parseLBrace() || parser.parseKeyword("vec") ||
       parser.parseEqual() || parser.parseInteger(vec) || parser.parseComma() ||
       parser.parseKeyword("perPhase") || parser.parseEqual() || parser.parseInteger(perPhase) ||
       parser.parseComma() || parser.parseKeyword("maxPhase") || parser.parseEqual() ||
-      parser.parseInteger(maxPhase) || parser.parseComma() || parseArray(parser, "order", order) ||
-      parser.parseRBrace() || parser.parseGreater())
+      parser.parseInteger(maxPhase) || parser.parseComma() || parseArray(parser, "order", order))
+    return {};
+  if (succeeded(parser.parseOptionalComma()) &&
+      (parser.parseKeyword("padding") || parser.parseEqual() || parser.parseInteger(padding)))
+    return {};
+  if (parser.parseRBrace() || parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), vec, perPhase,
-                    maxPhase, order);
+                    maxPhase, order, padding);
 }
 
 void SharedEncodingAttr::print(AsmPrinter &printer) const {
   printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
           << ", maxPhase = " << getMaxPhase() << ", ";
   printArray(printer, "order", getOrder());
+  if (getPadding())
+    printer << ", padding = " << getPadding();
   printer << "}>";
 }
 
 LogicalResult SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned vec,
                                          unsigned perPhase, unsigned maxPhase,
-                                         ArrayRef<unsigned> order) {
+                                         ArrayRef<unsigned> order, unsigned padding) {
   for (auto [name, value] :
        {std::pair<StringRef, unsigned>{"vec", vec}, {"perPhase", perPhase}, {"maxPhase", maxPhase}})
     if (!llvm::isPowerOf2_32(value))

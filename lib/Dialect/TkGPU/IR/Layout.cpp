@@ -292,7 +292,8 @@ SharedEncodingAttr mlir::tkgpu::getSharedEncoding(MLIRContext *context, ArrayRef
   const int64_t perPhase = std::max<int64_t>(1, 128 / rowBytes);
   const int64_t maxPhase = std::max<int64_t>(1, std::min<int64_t>(chunks, 8 / perPhase));
   auto pow2 = [](int64_t x) { return unsigned(std::bit_floor(uint64_t(x))); };
-  return SharedEncodingAttr::get(context, pow2(vec), pow2(perPhase), pow2(maxPhase), order);
+  return SharedEncodingAttr::get(context, pow2(vec), pow2(perPhase), pow2(maxPhase), order,
+                                 /*padding=*/0);
 }
 
 SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(RankedTensorType operand,
@@ -302,8 +303,12 @@ SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(RankedTensorType ope
       getSharedEncoding(operand.getContext(), operand.getShape(), order, bits);
   if (bits != 32 || canLoadDotOperandWithLdmatrix(operand, ldmatrix))
     return ldmatrix;
-  return getSharedEncoding(operand.getContext(), operand.getShape(), order, bits,
-                           /*chunkBytes=*/32);
+  // Read one element at a time: a warp reads 8 consecutive elements of each of 4 rows. Rows of
+  // 24 words modulo 32 banks (16 or more elements padded by 8) put those 32 reads in distinct
+  // banks, and every address is the thread's base plus a constant.
+  const int64_t cols = operand.getShape()[order[0]];
+  return SharedEncodingAttr::get(operand.getContext(), /*vec=*/4, /*perPhase=*/1,
+                                 /*maxPhase=*/1, order, /*padding=*/cols >= 16 ? 8 : 0);
 }
 
 int64_t mlir::tkgpu::getSharedOffset(SharedEncodingAttr layout, int64_t cols, int64_t row,
@@ -311,7 +316,7 @@ int64_t mlir::tkgpu::getSharedOffset(SharedEncodingAttr layout, int64_t cols, in
   const int64_t vec = layout.getVec();
   const int64_t phase = (row / layout.getPerPhase()) % layout.getMaxPhase();
   const int64_t chunk = (col / vec) ^ phase;
-  return row * cols + chunk * vec + col % vec;
+  return row * (cols + layout.getPadding()) + chunk * vec + col % vec;
 }
 
 bool mlir::tkgpu::canLoadDotOperandWithLdmatrix(RankedTensorType type, SharedEncodingAttr shared) {
@@ -339,4 +344,9 @@ bool mlir::tkgpu::canLoadDotOperandFromShared(RankedTensorType type, SharedEncod
          type.getElementType().getIntOrFloatBitWidth() >= 8 &&
          type.getElementType().getIntOrFloatBitWidth() <= 32 && pow2(type.getShape()[0]) &&
          pow2(type.getShape()[1]);
+}
+
+int64_t mlir::tkgpu::getTileElements(SharedEncodingAttr layout, ArrayRef<int64_t> tileShape) {
+  const unsigned inner = layout.getOrder()[0], outer = layout.getOrder()[1];
+  return tileShape[outer] * (tileShape[inner] + layout.getPadding());
 }

@@ -72,8 +72,9 @@ SharedEncodingAttr getSharedEncoding(MLIRContext *context, llvm::ArrayRef<int64_
 /// The layout of a tile that dot operand `operand` (a `#tkgpu.dot_operand` tensor) is read from,
 /// its dimension `order[0]` contiguous: 16-byte chunks, as ldmatrix reads them; for 32-bit
 /// operands ldmatrix cannot read (M or N contiguous: tf32 b of a row-major matrix, read one
-/// element at a time), 32-byte chunks, so that the four K rows a warp reads at once, eight
-/// consecutive elements each, fall in distinct banks.
+/// element at a time), no swizzle but rows padded by 8 elements, so that the four K rows a warp
+/// reads at once, eight consecutive elements each, fall in distinct banks and each element's
+/// address is the thread's base plus a constant.
 SharedEncodingAttr getDotOperandSharedEncoding(RankedTensorType operand,
                                                llvm::ArrayRef<unsigned> order);
 
@@ -81,6 +82,9 @@ SharedEncodingAttr getDotOperandSharedEncoding(RankedTensorType operand,
 /// (contiguous) along order[0] of a tile `cols` elements wide: the swizzle as plain arithmetic
 /// (the lowering emits it as IR).
 int64_t getSharedOffset(SharedEncodingAttr layout, int64_t cols, int64_t row, int64_t col);
+
+/// The elements a tile of `tileShape` (rank 2) takes in `layout`, its rows' padding included.
+int64_t getTileElements(SharedEncodingAttr layout, llvm::ArrayRef<int64_t> tileShape);
 
 /// Whether `ldmatrix` can read a dot operand of `type` (a `#tkgpu.dot_operand` layout) from a
 /// tile laid out by `shared`: kWidth elements fill a 32-bit register, M (or N) contiguous only

@@ -100,11 +100,13 @@ def TkGPU_SharedEncodingAttr : TkGPU_Attr<"SharedEncoding", "shared"> {
     elements. Each row is cut into chunks of `vec` elements (16 bytes; 32 for tiles read one
     32-bit element at a time); chunk q of row r is stored at chunk q ^ ((r / perPhase) %
     maxPhase). `ldmatrix` reads the same chunk of eight consecutive rows at once, and the
-    swizzle puts those eight reads in distinct banks. getDotOperandSharedEncoding (Layout.h)
-    derives the parameters from the tile's row length.
+    swizzle puts those eight reads in distinct banks. Each row is followed by `padding` unused
+    elements (0 unless printed): a tile read one 32-bit element at a time is not swizzled
+    (maxPhase = 1) but padded, so that its addresses stay affine in the element's position.
+    getDotOperandSharedEncoding (Layout.h) derives the parameters from the tile's row length.
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
-                        ArrayRefParameter<"unsigned">:$order);
+                        ArrayRefParameter<"unsigned">:$order, "unsigned":$padding);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

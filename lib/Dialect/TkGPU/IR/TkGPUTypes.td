@@ -23,6 +23,8 @@ def TkGPU_MemDescType : TypeDef<TkGPU_Dialect, "MemDesc"> {
     unsigned getRank() const { return getShape().size(); }
     /// Elements in the buffer (the product of the shape).
     int64_t getNumElements() const;
+    /// Elements the buffer takes in shared memory: its tiles' rows padded (SharedEncodingAttr).
+    int64_t getAllocElements() const;
   }];
 }
 

@@ -1,5 +1,6 @@
 /// @file The tkgpu types: `!tkgpu.memdesc<shape x element, #shared>`, its syntax and verifier.
 #include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -67,4 +68,10 @@ int64_t MemDescType::getNumElements() const {
   for (int64_t d : getShape())
     n *= d;
   return n;
+}
+
+int64_t MemDescType::getAllocElements() const {
+  ArrayRef<int64_t> shape = getShape();
+  const int64_t tiles = shape.size() == 3 ? shape.front() : 1;
+  return tiles * getTileElements(getEncoding(), shape.take_back(2));
 }

@@ -1,6 +1,6 @@
 // The shared-memory type, layout and ops of software pipelining: tk-opt parses, verifies and
 // prints them (the layout under the alias #shared), and the printed form parses again.
-// RUN: tk-opt %s | tk-opt | FileCheck %s
+// RUN: tk-opt %s -split-input-file | tk-opt -split-input-file | FileCheck %s
 
 // CHECK: #[[S:shared]] = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 // CHECK-LABEL: func.func @ring
@@ -25,5 +25,19 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     tkgpu.async_wait 1
     %x = tkgpu.local_load %tile : !tkgpu.memdesc<32x64xf16, #s> -> tensor<32x64xf16, #opb>
     func.return %x : tensor<32x64xf16, #opb>
+  }
+}
+
+// -----
+
+// A padded tile (the layout of 32-bit dot operands read one element at a time): `padding` is
+// printed when not 0.
+// CHECK: #tkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 1, order = [1, 0], padding = 8}>
+// CHECK-LABEL: func.func @padded
+#p = #tkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 1, order = [1, 0], padding = 8}>
+module {
+  func.func @padded() {
+    %buf = tkgpu.local_alloc : !tkgpu.memdesc<3x32x64xf32, #p>
+    func.return
   }
 }
