@@ -13,7 +13,8 @@
 /// they are free of conflicts, and so are the stores of whole chunks. (Tiles read one 32-bit
 /// element at a time are not swizzled but have rows padded by 8 elements instead: a warp reads
 /// 8 consecutive elements of each of 4 rows, 24 words apart modulo the 32 banks, so in distinct
-/// banks, and each element's address is the thread's base plus a constant.)
+/// banks, and each element's address is the thread's base plus a constant; 8-bit ones are
+/// padded by 16 bytes, for the constant addresses.)
 ///
 /// Loads. An mma operand register is one 8 x 8 matrix of 16-bit units: 8 rows along M (a) or
 /// N (b) by 16 bytes along K (a 4 kWidth elements). Where K is the stored rows' inner dimension

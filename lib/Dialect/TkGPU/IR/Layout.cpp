@@ -301,12 +301,15 @@ SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(RankedTensorType ope
   const unsigned bits = operand.getElementType().getIntOrFloatBitWidth();
   SharedEncodingAttr ldmatrix =
       getSharedEncoding(operand.getContext(), operand.getShape(), order, bits);
-  if (bits != 32 || canLoadDotOperandWithLdmatrix(operand, ldmatrix))
+  if ((bits != 32 && bits != 8) || canLoadDotOperandWithLdmatrix(operand, ldmatrix))
     return ldmatrix;
+  const int64_t cols = operand.getShape()[order[0]];
+  if (bits == 8) // rows 16 bytes longer: addresses the thread's base plus a constant
+    return SharedEncodingAttr::get(operand.getContext(), /*vec=*/16, /*perPhase=*/1,
+                                   /*maxPhase=*/1, order, /*padding=*/cols >= 32 ? 16 : 0);
   // Read one element at a time: a warp reads 8 consecutive elements of each of 4 rows. Rows of
   // 24 words modulo 32 banks (16 or more elements padded by 8) put those 32 reads in distinct
   // banks, and every address is the thread's base plus a constant.
-  const int64_t cols = operand.getShape()[order[0]];
   return SharedEncodingAttr::get(operand.getContext(), /*vec=*/4, /*perPhase=*/1,
                                  /*maxPhase=*/1, order, /*padding=*/cols >= 16 ? 8 : 0);
 }

@@ -74,7 +74,9 @@ SharedEncodingAttr getSharedEncoding(MLIRContext *context, llvm::ArrayRef<int64_
 /// operands ldmatrix cannot read (M or N contiguous: tf32 b of a row-major matrix, read one
 /// element at a time), no swizzle but rows padded by 8 elements, so that the four K rows a warp
 /// reads at once, eight consecutive elements each, fall in distinct banks and each element's
-/// address is the thread's base plus a constant.
+/// address is the thread's base plus a constant; for such 8-bit operands (i8 b of a row-major
+/// matrix) rows padded by 16 bytes, for the constant addresses (2-way bank conflicts remain:
+/// 16-byte aligned rows cannot separate a warp's four rows further).
 SharedEncodingAttr getDotOperandSharedEncoding(RankedTensorType operand,
                                                llvm::ArrayRef<unsigned> order);
 
