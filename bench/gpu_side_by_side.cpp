@@ -33,6 +33,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -310,15 +311,30 @@ constexpr matmul_config float_configs[] = {
     {128, 256, 64, 8, 3, 8}, {64, 256, 32, 8, 4, 4}, {128, 128, 32, 8, 4, 4},
     {128, 64, 32, 8, 4, 4},  {64, 128, 32, 8, 4, 4}, {128, 32, 32, 8, 4, 4},
 };
-// int8: the tutorial's int8-friendly tiles (K steps of 64 and 128 bytes).
+// int8: the tutorial's 8-bit list (K steps of 64 and 128 bytes), and 128x128x64.
 constexpr matmul_config int8_configs[] = {
-    {128, 256, 128, 8, 3, 8},
-    {128, 128, 64, 8, 4, 4},
-    {64, 128, 64, 8, 4, 4},
-    {128, 64, 64, 8, 4, 4},
+    {128, 256, 128, 8, 3, 8}, {256, 128, 128, 8, 3, 8}, {256, 64, 128, 8, 4, 4},
+    {64, 256, 128, 8, 4, 4},  {128, 128, 128, 8, 4, 4}, {128, 128, 64, 8, 4, 4},
+    {128, 64, 64, 8, 4, 4},   {64, 128, 64, 8, 4, 4},
 };
 
 std::chrono::steady_clock::time_point matmul_deadline;
+
+/// TK_BENCH_MATMUL_DTYPES (e.g. "tf32,int8") limits the sweep to those dtypes; unset or empty,
+/// every dtype runs.
+bool matmul_dtype_wanted(std::string_view dtype) {
+  const char *list = std::getenv("TK_BENCH_MATMUL_DTYPES");
+  if (!list || !*list)
+    return true;
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    if (rest.substr(0, comma) == dtype)
+      return true;
+    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+  }
+  return false;
+}
 
 /// Element (i, j) of a matrix of `cols` columns filled by fill(): chunk[(i * cols + j) % size].
 template <class T>
@@ -333,6 +349,8 @@ template <class In, class Out>
 void bench_matmul_case(const char *dtype, int M, int N, int K,
                        const std::vector<std::string> &archs, CUdeviceptr a, CUdeviceptr b,
                        CUdeviceptr c) {
+  if (!matmul_dtype_wanted(dtype))
+    return;
   constexpr bool int8 = std::is_same_v<In, std::int8_t>;
   const std::size_t chunk_size = (std::size_t(1) << 20) + 7; // not a multiple of any row
   const auto ca = random_chunk<In>(chunk_size, int8 ? -128.f : -1.f, int8 ? 127.f : 1.f, 11);

@@ -430,9 +430,15 @@ def adaptive_ms(fn):
     return median_ms(fn, warmup=1, reps=reps) if reps > 1 else first
 
 
+def matmul_dtypes():
+    """MATMUL_DTYPES, limited to TK_BENCH_MATMUL_DTYPES (e.g. "tf32,int8") when that is set."""
+    wanted = [d for d in os.environ.get("TK_BENCH_MATMUL_DTYPES", "").split(",") if d]
+    return [d for d in MATMUL_DTYPES if not wanted or d in wanted]
+
+
 def bench_matmul_triton(impl, deadline):
     for shape in MATMUL_SHAPES:
-        for dtype in MATMUL_DTYPES:
+        for dtype in matmul_dtypes():
             M, N, K = shape
             a, b, c = matmul_inputs(dtype, M, N, K)
             configs = MATMUL_CONFIGS_8BIT if dtype == "int8" else MATMUL_CONFIGS
@@ -473,7 +479,7 @@ def bench_matmul_triton(impl, deadline):
 def bench_matmul_torch():
     torch.backends.cuda.matmul.allow_tf32 = True  # tf32: cuBLAS's TF32 tensor cores
     for shape in MATMUL_SHAPES:
-        for dtype in MATMUL_DTYPES:
+        for dtype in matmul_dtypes():
             M, N, K = shape
             a, b, c = matmul_inputs(dtype, M, N, K)
             if dtype == "int8":

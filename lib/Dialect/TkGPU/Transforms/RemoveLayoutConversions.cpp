@@ -44,18 +44,17 @@ bool isCheap(Operation *op) {
   return isa<tk::MakeRangeOp, tk::SplatOp>(op);
 }
 
-/// A pure op with one tensor result whose tensor operands all have the result's shape.
+/// A pure elementwise op with one tensor result (arith and math ops, which carry the trait;
+/// tk.addptr and the pointer casts): its operands can take the result's layout. The op's kind,
+/// not its operands' shapes, decides: a tk.dot or tk.trans of square tiles has operands of its
+/// result's shape too.
 bool isElementwise(Operation *op) {
-  if (!op || op->getNumResults() != 1 || op->getNumRegions() || !isMemoryEffectFree(op) ||
-      isa<ConvertLayoutOp>(op) || isCheap(op))
+  if (!op || op->getNumResults() != 1 || !isMemoryEffectFree(op) || isCheap(op))
     return false;
-  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!result)
+  if (!op->hasTrait<OpTrait::Elementwise>() &&
+      !isa<tk::AddPtrOp, tk::BitcastOp, tk::PtrToIntOp, tk::IntToPtrOp>(op))
     return false;
-  return llvm::all_of(op->getOperandTypes(), [&](Type type) {
-    auto tensor = dyn_cast<RankedTensorType>(type);
-    return !tensor || tensor.getShape() == result.getShape();
-  });
+  return isa<RankedTensorType>(op->getResult(0).getType());
 }
 
 /// `op` rebuilt with `operands` and its one result in `layout`.

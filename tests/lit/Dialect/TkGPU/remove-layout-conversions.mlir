@@ -232,3 +232,35 @@ func.func @loop_carried_squares(%p: tensor<512x!tk.ptr<f32>, #b>, %y: tensor<512
   }
   func.return %acc#0, %acc#1 : tensor<512xf32, #a>, tensor<512xf32, #a>
 }
+
+// -----
+
+// Only elementwise ops have conversions hoisted over them. A dot of square tiles has operands of
+// its result's shape, but it stays in the mma layout it was given; so does a square transpose,
+// whose operand and result layouts differ.
+#bl = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#tr = #tkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #tkgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 4}>
+#opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 4}>
+
+// CHECK-LABEL: func.func @square_dot
+// CHECK: %[[D:.+]] = tk.dot {{.*}} -> tensor<128x128xi32, #mma>
+// CHECK: tkgpu.convert_layout %[[D]] : tensor<128x128xi32, #mma> -> tensor<128x128xi32, #{{[a-z0-9]+}}>
+func.func @square_dot(%a: tensor<128x128xi8, #bl>, %b: tensor<128x128xi8, #bl>) -> tensor<128x128xi32, #bl> {
+  %zero = arith.constant dense<0> : tensor<128x128xi32, #mma>
+  %ca = tkgpu.convert_layout %a : tensor<128x128xi8, #bl> -> tensor<128x128xi8, #opa>
+  %cb = tkgpu.convert_layout %b : tensor<128x128xi8, #bl> -> tensor<128x128xi8, #opb>
+  %d = tk.dot %ca, %cb, %zero {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x128xi8, #opa> * tensor<128x128xi8, #opb> + tensor<128x128xi32, #mma> -> tensor<128x128xi32, #mma>
+  %r = tkgpu.convert_layout %d : tensor<128x128xi32, #mma> -> tensor<128x128xi32, #bl>
+  func.return %r : tensor<128x128xi32, #bl>
+}
+
+// CHECK-LABEL: func.func @square_trans
+// CHECK: %[[T:.+]] = tk.trans %{{.*}} : tensor<64x64xf32, #[[BL:[a-z0-9]+]]> -> tensor<64x64xf32, #[[TR:[a-z0-9]+]]>
+// CHECK: tkgpu.convert_layout %[[T]] : tensor<64x64xf32, #[[TR]]> -> tensor<64x64xf32, #[[BL]]>
+func.func @square_trans(%x: tensor<64x64xf32, #bl>) -> tensor<64x64xf32, #bl> {
+  %t = tk.trans %x {order = array<i32: 1, 0>} : tensor<64x64xf32, #bl> -> tensor<64x64xf32, #tr>
+  %r = tkgpu.convert_layout %t : tensor<64x64xf32, #tr> -> tensor<64x64xf32, #bl>
+  func.return %r : tensor<64x64xf32, #bl>
+}
