@@ -42,7 +42,11 @@ std::unique_ptr<Pass> accelerateMatmul(const LoweringOptions &options) {
       tkgpu::TkAccelerateMatmulOptions{options.computeCapability});
 }
 std::unique_ptr<Pass> pipeline(const LoweringOptions &options) {
-  return tkgpu::createTkPipeline(tkgpu::TkPipelineOptions{options.numStages});
+  tkgpu::TkPipelineOptions pipelineOptions;
+  pipelineOptions.numStages = options.numStages;
+  if (options.sharedPerMultiprocessor)
+    pipelineOptions.sharedPerMultiprocessor = options.sharedPerMultiprocessor;
+  return tkgpu::createTkPipeline(pipelineOptions);
 }
 std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &) {
   return createTkAllocateSharedMemory();

@@ -10,8 +10,9 @@ namespace mlir::tk {
 struct LoweringOptions {
   unsigned numWarps = 4;
   unsigned numStages = 3;
-  unsigned computeCapability = 80;
-  bool dumpIR = false; // print the IR after each stage to stderr (TK_DUMP)
+  unsigned computeCapability = 80;      // the lowering's (lowering_target's, or the target's)
+  unsigned sharedPerMultiprocessor = 0; // the target GPU's, in bytes; 0: tk-pipeline's default
+  bool dumpIR = false;                  // print the IR after each stage to stderr (TK_DUMP)
 };
 
 /// Runs the stages that turn `tk` IR into the LLVM and NVVM dialects, in order (Lower.cpp lists

@@ -13,8 +13,11 @@
 ///
 /// tf32: each f32 operand element is rounded with `cvt.rna.tf32.f32` (to nearest, ties away
 /// from zero; the interpreter rounds the same way). tf32x3 splits x into big = tf32(x) and
-/// small = tf32(x - big) and adds small_a big_b, big_a small_b, then big_a big_b, the small
-/// terms first so that they are not lost under the large one.
+/// small = tf32(x - big). For each 16 x 8 tile and K step, small_a big_b + big_a small_b goes
+/// into a fresh accumulator, which is replaced by 0 where it is NaN (an infinite input times a
+/// zero small part, or inf - inf in x - big: the big products carry the infinity, as in the
+/// interpreter), added to the tile, and then big_a big_b: the small terms first, so that they
+/// are not lost under the large one.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/TypeConverter.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -179,6 +182,9 @@ struct MMAv2DotOpConversion : OpConversionPattern<DotOp> {
       llvm::append_range(operands, tile);
       tile = emitAsm(rewriter, loc, text, constraints, operands, cRegType, cRegs);
     };
+    Value zero = tf32x3 ? LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
+                                                   rewriter.getF32FloatAttr(0.0f))
+                        : Value();
     for (int64_t k = 0; k < repK; ++k)
       for (int64_t m = 0; m < repM; ++m)
         for (int64_t n = 0; n < repN; ++n) {
@@ -186,8 +192,15 @@ struct MMAv2DotOpConversion : OpConversionPattern<DotOp> {
           auto bTile = [&](ArrayRef<Value> regs) { return regs.slice(2 * (n * repK + k), 2); };
           SmallVector<Value> &tile = tiles[m * repN + n];
           if (tf32x3) {
-            issue(tile, aTile(aSmall), bTile(bRegs));
-            issue(tile, aTile(aRegs), bTile(bSmall));
+            SmallVector<Value> small(4, zero);
+            issue(small, aTile(aSmall), bTile(bRegs));
+            issue(small, aTile(aRegs), bTile(bSmall));
+            for (auto [sum, part] : llvm::zip_equal(tile, small)) {
+              Value isNaN =
+                  LLVM::FCmpOp::create(rewriter, loc, LLVM::FCmpPredicate::uno, part, part);
+              sum = LLVM::FAddOp::create(rewriter, loc, sum,
+                                         LLVM::SelectOp::create(rewriter, loc, isNaN, zero, part));
+            }
           }
           issue(tile, aTile(aRegs), bTile(bRegs));
         }

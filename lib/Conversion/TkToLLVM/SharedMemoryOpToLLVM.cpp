@@ -9,7 +9,8 @@
 /// size (0: the bytes are zero-filled, global memory is not read). A vector narrower than 4 bytes
 /// cannot be copied asynchronously: its elements are loaded and stored to shared memory
 /// directly, which async_wait's barrier makes visible all the same. async_commit_group and
-/// async_wait are `cp.async.commit_group` and `cp.async.wait_group N` followed by `bar.sync`.
+/// async_wait are `cp.async.commit_group` and `cp.async.wait_group N` followed by `bar.sync`;
+/// tkgpu.barrier is `bar.sync` alone.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/TypeConverter.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -157,6 +158,17 @@ struct AsyncWaitOpConversion : OpConversionPattern<tkgpu::AsyncWaitOp> {
   }
 };
 
+struct BarrierOpConversion : OpConversionPattern<tkgpu::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::BarrierOp op, OpAdaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    emitBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tk::populateSharedMemoryOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
@@ -164,6 +176,6 @@ void mlir::tk::populateSharedMemoryOpToLLVMPatterns(TkToLLVMTypeConverter &conve
                                                     const VectorWidths &widths) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LocalAllocOpConversion, MemDescIndexOpConversion, AsyncCommitGroupOpConversion,
-               AsyncWaitOpConversion>(converter, context);
+               AsyncWaitOpConversion, BarrierOpConversion>(converter, context);
   patterns.add<AsyncCopyOpConversion>(converter, context, widths);
 }

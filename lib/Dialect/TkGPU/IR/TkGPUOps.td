@@ -94,6 +94,16 @@ def TkGPU_AsyncWaitOp : Op<TkGPU_Dialect, "async_wait"> {
   let assemblyFormat = "$num attr-dict";
 }
 
+def TkGPU_BarrierOp : Op<TkGPU_Dialect, "barrier",
+    [MemoryEffects<[MemRead<TkGPU_SharedMemory>, MemWrite<TkGPU_SharedMemory>]>]> {
+  let summary = "waits for every thread of the CTA";
+  let description = [{
+    `bar.sync`: every thread is done with the shared memory it read or wrote before, so that
+    a tile read by all threads can be overwritten (by copies into a ring slot, say).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def TkGPU_LocalLoadOp : Op<TkGPU_Dialect, "local_load",
     [MemoryEffects<[MemRead<TkGPU_SharedMemory>]>]> {
   let summary = "a shared-memory tile as a tensor in registers";

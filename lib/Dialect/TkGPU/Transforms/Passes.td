@@ -82,13 +82,17 @@ def TkPipeline : Pass<"tk-pipeline", "::mlir::ModuleOp"> {
   let description = [{
     In each scf.for whose body loads a tk.dot's tensor-core operands, the loads run
     num_stages - 1 iterations ahead as cp.async copies (tkgpu.async_copy_global_to_local)
-    into a ring of num_stages shared-memory tiles (tkgpu.local_alloc), and the dot reads its
+    into a ring of num_stages or num_stages - 1 shared-memory tiles (tkgpu.local_alloc;
+    the smaller when it lets more programs share a multiprocessor), and the dot reads its
     operands from there (tkgpu.local_load after tkgpu.async_wait). Pipeline.cpp states which
     loads qualify and the schedule. num-stages = 1 leaves every loop as it is.
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",
-           "tiles in flight per pipelined load (the kernel's num_stages; 1: no pipelining)">,
+           "iterations of loads in flight or landed (the kernel's num_stages; 1: no pipelining)">,
+    Option<"sharedPerMultiprocessor", "shared-per-sm", "unsigned", "233472",
+           "shared memory of one multiprocessor of the GPU, in bytes (228 KiB: sm_90); it "
+           "decides which ring a loop gets">,
   ];
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

@@ -1,7 +1,7 @@
 /// @file tk-pipeline: `num_stages` software pipelining of the loops that feed tensor-core dots
 /// (Triton's loop pipeliner for mma.sync): the global loads of a dot's operands run
 /// num_stages - 1 iterations ahead, as asynchronous copies (`cp.async`) into a ring of
-/// num_stages shared-memory tiles, while the tensor cores work on the tile loaded earlier.
+/// shared-memory tiles, while the tensor cores work on the tile loaded earlier.
 ///
 /// Which loads. A tk.load directly in an scf.for body whose one user is a
 /// tkgpu.convert_layout to a `#tkgpu.dot_operand` layout (tk-accelerate-matmul's) in the same
@@ -18,25 +18,39 @@
 /// gains nothing from the tensor cores waiting less, and its loads are already overlapped by
 /// the warps of other programs. num_stages = 1 turns the pass off.
 ///
-/// The rewrite. Before the loop, one `tkgpu.local_alloc` of num_stages tiles per load. In the
-/// body, each load becomes a tkgpu.async_copy_global_to_local into slot
-/// (iteration % num_stages), followed by one tkgpu.async_commit_group; each conversion becomes a
-/// tkgpu.local_load of that slot, after a tkgpu.async_wait. Then the loop is split into two
-/// stages with MLIR's loop pipeliner (scf::pipelineForLoop):
+/// The ring. With num_stages tiles per load, the copies of iteration i + num_stages - 1 go
+/// into the slot iteration i - 1 read, as soon as iteration i starts: the barrier of the wait
+/// that starts it has freed that slot. With num_stages - 1 tiles, as Triton has them, they go
+/// into the slot iteration i itself reads, after a second barrier once every thread has its
+/// operands in registers: a tile less of shared memory per load, for a second barrier and
+/// copies that start after the dot instead of before it. The smaller ring is chosen (from
+/// num_stages = 3) when the larger does not fit in a block, or when it lets more programs
+/// share a multiprocessor than the larger ring does, up to the programs its registers allow
+/// for certain (255 registers a thread: two of 4 warps, one of 8). 128 x 128 x 32 tf32 tiles at
+/// num_stages = 4 take 128 KiB as four tiles, one program per H100 multiprocessor, and 96 KiB
+/// as three, two programs: 150 -> 183 TFLOP/s on the H200. 128 x 128 x 32 f16 tiles (64 KiB
+/// as four) already fit three programs, and the larger ring's earlier copies run faster.
+///
+/// The rewrite. Before the loop, one `tkgpu.local_alloc` of the ring per load. In the body,
+/// each load becomes a tkgpu.async_copy_global_to_local into slot (iteration % tiles), followed
+/// by one tkgpu.async_commit_group; each conversion becomes a tkgpu.local_load of that slot,
+/// after a tkgpu.async_wait. Then the loop is split into two stages with MLIR's loop pipeliner
+/// (scf::pipelineForLoop):
 ///  - stage 0: the copies, the commit and every op their addresses and masks depend on (within
 ///    the body, and through loop-carried values: the pointer increments);
 ///  - stage num_stages - 1: the rest (the wait, the local loads, the dot, the epilogue math).
 /// The prologue starts the copies of iterations 0 .. num_stages - 2. Iteration i of the
 /// pipelined loop runs, in this order:
 ///   async_wait (num_stages - 2)   -- the copy of iteration i has landed; barrier
-///   copies of iteration i + num_stages - 1, commit   -- into the slot iteration i - 1 read
-///   local loads of slot i % num_stages, dot, ...
-/// The wait's barrier also orders every thread's reads of iteration i - 1 before the copies
-/// that overwrite that slot. The last num_stages - 1 iterations start no copies: the
-/// pipeliner predicates stage 0 off there (the copies' masks become false: no global read,
-/// and the copy groups stay empty), as it does in the prologue when the loop may run fewer
-/// than num_stages - 1 iterations. After the loop an async_wait 0 drains every group before
-/// the shared memory is used for anything else.
+///   copies of iteration i + num_stages - 1, commit    -- the larger ring
+///   local loads of slot i % tiles, dot, the rest of the body
+///   barrier                       -- every thread has read slot i % tiles; the smaller ring
+///   copies of iteration i + num_stages - 1 into that slot, commit   -- the smaller ring
+/// The last num_stages - 1
+/// iterations start no copies: the pipeliner predicates stage 0 off there (the copies' masks
+/// become false: no global read, and the copy groups stay empty), as it does in the prologue
+/// when the loop may run fewer than num_stages - 1 iterations. After the loop an async_wait 0
+/// drains every group before the shared memory is used for anything else.
 #include "Analysis/AxisInfo.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
@@ -140,14 +154,14 @@ llvm::SetVector<Operation *> stageZeroOps(scf::ForOp loop, MutableArrayRef<Candi
   return ops;
 }
 
-/// `(iv - lb) / step % stages`, the ring slot of the iteration, as an i32.
-Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, unsigned stages) {
+/// `(iv - lb) / step % tiles`, the ring slot of the iteration, as an i32.
+Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, unsigned tiles) {
   Value iv = loop.getInductionVar();
   Type type = iv.getType();
   Value iteration = arith::DivSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()), loop.getStep());
   Value slot = arith::RemSIOp::create(
-      b, loc, iteration, arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, stages)));
+      b, loc, iteration, arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, tiles)));
   if (type.isIndex())
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), slot);
   if (type.getIntOrFloatBitWidth() != 32)
@@ -160,7 +174,7 @@ Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, unsigned stages) {
 Operation *predicate(RewriterBase &rewriter, Operation *op, Value predicate) {
   auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op);
   if (!copy)
-    return isa<AsyncCommitGroupOp>(op) || isMemoryEffectFree(op) ? op : nullptr;
+    return isa<AsyncCommitGroupOp, BarrierOp>(op) || isMemoryEffectFree(op) ? op : nullptr;
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(copy);
   RankedTensorType ptrType = copy.getPtr().getType();
@@ -173,9 +187,40 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value predicate) {
   return copy;
 }
 
+/// The tile type of a candidate's ring.
+MemDescType getTileType(Candidate c) {
+  auto type = cast<RankedTensorType>(c.load.getType());
+  return MemDescType::get(c.load.getContext(), type.getShape(), type.getElementType(), c.shared);
+}
+
+/// The ring's length, `stages` or `stages - 1` tiles (the file comment's rule).
+unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsigned numWarps,
+                         uint64_t sharedPerMultiprocessor) {
+  if (stages < 3)
+    return 2;
+  constexpr uint64_t kMaxSharedPerBlock = 227 * 1024, kReservedPerBlock = 1024;
+  constexpr uint64_t kRegisters = 64 * 1024, kMaxRegistersPerThread = 256;
+  uint64_t tileBytes = 0;
+  for (const Candidate &c : candidates) {
+    MemDescType tile = getTileType(c);
+    tileBytes +=
+        uint64_t(tile.getAllocElements()) * tile.getElementType().getIntOrFloatBitWidth() / 8;
+  }
+  auto programs = [&](unsigned tiles) {
+    return sharedPerMultiprocessor / (tiles * tileBytes + kReservedPerBlock);
+  };
+  const uint64_t byRegisters =
+      std::max<uint64_t>(1, kRegisters / (uint64_t(numWarps) * 32 * kMaxRegistersPerThread));
+  if (stages * tileBytes > kMaxSharedPerBlock ||
+      programs(stages) < std::min(programs(stages - 1), byRegisters))
+    return stages - 1;
+  return stages;
+}
+
 /// Rewrites the loads and conversions of `loop` into copies and local loads, then pipelines it
 /// (the file comment). Leaves the loop unchanged when it cannot be pipelined.
-void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsigned stages) {
+void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsigned stages,
+                  unsigned tiles) {
   Block *body = loop.getBody();
   // The pipeliner's own preconditions: every yielded value defined by an op of the body.
   for (Value yielded : body->getTerminator()->getOperands())
@@ -190,12 +235,13 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
 
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
-  // The buffers, before the loop.
+  // The rings, before the loop.
+  const bool copiesAfterUse = tiles < stages;
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> buffers;
   for (Candidate &c : candidates) {
     auto type = cast<RankedTensorType>(c.load.getType());
-    SmallVector<int64_t> shape{int64_t(stages)};
+    SmallVector<int64_t> shape{int64_t(tiles)};
     shape.append(type.getShape().begin(), type.getShape().end());
     buffers.push_back(LocalAllocOp::create(
         rewriter, c.load.getLoc(),
@@ -208,12 +254,15 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   };
 
   // Loads -> copies into the iteration's slot (in stage 0 with what they compute), then one
-  // commit after the last copy (candidates are in body order).
+  // commit after the last copy (candidates are in body order). When the copies overwrite the
+  // slot the same iteration reads, a barrier comes first.
   Operation *lastCopy = nullptr;
   for (auto [i, c] : llvm::enumerate(candidates)) {
     Operation *previous = c.load->getPrevNode();
     rewriter.setInsertionPoint(c.load);
-    Value slot = emitSlot(rewriter, c.load.getLoc(), loop, stages);
+    if (copiesAfterUse && i == 0)
+      BarrierOp::create(rewriter, c.load.getLoc());
+    Value slot = emitSlot(rewriter, c.load.getLoc(), loop, tiles);
     Value tile = MemDescIndexOp::create(rewriter, c.load.getLoc(), tileType(i), buffers[i], slot);
     lastCopy = AsyncCopyGlobalToLocalOp::create(rewriter, c.load.getLoc(), c.load.getPtr(), tile,
                                                 c.load.getMask());
@@ -229,7 +278,7 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   auto wait = AsyncWaitOp::create(rewriter, loc, stages - 2);
   for (auto [i, c] : llvm::enumerate(candidates)) {
     rewriter.setInsertionPoint(c.convert);
-    Value slot = emitSlot(rewriter, c.convert.getLoc(), loop, stages);
+    Value slot = emitSlot(rewriter, c.convert.getLoc(), loop, tiles);
     Value tile =
         MemDescIndexOp::create(rewriter, c.convert.getLoc(), tileType(i), buffers[i], slot);
     rewriter.replaceOpWithNewOp<LocalLoadOp>(c.convert, c.convert.getType(), tile);
@@ -239,18 +288,20 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
     rewriter.eraseOp(c.load);
   }
 
-  // The schedule: the wait, stage 0 in body order, the rest in body order.
+  // The schedule: the wait, then stage 0 and the rest, each in body order: stage 0 first
+  // with a ring of num_stages tiles, last with a ring of num_stages - 1.
   const unsigned last = stages - 1;
   scf::PipeliningOption options;
   options.getScheduleFn = [&](scf::ForOp forOp,
                               std::vector<std::pair<Operation *, unsigned>> &schedule) {
     schedule.emplace_back(wait, last);
-    for (Operation &op : forOp.getBody()->without_terminator())
-      if (stageZero.contains(&op))
-        schedule.emplace_back(&op, 0);
-    for (Operation &op : forOp.getBody()->without_terminator())
-      if (&op != wait && !stageZero.contains(&op))
-        schedule.emplace_back(&op, last);
+    auto addStage = [&](bool zero) {
+      for (Operation &op : forOp.getBody()->without_terminator())
+        if (&op != wait && stageZero.contains(&op) == zero)
+          schedule.emplace_back(&op, zero ? 0 : last);
+    };
+    addStage(/*zero=*/!copiesAfterUse);
+    addStage(/*zero=*/copiesAfterUse);
   };
   options.peelEpilogue = false;
   options.supportDynamicLoops = true;
@@ -283,8 +334,11 @@ struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
       if (!candidates.empty())
         loops.emplace_back(loop, std::move(candidates));
     });
+    const unsigned numWarps = TkGPUDialect::getModuleNumWarps(module);
     for (auto &[loop, candidates] : loops)
-      pipelineLoop(loop, candidates, numStages);
+      pipelineLoop(
+          loop, candidates, numStages,
+          chooseRingTiles(candidates, numStages, std::max(numWarps, 1u), sharedPerMultiprocessor));
   }
 };
 

@@ -38,11 +38,21 @@ func.func @f16(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<
 #opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
 #opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
 
-// tf32x3, 64 x 16 x 16 on 4 x 1 warps: 2 N tiles x 2 K steps, three products each (small terms
-// first), operands rounded with cvt.rna.
+// tf32x3, 64 x 16 x 16 on 4 x 1 warps: 2 N tiles x 2 K steps, three products each, operands
+// rounded with cvt.rna. The two small products go into a fresh accumulator (zeros), which is
+// added to the tile with its NaNs (inf * 0) replaced by 0; then the big product.
 // CHECK-LABEL: func.func @tf32x3
 // CHECK: cvt.rna.tf32.f32
-// CHECK-COUNT-12: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK: %[[ZERO:.+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: %[[S:.+]] = llvm.inline_asm {{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32{{.*}}, %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]] :
+// CHECK: %[[T:.+]] = llvm.inline_asm {{.*}}mma.sync{{.*}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} :
+// CHECK: %[[T0:.+]] = llvm.extractvalue %[[T]][0]
+// CHECK: %[[NAN:.+]] = llvm.fcmp "uno" %[[T0]], %[[T0]] : f32
+// CHECK: %[[PART:.+]] = llvm.select %[[NAN]], %[[ZERO]], %[[T0]] : i1, f32
+// CHECK: %[[SUM:.+]] = llvm.fadd %{{.+}}, %[[PART]] : f32
+// CHECK-COUNT-3: llvm.fadd
+// CHECK: llvm.inline_asm {{.*}}mma.sync{{.*}}, %[[SUM]], %{{.+}}, %{{.+}}, %{{.+}} :
+// CHECK-COUNT-9: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // CHECK-NOT: mma.sync
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @tf32x3(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: tensor<64x16xf32, #mma>) -> tensor<64x16xf32, #mma> {

@@ -2,7 +2,7 @@
 // its offset, a slot steps over whole tiles; a copy is one cp.async per 16-byte vector (.cg),
 // its mask the source size (0: zero-filled); commit and wait are cp.async.commit_group and
 // cp.async.wait_group + bar.sync; a local load of a dot operand is ldmatrix (.trans here: b's N
-// dimension is the contiguous one). Elements narrower than 4 bytes per vector are loaded and
+// dimension is the contiguous one); a barrier is bar.sync. Elements narrower than 4 bytes per vector are loaded and
 // stored one by one.
 // RUN: tk-opt %s -split-input-file -tk-allocate-shared-memory -tk-to-llvm | FileCheck %s
 
@@ -16,6 +16,8 @@
 // CHECK-NEXT: nvvm.cp.async.wait.group 1
 // CHECK-NEXT: nvvm.barrier0
 // CHECK: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// CHECK: nvvm.barrier0
+// CHECK-NEXT: llvm.return
 #b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sb0 = #tkgpu.slice<{dim = 0, parent = #b}>
 #sb1 = #tkgpu.slice<{dim = 1, parent = #b}>
@@ -44,6 +46,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     tkgpu.async_commit_group
     tkgpu.async_wait 1
     %x = tkgpu.local_load %tile : !tkgpu.memdesc<32x64xf16, #s> -> tensor<32x64xf16, #opb>
+    tkgpu.barrier
     func.return
   }
 }

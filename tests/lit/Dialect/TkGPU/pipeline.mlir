@@ -1,6 +1,11 @@
 // tk-pipeline: the loads feeding a tensor-core dot become cp.async copies into rings of
-// num_stages swizzled shared tiles, started num_stages - 1 iterations ahead.
+// num_stages swizzled shared tiles, started num_stages - 1 iterations ahead; or, when that lets
+// more programs share a multiprocessor, rings of num_stages - 1 tiles (shared-per-sm makes
+// these small tiles count).
 // RUN: tk-opt %s -split-input-file -tk-pipeline=num-stages=3 | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tk-pipeline="num-stages=3 shared-per-sm=40000" | FileCheck %s --check-prefix=SMALL
+// RUN: tk-opt %s -split-input-file -tk-pipeline="num-stages=4 shared-per-sm=60000" | FileCheck %s --check-prefix=FOUR
+// RUN: tk-opt %s -split-input-file -tk-pipeline="num-stages=3 shared-per-sm=60000" | FileCheck %s --check-prefix=REGS
 // RUN: tk-opt %s -split-input-file -tk-pipeline=num-stages=2 | FileCheck %s --check-prefix=TWO
 // RUN: tk-opt %s -split-input-file -tk-pipeline=num-stages=1 | FileCheck %s --check-prefix=OFF
 
@@ -47,13 +52,78 @@
 // CHECK: scf.yield
 // CHECK: tkgpu.async_wait 0
 // CHECK: return %[[R]]#0
-// Two stages: one tile in flight, each loop iteration waits for all of them.
+// The smaller ring: three stages as three tiles (24 KiB) leave room for one program in 40000
+// bytes, as two tiles (16 KiB) for two, which registers allow at 4 warps. The prologue starts
+// iterations 0 and 1 into the ring's two tiles; the loop waits for its own tile (one group may
+// stay in flight), reads its tiles and multiplies, waits for every thread to have read them,
+// then starts iteration i + 2 into the same slot; the copies of the last two iterations are
+// predicated off; after the loop every group is drained.
+// SMALL-DAG: #[[SA:.+]] = #tkgpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+// SMALL-DAG: #[[SB:.+]] = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// SMALL-LABEL: func.func @matmul
+// SMALL: %[[A:.+]] = tkgpu.local_alloc : !tkgpu.memdesc<2x64x32xf16, #[[SA]]>
+// SMALL: %[[B:.+]] = tkgpu.local_alloc : !tkgpu.memdesc<2x32x64xf16, #[[SB]]>
+// SMALL: %[[A0:.+]] = tkgpu.memdesc_index %[[A]][%{{.+}}] : !tkgpu.memdesc<2x64x32xf16, #[[SA]]> -> !tkgpu.memdesc<64x32xf16, #[[SA]]>
+// SMALL: tkgpu.async_copy_global_to_local %{{.+}}, %[[A0]] mask %{{.+}} : tensor<64x32x!tk.ptr<f16>, #{{.+}}> -> !tkgpu.memdesc<64x32xf16, #[[SA]]>
+// SMALL: tkgpu.async_copy_global_to_local %{{.+}} : tensor<32x64x!tk.ptr<f16>
+// SMALL-NEXT: tkgpu.async_commit_group
+// SMALL: tkgpu.async_copy_global_to_local %{{.+}} : tensor<64x32x!tk.ptr<f16>
+// SMALL: tkgpu.async_copy_global_to_local %{{.+}} : tensor<32x64x!tk.ptr<f16>
+// SMALL-NEXT: tkgpu.async_commit_group
+// SMALL: %[[R:.+]]:3 = scf.for %[[IV:[a-z0-9]+]] =
+// SMALL-NOT: tk.load
+// SMALL: tkgpu.async_wait 1
+// SMALL: %[[NOW:.+]] = arith.remsi %{{.+}}, %c2_i32
+// SMALL: %[[TA:.+]] = tkgpu.memdesc_index %[[A]][%[[NOW]]]
+// SMALL: %[[XA:.+]] = tkgpu.local_load %[[TA]] : !tkgpu.memdesc<64x32xf16, #[[SA]]> -> tensor<64x32xf16, #{{.+}}>
+// SMALL: %[[TB:.+]] = tkgpu.memdesc_index %[[B]]
+// SMALL: %[[YB:.+]] = tkgpu.local_load %[[TB]]
+// SMALL: tk.dot %[[XA]], %[[YB]]
+// SMALL-NOT: tkgpu.async_copy_global_to_local
+// SMALL: tkgpu.barrier
+// SMALL: %[[NEXT:.+]] = arith.addi %[[IV]], %{{.+}} : i32
+// SMALL: arith.remsi %{{.+}}, %c2_i32
+// SMALL: %[[PRED:.+]] = tk.splat %{{.+}} : i1 -> tensor<64x32xi1
+// SMALL: %[[MASK:.+]] = arith.andi %{{.+}}, %[[PRED]]
+// SMALL: tkgpu.async_copy_global_to_local %{{.+}}, %{{.+}} mask %[[MASK]]
+// SMALL: tkgpu.async_copy_global_to_local
+// SMALL-NEXT: tkgpu.async_commit_group
+// SMALL: scf.yield
+// SMALL: tkgpu.async_wait 0
+// SMALL: return %[[R]]#0
+// Four stages, 32 KiB of tiles as four, 24 KiB as three: three tiles, two groups may stay in
+// flight.
+// FOUR-LABEL: func.func @matmul
+// FOUR: tkgpu.local_alloc : !tkgpu.memdesc<3x64x32xf16
+// FOUR: tkgpu.local_alloc : !tkgpu.memdesc<3x32x64xf16
+// FOUR: scf.for
+// FOUR: tkgpu.async_wait 2
+// FOUR: tk.dot
+// FOUR: tkgpu.barrier
+// FOUR: tkgpu.async_copy_global_to_local
+// In 60000 bytes, three stages as three tiles fit two programs and as two tiles three; but
+// registers allow two programs of 4 warps for certain, no more: three tiles, copies first.
+// REGS-LABEL: func.func @matmul
+// REGS: tkgpu.local_alloc : !tkgpu.memdesc<3x64x32xf16
+// REGS-NOT: tkgpu.barrier
+// REGS: scf.yield
+// Two stages: a ring of two tiles, the copies of iteration i + 1 right after the wait (into the
+// tile iteration i - 1 read); no other barrier.
 // TWO-LABEL: func.func @matmul
 // TWO: tkgpu.local_alloc : !tkgpu.memdesc<2x64x32xf16
 // TWO: tkgpu.async_commit_group
 // TWO-NOT: tkgpu.async_commit_group
 // TWO: scf.for
+// TWO-NOT: tkgpu.barrier
 // TWO: tkgpu.async_wait 0
+// TWO-NEXT: arith.
+// TWO-NOT: tkgpu.local_load
+// TWO: tkgpu.async_copy_global_to_local
+// TWO: tkgpu.async_commit_group
+// TWO: tkgpu.local_load
+// TWO: tk.dot
+// TWO-NOT: tkgpu.barrier
+// TWO: scf.yield
 // OFF-LABEL: func.func @matmul
 // OFF-NOT: tkgpu.local_alloc
 // OFF: tk.load

@@ -11,6 +11,7 @@
 // CHECK: tkgpu.async_commit_group
 // CHECK: tkgpu.async_wait 1
 // CHECK: tkgpu.local_load %[[TILE]] : !tkgpu.memdesc<32x64xf16, #[[S]]> -> tensor<32x64xf16, #{{.+}}>
+// CHECK-NEXT: tkgpu.barrier
 #b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #mma = #tkgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
@@ -24,6 +25,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     tkgpu.async_commit_group
     tkgpu.async_wait 1
     %x = tkgpu.local_load %tile : !tkgpu.memdesc<32x64xf16, #s> -> tensor<32x64xf16, #opb>
+    tkgpu.barrier
     func.return %x : tensor<32x64xf16, #opb>
   }
 }
