@@ -11,7 +11,7 @@ namespace tk {
 /// types (f16, bf16, i8) are multiplied exactly whatever it says: there it has no effect, as in
 /// Triton.
 enum class input_precision {
-  tf32, ///< each input rounded to TF32 (10 fraction bits, round to nearest, ties away from zero)
+  tf32, ///< each input rounded to TF32 (10 fraction bits) toward zero, as the tensor cores read f32
   ieee, ///< full f32 products
   /// three TF32 passes: x = big + small with big = tf32(x), small = tf32(x - big), and a * b as
   /// big_a big_b + big_a small_b + small_a big_b: close to ieee, on tensor cores

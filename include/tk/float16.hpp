@@ -32,18 +32,17 @@ inline double round_to_format(double x, int mantissa_bits, int exponent_bits) {
   return rounded;
 }
 
-/// Rounds the f32 value `x` to TF32 (10 stored fraction bits, f32's exponent range) the way
-/// `cvt.rna.tf32.f32` does: to nearest, ties away from zero, in f32's bits (the low 13 bits of
-/// the significand become zero). A value at or above the largest TF32 number plus half an ulp
-/// becomes infinity; subnormals round like normal numbers (a carry makes the smallest normal);
-/// NaN and infinities are kept. `x` must be representable as a float (it is converted first).
+/// Rounds the f32 value `x` to TF32 (10 stored fraction bits, f32's exponent range) the way the
+/// tensor cores read an f32 register as a TF32 operand: toward zero, the low 13 bits of the
+/// significand dropped. Never overflows; subnormals are truncated like normal numbers; NaN and
+/// infinities are kept. `x` must be representable as a float (it is converted first).
 inline double round_to_tf32(double x) {
   if (!std::isfinite(x))
     return x;
   std::uint32_t bits = 0;
   const float f = static_cast<float>(x);
   std::memcpy(&bits, &f, sizeof bits);
-  bits = (bits + 0x1000u) & ~std::uint32_t(0x1fff); // sign-magnitude: ties go away from zero
+  bits &= ~std::uint32_t(0x1fff);
   float r = 0;
   std::memcpy(&r, &bits, sizeof r);
   return r;

@@ -40,6 +40,7 @@ struct check_case {
   std::vector<std::string> ptx_must_match; // regular expressions, on every target from min_sm
   bool no_spills = false;
   int min_sm = 0; // the first target (compute capability x 10) the checks apply to
+  std::vector<std::string> ptx_must_not_match = {}; // from min_sm too
 };
 
 /// "sm_90a" -> 90.
@@ -119,19 +120,20 @@ std::vector<check_case> example_cases() {
        {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16)", R"(cp\.async\.cg\.shared\.global)"},
        true,
        80});
-  out.push_back({"matmul",
-                 "tf32_64x64x32",
-                 [] {
-                   return examples::matmul.ir(
-                       aligned<float>(), aligned<const float>(), aligned<const float>(), 4096, 4096,
-                       4096, 4096, 1, 4096, 1, 4096, 1, tk::constant(64), tk::constant(64),
-                       tk::constant(32), tk::constant(4), tk::constant(tk::input_precision::tf32));
-                 },
-                 4,
-                 {R"(mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32)", R"(cvt\.rna\.tf32\.f32)",
-                  R"(cp\.async\.cg\.shared\.global)"},
-                 true,
-                 80});
+  out.push_back(
+      {"matmul",
+       "tf32_64x64x32",
+       [] {
+         return examples::matmul.ir(aligned<float>(), aligned<const float>(),
+                                    aligned<const float>(), 4096, 4096, 4096, 4096, 1, 4096, 1,
+                                    4096, 1, tk::constant(64), tk::constant(64), tk::constant(32),
+                                    tk::constant(4), tk::constant(tk::input_precision::tf32));
+       },
+       4,
+       {R"(mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32)", R"(cp\.async\.cg\.shared\.global)"},
+       true,
+       80,
+       {R"(cvt\.rna\.tf32)"}}); // the tensor cores read f32 registers as tf32
   return out;
 }
 
@@ -192,6 +194,9 @@ struct checker {
       for (const std::string &pattern : c.ptx_must_match)
         if (sm_number(target) >= c.min_sm && !std::regex_search(ptx, std::regex(pattern)))
           fail(c, target, "nothing in the PTX matches `" + pattern + "`");
+      for (const std::string &pattern : c.ptx_must_not_match)
+        if (sm_number(target) >= c.min_sm && std::regex_search(ptx, std::regex(pattern)))
+          fail(c, target, "the PTX matches `" + pattern + "`");
 
       const auto base = dir / (c.group + "." + c.name + "." + target);
       std::ofstream(base.string() + ".ptx", std::ios::binary) << ptx;

@@ -998,11 +998,11 @@ inline tf32_split split_tf32(double x) {
 }
 
 /// `a @ b + acc` for a [M, K], b [K, N], acc [M, N]. With `tf32`, f32 inputs are rounded to
-/// TF32 first (round_to_tf32: cvt.rna, as tensor cores get them); with `tf32x3`, the result is
-/// acc + sum big_a big_b + sum (big_a small_b + small_a big_b) (split_tf32; small_a small_b is
-/// left out), the second sum replaced by 0 where it is NaN (an infinite input times a zero small
-/// part), as Triton does. Products and sums are exact or nearly so in double; the total is
-/// rounded once to the accumulator's type.
+/// TF32 first (round_to_tf32: toward zero, as the tensor cores read them); with `tf32x3`, the
+/// result is acc + sum big_a big_b + sum (big_a small_b + small_a big_b) (split_tf32; small_a
+/// small_b is left out), the second sum replaced by 0 where it is NaN (an infinite input times a
+/// zero small part), as Triton does. Products and sums are exact or nearly so in double; the total
+/// is rounded once to the accumulator's type.
 inline value_ref dot(const value_ref &a, const value_ref &b, const value_ref &acc,
                      dot_precision precision, loc_t loc) {
   context &ctx = active(loc);

@@ -11,13 +11,15 @@
 ///   f32 (tf32)  f32           m16n8k8  .f32.tf32.tf32.f32        4 / 2 / 4 f32
 ///   i8          i32           m16n8k32 .s32.s8.s8.s32            4 / 2 / 4 i32
 ///
-/// tf32: each f32 operand element is rounded with `cvt.rna.tf32.f32` (to nearest, ties away
-/// from zero; the interpreter rounds the same way). tf32x3 splits x into big = tf32(x) and
-/// small = tf32(x - big). For each 16 x 8 tile and K step, small_a big_b + big_a small_b goes
-/// into a fresh accumulator, which is replaced by 0 where it is NaN (an infinite input times a
-/// zero small part, or inf - inf in x - big: the big products carry the infinity, as in the
-/// interpreter), added to the tile, and then big_a big_b: the small terms first, so that they
-/// are not lost under the large one.
+/// tf32: each f32 operand register goes to mma.sync as it is; the tensor cores read its top 19
+/// bits, which rounds toward zero (the interpreter rounds the same way). Rounding to nearest
+/// (`cvt.rna.tf32.f32`) cost three instructions per element, as many as the mma.sync
+/// instructions of a 128 x 128 x 32 tile. tf32x3 splits x into big = tf32(x) (the low 13 bits
+/// cleared) and small = x - big (exact; read as tf32(x - big)). For each 16 x 8 tile and K step,
+/// small_a big_b + big_a small_b goes into a fresh accumulator, which is replaced by 0 where it is
+/// NaN (an infinite input times a zero small part, or inf - inf in x - big: the big products carry
+/// the infinity, as in the interpreter), added to the tile, and then big_a big_b: the small terms
+/// first, so that they are not lost under the large one.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/TypeConverter.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -60,11 +62,12 @@ SmallVector<Value> emitAsm(OpBuilder &b, Location loc, StringRef text, StringRef
   return unpackElements(b, loc, op.getResult(0));
 }
 
-/// `kWidth` elements packed into one i32 (their vector bitcast), or an f32 rounded to tf32.
+/// `kWidth` elements packed into one i32 (their vector bitcast), or an f32's bits (a tf32
+/// operand: the tensor cores drop the low 13).
 Value packRegister(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
   Type i32 = b.getI32Type();
   if (elements.size() == 1 && elements[0].getType().isF32())
-    return emitAsm(b, loc, "cvt.rna.tf32.f32 $0, $1;", "=r,f", elements, i32, 1)[0];
+    return LLVM::BitcastOp::create(b, loc, i32, elements[0]);
   auto vectorType = VectorType::get({int64_t(elements.size())}, elements[0].getType());
   Value vector = LLVM::UndefOp::create(b, loc, vectorType);
   for (auto [i, element] : llvm::enumerate(elements))
@@ -72,11 +75,17 @@ Value packRegister(OpBuilder &b, Location loc, ArrayRef<Value> elements) {
   return LLVM::BitcastOp::create(b, loc, i32, vector);
 }
 
-/// tf32x3's small part of each f32: x - tf32(x), itself rounded to tf32 (as an i32 register).
+/// tf32x3's big part of an f32 `x` (as an i32 register): tf32(x), the low 13 bits cleared.
+Value bigPart(OpBuilder &b, Location loc, Value x) {
+  Value bits = LLVM::BitcastOp::create(b, loc, b.getI32Type(), x);
+  return LLVM::AndOp::create(b, loc, bits, i32Constant(b, loc, int32_t(0xffffe000u)));
+}
+
+/// tf32x3's small part of an f32 `x` (as an i32 register): x - big, exact in f32, which the
+/// tensor cores read as tf32(x - big).
 Value smallPart(OpBuilder &b, Location loc, Value x, Value big) {
   Value bigFloat = LLVM::BitcastOp::create(b, loc, b.getF32Type(), big);
-  Value rest = LLVM::FSubOp::create(b, loc, x, bigFloat);
-  return packRegister(b, loc, {rest});
+  return packRegister(b, loc, {LLVM::FSubOp::create(b, loc, x, bigFloat)});
 }
 
 /// The operand's registers, kWidth elements each, in the layout's order.
@@ -147,9 +156,16 @@ struct MMAv2DotOpConversion : OpConversionPattern<DotOp> {
     // Operands: registers in the layouts' order; see the attributes' descriptions.
     SmallVector<Value> aElements = unpackElements(rewriter, loc, adaptor.getA());
     SmallVector<Value> bElements = unpackElements(rewriter, loc, adaptor.getB());
-    SmallVector<Value> aRegs = packOperand(rewriter, loc, aElements, kWidth);
-    SmallVector<Value> bRegs = packOperand(rewriter, loc, bElements, kWidth);
-    SmallVector<Value> aSmall, bSmall;
+    SmallVector<Value> aRegs, bRegs, aSmall, bSmall;
+    if (tf32x3) {
+      for (Value x : aElements)
+        aRegs.push_back(bigPart(rewriter, loc, x));
+      for (Value x : bElements)
+        bRegs.push_back(bigPart(rewriter, loc, x));
+    } else {
+      aRegs = packOperand(rewriter, loc, aElements, kWidth);
+      bRegs = packOperand(rewriter, loc, bElements, kWidth);
+    }
     if (tf32x3) {
       for (auto [x, big] : llvm::zip_equal(aElements, aRegs))
         aSmall.push_back(smallPart(rewriter, loc, x, big));

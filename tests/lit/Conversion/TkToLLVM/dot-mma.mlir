@@ -38,11 +38,18 @@ func.func @f16(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<
 #opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
 #opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
 
-// tf32x3, 64 x 16 x 16 on 4 x 1 warps: 2 N tiles x 2 K steps, three products each, operands
-// rounded with cvt.rna. The two small products go into a fresh accumulator (zeros), which is
-// added to the tile with its NaNs (inf * 0) replaced by 0; then the big product.
+// tf32x3, 64 x 16 x 16 on 4 x 1 warps: 2 N tiles x 2 K steps, three products each. big is the
+// f32 with its low 13 bits cleared, small = x - big goes as it is (the tensor cores read the
+// top 19 bits of a register). The two small products go into a fresh accumulator (zeros), which
+// is added to the tile with its NaNs (inf * 0) replaced by 0; then the big product.
 // CHECK-LABEL: func.func @tf32x3
-// CHECK: cvt.rna.tf32.f32
+// CHECK-NOT: cvt.rna
+// CHECK: %[[BITS:.+]] = llvm.bitcast %{{.+}} : f32 to i32
+// CHECK-NEXT: %[[MASK:.+]] = llvm.mlir.constant(-8192 : i32) : i32
+// CHECK-NEXT: %[[BIG:.+]] = llvm.and %[[BITS]], %[[MASK]] : i32
+// CHECK: %[[BIGF:.+]] = llvm.bitcast %[[BIG]] : i32 to f32
+// CHECK: %[[REST:.+]] = llvm.fsub %{{.+}}, %[[BIGF]] : f32
+// CHECK: llvm.bitcast %[[REST]] : f32 to i32
 // CHECK: %[[ZERO:.+]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
 // CHECK: %[[S:.+]] = llvm.inline_asm {{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32{{.*}}, %[[ZERO]], %[[ZERO]], %[[ZERO]], %[[ZERO]] :
 // CHECK: %[[T:.+]] = llvm.inline_asm {{.*}}mma.sync{{.*}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} :
@@ -57,6 +64,28 @@ func.func @f16(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @tf32x3(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: tensor<64x16xf32, #mma>) -> tensor<64x16xf32, #mma> {
   %d = tk.dot %a, %b, %c {input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
+  func.return %d : tensor<64x16xf32, #mma>
+}
+}
+
+// -----
+
+#mma = #tkgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+#opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 1}>
+
+// tf32: each f32 operand's bits go to mma.sync as they are, with no instruction to round them:
+// 2 N tiles x 2 K steps, one product each.
+// CHECK-LABEL: func.func @tf32
+// CHECK-NOT: cvt.rna
+// CHECK-NOT: llvm.and
+// CHECK: %[[A0:.+]] = llvm.bitcast %{{.+}} : f32 to i32
+// CHECK: llvm.inline_asm {{.*}}mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32{{.*}} %[[A0]],
+// CHECK-COUNT-3: mma.sync.aligned.m16n8k8
+// CHECK-NOT: mma.sync
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @tf32(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: tensor<64x16xf32, #mma>) -> tensor<64x16xf32, #mma> {
+  %d = tk.dot %a, %b, %c {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
   func.return %d : tensor<64x16xf32, #mma>
 }
 }
