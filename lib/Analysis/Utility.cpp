@@ -113,8 +113,11 @@ namespace {
 struct LayoutTable {
   SmallVector<SmallVector<int64_t>> offsets, bases;
   SmallVector<int64_t> shape, strides;
+  SmallVector<int64_t> masks; // per dimension: shape - 1 for a power of two, else -1
 
   LayoutTable(RankedTensorType type, unsigned threads) : shape(type.getShape()) {
+    for (int64_t n : shape)
+      masks.push_back(llvm::isPowerOf2_64(n) ? n - 1 : -1);
     Attribute layout = type.getEncoding();
     strides = getRowMajorStrides(shape);
     for (unsigned t = 0; t < threads; ++t)
@@ -125,11 +128,15 @@ struct LayoutTable {
       bases.push_back(tkgpu::getElementIndex(layout, shape, 0, 0, e));
   }
 
-  SmallVector<int64_t> index(unsigned thread, unsigned elem) const {
-    SmallVector<int64_t> i;
-    for (unsigned d = 0; d < shape.size(); ++d)
-      i.push_back((offsets[thread][d] + bases[elem][d]) % shape[d]);
-    return i;
+  /// The linear index, under `coef`, of the element `elem` of `thread`. This runs for every
+  /// element of every thread: the modulo is a mask where the dimension is a power of two.
+  int64_t linear(unsigned thread, unsigned elem, ArrayRef<int64_t> coef) const {
+    int64_t sum = 0;
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      const int64_t i = offsets[thread][d] + bases[elem][d];
+      sum += (masks[d] >= 0 ? i & masks[d] : i % shape[d]) * coef[d];
+    }
+    return sum;
   }
 };
 
@@ -159,8 +166,7 @@ std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map
   // Every thread: the matched element is the one the result element reads.
   for (unsigned t = 0; t < threads; ++t)
     for (unsigned e = 0; e < mapping.size(); ++e)
-      if (dotProduct(src.index(t, mapping[e]), src.strides) !=
-          dotProduct(dst.index(t, e), map.coef))
+      if (src.linear(t, mapping[e], src.strides) != dst.linear(t, e, map.coef))
         return std::nullopt;
   return mapping;
 }
