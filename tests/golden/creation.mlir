@@ -64,6 +64,7 @@ module {
     %13 = arith.constant dense<0x7C00> : tensor<2xf16> loc("golden_kernels.hpp":157:32)
     %14 = arith.constant dense<0.1> : tensor<2xf32> loc("golden_kernels.hpp":158:29)
     %15 = arith.constant dense<0.10009765625> : tensor<2xbf16> loc("golden_kernels.hpp":159:36)
+    %16 = arith.constant true loc("golden_kernels.hpp":160:28)
     func.return loc("golden_kernels.hpp":143:19)
   } loc("golden_kernels.hpp":143:19)
 }

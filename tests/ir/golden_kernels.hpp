@@ -157,8 +157,9 @@ inline std::string creation_full() {
     auto o = tk::full<tk::half>({2}, tk::half(tk::inf<double>()));
     auto p = tk::full<float>({2}, 0.1f); // the shortest text that reads back as the same f32
     auto q = tk::full<tk::bfloat16>({2}, tk::bfloat16(0.1));
+    auto r = tk::full<bool>(true); // a scalar i1 constant is a BoolAttr: no ` : i1` after it
     (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)g, (void)h, (void)i, (void)j,
-        (void)l, (void)m, (void)n, (void)o, (void)p, (void)q, (void)out;
+        (void)l, (void)m, (void)n, (void)o, (void)p, (void)q, (void)r, (void)out;
   });
   return k.ir(buffers::f32, 2.0f);
 }

@@ -284,7 +284,10 @@ private:
       const value &r = *o.results[0];
       const std::string lit =
           r.type.is_float() ? mlir_float(o.number, r.type.code) : mlir_int(o.integer, r.type.code);
-      out_ += o.name + " " + (r.shape.empty() ? lit : "dense<" + lit + ">") + " : " + mlir_type(r);
+      // A scalar i1 is a BoolAttr, which takes no type: `arith.constant true`.
+      const bool bare = r.shape.empty() && r.type.code == dtype::i1;
+      out_ += o.name + " " + (r.shape.empty() ? lit : "dense<" + lit + ">") +
+              (bare ? "" : " : " + mlir_type(r));
       break;
     }
     case syntax::scf_for: {
