@@ -130,9 +130,10 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     ConversionTarget target(*context);
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect, scf::SCFDialect>();
     target.addLegalOp<ModuleOp>();
-    // An arith or math op left over had no lowering: an error naming it, here rather than in
-    // a later stage (the scf ops' arith comes from convert-scf-to-cf, after this pass).
-    target.addIllegalDialect<arith::ArithDialect, math::MathDialect>();
+    // An arith, math, tk or tkgpu op left over had no lowering: an error naming it, here rather
+    // than in a later stage (the scf ops' arith comes from convert-scf-to-cf, after this pass).
+    target.addIllegalDialect<arith::ArithDialect, math::MathDialect, tk::TkDialect,
+                             tkgpu::TkGPUDialect>();
     populateControlFlowOpToLLVMPatterns(converter, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
       module.emitError("tk-to-llvm: could not lower the kernel to the LLVM dialect");

@@ -115,7 +115,12 @@ struct AssignLayoutPattern : ConversionPattern {
       if (layout.getRank() > 1) // else the results are scalars
         resultLayout = SliceEncodingAttr::get(context, unsigned(reduce.getAxis()), layout);
     } else if (isa<tk::ScanOp>(op)) {
-      resultLayout = layoutOf(newOperands.front());
+      // Scans lower on blocked layouts only: an operand in another (a reduction's slice, say)
+      // is converted to the default.
+      auto layout = dyn_cast_or_null<BlockedEncodingAttr>(layoutOf(newOperands.front()));
+      if (!layout)
+        layout = cast<BlockedEncodingAttr>(defaultFor(newOperands.front().getType()));
+      resultLayout = layout;
       convertAll(newOperands, resultLayout);
     } else if (auto expand = dyn_cast<tk::ExpandDimsOp>(op)) {
       const unsigned axis = unsigned(expand.getAxis());

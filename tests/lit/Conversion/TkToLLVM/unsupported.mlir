@@ -48,3 +48,22 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// A tk op without a lowering for its layouts (a scan in a slice layout, which
+// tk-assign-layouts never makes) stops the pass at the op, not at translation to LLVM IR.
+#p = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tkgpu.slice<{dim = 0, parent = #p}>
+// expected-error @+1 {{tk-to-llvm: could not lower the kernel to the LLVM dialect}}
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @scan_in_slice(%x: tensor<64xi32, #s>) {
+    // expected-error @+1 {{failed to legalize operation 'tk.scan'}}
+    %0 = "tk.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+    ^bb0(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      "tk.scan.return"(%t) : (i32) -> ()
+    }) : (tensor<64xi32, #s>) -> tensor<64xi32, #s>
+    func.return
+  }
+}

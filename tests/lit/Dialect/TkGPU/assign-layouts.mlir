@@ -228,3 +228,26 @@ func.func @transpose(%p: tensor<32x64x!tk.ptr<f32>>) -> tensor<64x32xf32> {
   %t = tk.trans %x {order = array<i32: 1, 0>} : tensor<32x64xf32> -> tensor<64x32xf32>
   func.return %t : tensor<64x32xf32>
 }
+
+// -----
+
+// A scan of a reduction's result: scans lower on blocked layouts only, so the slice-layout
+// operand is converted to the default blocked layout first (it was kept in the slice, and
+// tk-to-llvm had no lowering for it).
+// CHECK-LABEL: func.func @scan_of_reduction
+// CHECK: %[[R:.+]] = tk.reduce {{.*}} -> tensor<64xi32, #[[S:slice[0-9]*]]>
+// CHECK: %[[C:.+]] = tkgpu.convert_layout %[[R]] : tensor<64xi32, #[[S]]> -> tensor<64xi32, #[[B:blocked[0-9]*]]>
+// CHECK: tk.scan %[[C]] {{.*}} : (tensor<64xi32, #[[B]]>) -> tensor<64xi32, #[[B]]>
+func.func @scan_of_reduction(%x: tensor<16x64xi32>) -> tensor<64xi32> {
+  %r = tk.reduce %x {axis = 0 : i32} : (tensor<16x64xi32>) -> tensor<64xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.maxsi %a, %b : i32
+    tk.reduce.return %m : i32
+  }
+  %s = tk.scan %r {axis = 0 : i32, reverse = true} : (tensor<64xi32>) -> tensor<64xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    tk.scan.return %t : i32
+  }
+  func.return %s : tensor<64xi32>
+}
