@@ -1,0 +1,408 @@
+/// @file print.cpp
+/// A random program as C++ (the reproducer's source), its inputs, and the comparison of two
+/// outputs (program.hpp).
+#include "program.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace tk_random {
+namespace {
+
+std::string literal_of(ty t, double f) {
+  std::ostringstream os;
+  if (is_float(t)) {
+    os << f;
+    if (os.str().find_first_of(".e") == std::string::npos)
+      os << ".0";
+  } else {
+    os << std::int64_t(f);
+  }
+  return os.str();
+}
+
+std::string shape_list(const shape_t &s) {
+  std::string r = "{";
+  for (std::size_t d = 0; d < s.size(); ++d)
+    r += (d ? ", " : "") + std::to_string(s[d]);
+  return r + "}";
+}
+
+std::string v(int id) { return "v" + std::to_string(id); }
+
+std::string arange(std::int64_t n, int rank, int axis) {
+  std::string a = "tk::arange(0, " + std::to_string(n) + ")";
+  if (rank < 2)
+    return a;
+  return a + (axis == 0 ? "(tk::_, tk::newaxis)" : "(tk::newaxis, tk::_)");
+}
+
+std::string scaled(const std::string &index, std::int64_t stride) {
+  return index + " * " + (stride < 0 ? std::string("s0") : std::to_string(stride));
+}
+
+struct printer {
+  const program &p;
+  std::ostringstream os;
+  std::vector<int> ivs;
+
+  void line(int depth, const std::string &text) {
+    os << std::string(2 * depth + 4, ' ') << text << "\n";
+  }
+
+  std::string expr(const stmt &s) {
+    const std::string a = s.args.empty() ? "" : v(s.args[0]);
+    const std::string b = s.args.size() > 1 ? v(s.args[1]) : "";
+    const ty t = s.type.t;
+    switch (s.kind) {
+    case op::full:
+      return "tk::full<" + std::string(cpp_name(t)) + ">(" +
+             (s.type.rank() ? shape_list(s.type.shape) + ", " : "") + cpp_name(t) + "(" +
+             literal_of(t, s.f) + "))";
+    case op::arange:
+      return arange(s.type.shape[0], 1, 0);
+    case op::pid:
+      return "tk::program_id(0)";
+    case op::param:
+      return s.a0 == 0 ? "s0" : s.a0 == 1 ? "s1" : "k" + std::to_string(ivs.back());
+    case op::unary:
+      switch (s.a0) {
+      case u_neg:
+        return "-" + a;
+      case u_abs:
+        return "tk::abs(" + a + ")";
+      case u_not:
+        return "~" + a;
+      case u_exp:
+        return "tk::exp(tk::clamp(" + a + ", -4, 4))";
+      case u_log:
+        return "tk::log(tk::abs(" + a + ") + 1)";
+      case u_sqrt:
+        return "tk::sqrt(tk::abs(" + a + ") + 1)";
+      case u_sin:
+        return "tk::sin(" + a + ")";
+      case u_cos:
+        return "tk::cos(" + a + ")";
+      case u_sigmoid:
+        return "tk::sigmoid(" + a + ")";
+      case u_floor:
+        return "tk::floor(" + a + ")";
+      default:
+        return "tk::ceil(" + a + ")";
+      }
+    case op::binary: {
+      const std::string mask = std::to_string(bits_of(t) - 1);
+      switch (s.a0) {
+      case b_add:
+        return a + " + " + b;
+      case b_sub:
+        return a + " - " + b;
+      case b_mul:
+        return a + " * " + b;
+      case b_div:
+        return is_float(t) ? a + " / (tk::abs(" + b + ") + 1)" : a + " / ((" + b + " & 7) + 1)";
+      case b_rem:
+        return a + " % ((" + b + " & 7) + 1)";
+      case b_max:
+        return "tk::maximum(" + a + ", " + b + ")";
+      case b_min:
+        return "tk::minimum(" + a + ", " + b + ")";
+      case b_and:
+        return a + " & " + b;
+      case b_or:
+        return a + " | " + b;
+      case b_xor:
+        return a + " ^ " + b;
+      case b_shl:
+        return a + " << (" + b + " & " + mask + ")";
+      default:
+        return a + " >> (" + b + " & " + mask + ")";
+      }
+    }
+    case op::literal: {
+      const std::string lit = is_float(t) ? literal_of(ty::f64, s.f) : literal_of(ty::i32, s.f);
+      const std::string x = s.a1 ? lit : a, y = s.a1 ? a : lit;
+      constexpr const char *ops[] = {" + ", " - ", " * ", " / "};
+      if (s.a0 <= b_div)
+        return x + ops[s.a0] + y;
+      return std::string(s.a0 == b_max ? "tk::maximum(" : "tk::minimum(") + x + ", " + y + ")";
+    }
+    case op::compare: {
+      constexpr const char *ops[] = {" < ", " <= ", " > ", " >= ", " == ", " != "};
+      return a + ops[s.a0] + b;
+    }
+    case op::where:
+      return "tk::where(" + a + ", " + b + ", " + v(s.args[2]) + ")";
+    case op::cast: {
+      const std::string to = cpp_name(s.to);
+      if (!s.a0)
+        return "tk::cast<" + to + ">(" + a + ")";
+      const bool narrow = bytes_of(s.to) == 1;
+      const std::string lo = is_unsigned(s.to) ? "0.0" : narrow ? "-100.0" : "-10000.0";
+      return "tk::cast<" + to + ">(tk::clamp(" + a + ", " + lo + ", " +
+             (narrow ? "100.0" : "10000.0") + "))";
+    }
+    case op::expand:
+      return "tk::expand_dims(" + a + ", " + std::to_string(s.a0) + ")";
+    case op::broadcast:
+      return "tk::broadcast_to(" + a + ", " + shape_list(s.to_shape) + ")";
+    case op::reshape:
+      return "tk::reshape(" + a + ", " + shape_list(s.to_shape) + ")";
+    case op::trans:
+      return "tk::trans(" + a + ")";
+    case op::reduce: {
+      constexpr const char *names[] = {"sum", "max", "min", "argmax", "argmin"};
+      return std::string("tk::") + names[s.a0] + "(" + a +
+             (s.a1 < 0 ? "" : ", " + std::to_string(s.a1)) + ")";
+    }
+    case op::scan:
+      return std::string(s.a0 == 0 ? "tk::cumsum(" : "tk::cumprod(") + a + ", " +
+             std::to_string(s.a1) + ", " + (s.a2 ? "true" : "false") + ")";
+    case op::dot: {
+      constexpr const char *precisions[] = {"tf32", "ieee", "tf32x3"};
+      return "tk::dot(" + a + ", " + b + (s.args.size() > 2 ? ", " + v(s.args[2]) : "") +
+             ", tk::input_precision::" + precisions[s.a0] + ")";
+    }
+    default:
+      return "?";
+    }
+  }
+
+  void load(int depth, const stmt &s) {
+    const int rank = s.type.rank();
+    const std::int64_t n0 = rank > 0 ? s.type.shape[0] : 1, n1 = rank > 1 ? s.type.shape[1] : 1;
+    std::string offs = std::to_string(s.i[0]) + " + pid * " + std::to_string(s.i[1]);
+    if (rank >= 1)
+      offs += " + " + scaled(arange(n0, rank, 0), s.i[2]);
+    if (rank == 2)
+      offs += " + " + scaled(arange(n1, rank, 1), s.i[3]);
+    const std::string o = "o" + std::to_string(s.id);
+    line(depth, "auto " + o + " = " + offs + ";");
+    std::string call = "tk::load(tk::bitcast<" + std::string(cpp_name(s.to)) + " *>(in" +
+                       std::to_string(s.a0) + ") + " + o;
+    const std::string other = literal_of(s.to, s.f);
+    if (s.i[4] == 1)
+      call += ", " + o + " < " + std::to_string(s.i[5]) + ", " + cpp_name(s.to) + "(" + other + ")";
+    else if (s.i[4] == 2 && rank == 1)
+      call += ", " + arange(n0, 1, 0) + " < " + std::to_string(s.i[5]) + ", " + cpp_name(s.to) +
+              "(" + other + ")";
+    else if (s.i[4] == 2)
+      call += ", (" + arange(n0, 2, 0) + " < " + std::to_string(s.i[5]) + ") & (" +
+              arange(n1, 2, 1) + " < " + std::to_string(s.a1) + "), " + cpp_name(s.to) + "(" +
+              other + ")";
+    line(depth, "auto " + v(s.id) + " = " + call + ");");
+  }
+
+  void body(int depth, const std::vector<stmt> &stmts) {
+    for (const stmt &s : stmts) {
+      switch (s.kind) {
+      case op::load:
+        load(depth, s);
+        break;
+      case op::loop: {
+        const int iv = s.a1;
+        line(depth, "tk::for_range(0, " +
+                        (s.i[0] < 0 ? std::string("s1") : std::to_string(s.i[0])) +
+                        ", [&](tk::i32 k" + std::to_string(iv) + ") {");
+        ivs.push_back(iv);
+        body(depth + 1, s.body);
+        ivs.pop_back();
+        line(depth, "});");
+        break;
+      }
+      case op::branch:
+        line(depth, "tk::if_(" + v(s.args[0]) + ", [&] {");
+        body(depth + 1, s.body);
+        line(depth, "}, [&] {");
+        body(depth + 1, s.else_body);
+        line(depth, "});");
+        break;
+      case op::assign:
+        line(depth, v(s.args[0]) + " = " + v(s.args[1]) + ";");
+        break;
+      default:
+        line(depth, "auto " + v(s.id) + " = " + expr(s) + "; // " + short_name(s.type.t) + " " +
+                        shape_list(s.type.shape) +
+                        (is_float(s.type.t)
+                             ? (s.b.exact ? " exact" : " within " + literal_of(ty::f64, s.b.err))
+                             : ""));
+      }
+    }
+  }
+
+  void store(const result &r) {
+    const std::string t = cpp_name(r.type.t);
+    const std::string value = r.from_i1 ? "tk::cast<std::int8_t>(" + v(r.id) + ")" : v(r.id);
+    std::string ptr = "tk::bitcast<" + t + " *>(out + (" + std::to_string(r.offset) + " + pid * " +
+                      std::to_string(r.bytes) + "))";
+    const int rank = r.type.rank();
+    if (rank == 0) {
+      line(0, "tk::store(" + ptr + ", " + value + ");");
+      return;
+    }
+    const std::int64_t n0 = r.type.shape[0], n1 = rank > 1 ? r.type.shape[1] : 1;
+    const std::string index =
+        rank == 1 ? arange(n0, 1, 0)
+                  : arange(n0, 2, 0) + " * " + std::to_string(n1) + " + " + arange(n1, 2, 1);
+    line(0, "auto i" + std::to_string(r.id) + " = " + index + ";");
+    const std::string i = "i" + std::to_string(r.id);
+    if (r.masked_tail > 0)
+      line(0, "tk::store(" + ptr + " + " + i + ", " + value + ", " + i + " < " +
+                  std::to_string(r.type.numel() - r.masked_tail) + ");");
+    else
+      line(0, "tk::store(" + ptr + " + " + i + ", " + value + ");");
+  }
+};
+
+/// Reads element `k` of type `t` at `bytes` as a double (integers exactly up to 2^53) and its
+/// raw bits.
+double element(const std::uint8_t *bytes, ty t, std::uint64_t &bits) {
+  bits = 0;
+  std::memcpy(&bits, bytes, std::size_t(bytes_of(t)));
+  switch (t) {
+  case ty::i1:
+  case ty::u8:
+    return double(std::uint8_t(bits));
+  case ty::i8:
+    return double(std::int8_t(bits));
+  case ty::i16:
+    return double(std::int16_t(bits));
+  case ty::i32:
+    return double(std::int32_t(bits));
+  case ty::i64:
+    return double(std::int64_t(bits));
+  case ty::u32:
+    return double(std::uint32_t(bits));
+  case ty::f16: {
+    tk::half h;
+    std::memcpy(&h, bytes, 2);
+    return double(float(h));
+  }
+  case ty::bf16: {
+    tk::bfloat16 h;
+    std::memcpy(&h, bytes, 2);
+    return double(float(h));
+  }
+  case ty::f32: {
+    float f;
+    std::memcpy(&f, bytes, 4);
+    return double(f);
+  }
+  case ty::f64: {
+    double d;
+    std::memcpy(&d, bytes, 8);
+    return d;
+  }
+  }
+  return 0;
+}
+
+void put(std::uint8_t *bytes, ty t, double value) {
+  switch (t) {
+  case ty::f16: {
+    const tk::half h(value);
+    std::memcpy(bytes, &h, 2);
+    return;
+  }
+  case ty::bf16: {
+    const tk::bfloat16 h(value);
+    std::memcpy(bytes, &h, 2);
+    return;
+  }
+  case ty::f32: {
+    const float f = float(value);
+    std::memcpy(bytes, &f, 4);
+    return;
+  }
+  case ty::f64:
+    std::memcpy(bytes, &value, 8);
+    return;
+  default: {
+    const std::int64_t i = std::int64_t(value);
+    std::memcpy(bytes, &i, std::size_t(bytes_of(t))); // little-endian: the low bytes
+  }
+  }
+}
+
+} // namespace
+
+std::string print_cpp(const program &p) {
+  printer pr{p, {}, {}};
+  pr.os << "// random kernel, seed " << p.seed << ": grid " << p.grid << ", num_warps "
+        << p.num_warps << ", s0 = " << p.s0 << ", s1 = " << p.s1 << ", in0 as "
+        << short_name(p.input[0]) << ", in1 as " << short_name(p.input[1]) << ", " << p.input_bytes
+        << " bytes each; out " << p.out_bytes << " bytes\n";
+  pr.os << "auto random_" << p.seed << " = tk::jit(\"random_" << p.seed
+        << "\", [](tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,\n"
+        << "                                   tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 "
+           "s1) {\n";
+  pr.line(0, "auto pid = tk::program_id(0);");
+  pr.body(0, p.body);
+  for (const result &r : p.results)
+    pr.store(r);
+  pr.os << "});\n";
+  return pr.os.str();
+}
+
+std::vector<std::uint8_t> make_input(const program &p, int which) {
+  std::mt19937_64 rng(p.seed * 31 + std::uint64_t(which) + 7);
+  const ty t = p.input[which];
+  std::vector<std::uint8_t> bytes(std::size_t(p.input_bytes));
+  const std::int64_t n = p.input_bytes / bytes_of(t);
+  for (std::int64_t k = 0; k < n; ++k) {
+    double value;
+    if (is_float(t))
+      value = double(std::int64_t(rng() % 65) - 32) / 8; // [-4, 4] in steps of 1/8: exact
+    else if (is_unsigned(t))
+      value = double(rng() % 17);
+    else
+      value = double(std::int64_t(rng() % 17) - 8);
+    put(bytes.data() + k * bytes_of(t), t, value);
+  }
+  return bytes;
+}
+
+std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
+                    const std::vector<std::uint8_t> &actual) {
+  if (expected.size() != actual.size())
+    return "output sizes differ";
+  std::ostringstream os;
+  int shown = 0;
+  for (const result &r : p.results) {
+    const ty t = r.type.t;
+    const std::int64_t n = r.type.numel();
+    for (int g = 0; g < p.grid; ++g) {
+      for (std::int64_t k = 0; k < n; ++k) {
+        const std::size_t at = std::size_t(r.offset + g * r.bytes + k * bytes_of(t));
+        std::uint64_t eb = 0, ab = 0;
+        const double e = element(expected.data() + at, t, eb);
+        const double a = element(actual.data() + at, t, ab);
+        bool ok;
+        const bool stored = k < n - r.masked_tail;
+        if (!stored || !is_float(t))
+          ok = eb == ab;
+        else if (std::isnan(e) || std::isnan(a))
+          ok = std::isnan(e) && std::isnan(a);
+        else if (r.b.exact || std::isinf(e) || std::isinf(a))
+          ok = e == a; // +0 and -0 alike
+        else
+          ok = std::abs(e - a) <= 2 * r.b.err + 1e-30;
+        if (!ok && shown++ < 8) {
+          os << "v" << r.id << " (" << short_name(t) << " " << shape_list(r.type.shape)
+             << ", program " << g << ") element " << k << ": interpreter " << e << ", GPU " << a;
+          if (is_float(t) && !r.b.exact)
+            os << " (bound " << r.b.err << ")";
+          if (!stored)
+            os << " (not stored)";
+          os << "\n";
+        }
+      }
+    }
+  }
+  if (shown > 8)
+    os << "... " << shown - 8 << " more\n";
+  return os.str();
+}
+
+} // namespace tk_random

@@ -1,0 +1,282 @@
+/// @file program.hpp
+/// Random kernels for differential testing, in the spirit of Csmith and YARPGen: a seeded
+/// generator of small TileKit programs (`generate`), their C++ source (`print_cpp`) and their
+/// execution through the public front end (`run`), so that one program is traced, printed,
+/// compiled for every target, interpreted and run on the GPU from the same description.
+///
+/// A program is a list of statements over values. Every value has a dtype and a shape of rank 0
+/// to 2 (powers of two); statements are elementwise math, casts, comparisons and `where`, shape
+/// changes, reductions and scans, `dot`, loads with random offsets, strides and masks, a loop
+/// with carried values and an `if_`. The kernel's parameters are fixed, so that one C++ lambda
+/// runs every program:
+///
+///     (tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1, tk::ptr<std::uint8_t> out,
+///      tk::i32 s0, tk::i32 s1)
+///
+/// The inputs are byte buffers that the program reads as its two input dtypes; each result is
+/// stored, row-major, at its own offset of `out` (one copy per program instance).
+///
+/// Results are compared as the generator tracks them: integers bit for bit; floats bit for bit
+/// while only correctly rounded operations (+ - * / sqrt, conversions, max, min, where) made them
+/// from exact inputs, else within an absolute bound the generator propagates from the inputs'
+/// magnitude through each operation (reductions, transcendental functions, dot).
+#pragma once
+
+#include <tk/tk.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tk_random {
+
+// ---------------------------------------------------------------------------------------------
+// Types
+
+enum class ty : std::uint8_t { i1, i8, i16, i32, i64, u8, u32, f16, bf16, f32, f64 };
+inline constexpr int kTypes = 11;
+
+constexpr bool is_float(ty t) { return t >= ty::f16; }
+constexpr bool is_int(ty t) { return t != ty::i1 && !is_float(t); }
+constexpr bool is_unsigned(ty t) { return t == ty::u8 || t == ty::u32; }
+constexpr int bytes_of(ty t) {
+  constexpr int bytes[] = {1, 1, 2, 4, 8, 1, 4, 2, 2, 4, 8};
+  return bytes[int(t)];
+}
+constexpr int bits_of(ty t) { return t == ty::i1 ? 1 : 8 * bytes_of(t); }
+/// Unit roundoff of a float type.
+constexpr double unit_roundoff(ty t) {
+  switch (t) {
+  case ty::f16:
+    return 0x1p-11;
+  case ty::bf16:
+    return 0x1p-8;
+  case ty::f32:
+    return 0x1p-24;
+  case ty::f64:
+    return 0x1p-53;
+  default:
+    return 0;
+  }
+}
+/// The largest finite value of a float type.
+constexpr double max_finite(ty t) {
+  switch (t) {
+  case ty::f16:
+    return 65504.0;
+  case ty::bf16:
+    return 3.38e38;
+  case ty::f32:
+    return 3.40e38;
+  default:
+    return 1.79e308;
+  }
+}
+
+const char *cpp_name(ty t);
+const char *short_name(ty t);
+
+template <ty T> struct cpp_type;
+template <> struct cpp_type<ty::i1> {
+  using type = bool;
+};
+template <> struct cpp_type<ty::i8> {
+  using type = std::int8_t;
+};
+template <> struct cpp_type<ty::i16> {
+  using type = std::int16_t;
+};
+template <> struct cpp_type<ty::i32> {
+  using type = std::int32_t;
+};
+template <> struct cpp_type<ty::i64> {
+  using type = std::int64_t;
+};
+template <> struct cpp_type<ty::u8> {
+  using type = std::uint8_t;
+};
+template <> struct cpp_type<ty::u32> {
+  using type = std::uint32_t;
+};
+template <> struct cpp_type<ty::f16> {
+  using type = tk::half;
+};
+template <> struct cpp_type<ty::bf16> {
+  using type = tk::bfloat16;
+};
+template <> struct cpp_type<ty::f32> {
+  using type = float;
+};
+template <> struct cpp_type<ty::f64> {
+  using type = double;
+};
+
+using shape_t = std::vector<std::int64_t>;
+
+struct vtype {
+  ty t = ty::i32;
+  shape_t shape;
+  int rank() const { return int(shape.size()); }
+  std::int64_t numel() const {
+    std::int64_t n = 1;
+    for (auto d : shape)
+      n *= d;
+    return n;
+  }
+  bool operator==(const vtype &) const = default;
+};
+
+/// What the comparison may expect of a float value: bit-exact, or within `err` of the
+/// interpreter's value; `scale` bounds its magnitude.
+struct bound {
+  bool exact = true;
+  double scale = 0;
+  double err = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Statements
+
+enum class op : std::uint8_t {
+  load,      // a0: input 0/1; shape; i: offset base, program stride, strides, mask kind; f: other
+  full,      // shape, f: value
+  arange,    // shape {n}
+  pid,       // tk::program_id(0)
+  param,     // a0: 0 for s0, 1 for s1
+  unary,     // a0: unary kind; arg 0
+  binary,    // a0: binary kind; args 0, 1 (1 may be a scalar of the same type)
+  literal,   // a0: binary kind; a1: 0 x op lit, 1 lit op x; arg 0; f: literal
+  compare,   // a0: compare kind; args 0, 1
+  where,     // args: condition, a, b
+  cast,      // arg 0, to type `to`; a0: 1 where a float is clamped before becoming an integer
+  expand,    // arg 0, a0: axis
+  broadcast, // arg 0, to shape
+  reshape,   // arg 0, to shape
+  trans,     // arg 0
+  reduce,    // a0: reduce kind; a1: axis (-1: all); arg 0
+  scan,      // a0: 0 cumsum, 1 cumprod; a1: axis; a2: reverse; arg 0
+  dot,       // args a, b (and acc); a0: input precision for f32
+  loop,      // i[0]: trip count (or -1: s1); body; carried
+  branch,    // arg 0: condition; body (then), else_body; carried
+  assign,    // inside a region: carried value arg 0 := arg 1
+};
+
+enum unary_kind : int {
+  u_neg,
+  u_abs,
+  u_not,
+  u_exp,
+  u_log,
+  u_sqrt,
+  u_sin,
+  u_cos,
+  u_sigmoid,
+  u_floor,
+  u_ceil,
+  u_count
+};
+enum binary_kind : int {
+  b_add,
+  b_sub,
+  b_mul,
+  b_div,
+  b_rem,
+  b_max,
+  b_min,
+  b_and,
+  b_or,
+  b_xor,
+  b_shl,
+  b_shr,
+  b_count
+};
+enum compare_kind : int { c_lt, c_le, c_gt, c_ge, c_eq, c_ne, c_count };
+enum reduce_kind : int { r_sum, r_max, r_min, r_argmax, r_argmin, r_count };
+
+struct stmt {
+  op kind;
+  int id = -1;           // the value it defines (-1: none)
+  vtype type;            // of that value
+  bound b;               // of that value
+  std::vector<int> args; // value ids
+  int a0 = 0, a1 = 0, a2 = 0;
+  std::int64_t i[6] = {}; // load geometry, loop trip count
+  double f = 0;           // a literal, `other`, a full's value
+  ty to = ty::i32;        // cast target, load dtype
+  shape_t to_shape;       // broadcast / reshape target
+  std::vector<stmt> body, else_body;
+};
+
+/// A result stored to `out`: value `id` at byte `offset` (per program instance: + pid * bytes).
+struct result {
+  int id;
+  vtype type;
+  bound b;
+  std::int64_t offset, bytes;
+  std::int64_t masked_tail = 0; // the last elements of each copy are not stored
+  bool from_i1 = false;         // an i1 value, stored as tk::cast<std::int8_t>
+};
+
+struct program {
+  std::uint64_t seed = 0;
+  int grid = 1; // program instances
+  ty input[2] = {ty::f32, ty::f32};
+  std::int64_t input_bytes = 16384;
+  std::int32_t s0 = 3, s1 = 2; // the scalar arguments
+  std::vector<stmt> body;
+  std::vector<result> results;
+  std::int64_t out_bytes = 0;
+  int values = 0; // ids 0 .. values-1
+  int num_warps = 4;
+};
+
+/// A random program from `seed`.
+program generate(std::uint64_t seed);
+
+/// The program as the C++ of a tk::jit kernel.
+std::string print_cpp(const program &p);
+
+/// The inputs the program reads (deterministic in the seed).
+std::vector<std::uint8_t> make_input(const program &p, int which);
+
+/// A comparison of the interpreter's `expected` output with `actual`: "" when they agree, else
+/// what differs (the first few elements).
+std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
+                    const std::vector<std::uint8_t> &actual);
+
+/// The byte `out` starts as (so that unstored elements compare equal).
+inline constexpr std::uint8_t kOutFill = 0xA5;
+
+// ---------------------------------------------------------------------------------------------
+// Execution through the front end
+
+template <class T, int R> using B = tk::block<T, R>;
+
+#define TK_RANDOM_RANKS(T) B<T, 0>, B<T, 1>, B<T, 2>
+using dyn =
+    std::variant<std::monostate, TK_RANDOM_RANKS(bool), TK_RANDOM_RANKS(std::int8_t),
+                 TK_RANDOM_RANKS(std::int16_t), TK_RANDOM_RANKS(std::int32_t),
+                 TK_RANDOM_RANKS(std::int64_t), TK_RANDOM_RANKS(std::uint8_t),
+                 TK_RANDOM_RANKS(std::uint32_t), TK_RANDOM_RANKS(tk::half),
+                 TK_RANDOM_RANKS(tk::bfloat16), TK_RANDOM_RANKS(float), TK_RANDOM_RANKS(double)>;
+#undef TK_RANDOM_RANKS
+
+/// The variant index of a value of type `t` and rank `rank`.
+constexpr std::size_t dyn_index(ty t, int rank) { return 1 + std::size_t(t) * 3 + rank; }
+
+/// Runs program `p` inside a kernel body (tracing or interpreting).
+void run(const program &p, tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
+         tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1);
+
+/// The kernel that runs a program; `p` must outlive it. Kernels of different programs need
+/// different names (the runtime caches compiled kernels by name and arguments).
+inline auto make_kernel(const program &p) {
+  return tk::jit("random_" + std::to_string(p.seed),
+                 [&p](tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
+                      tk::ptr<std::uint8_t> out, tk::i32 s0,
+                      tk::i32 s1) { run(p, in0, in1, out, s0, s1); });
+}
+
+} // namespace tk_random

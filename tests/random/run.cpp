@@ -1,0 +1,518 @@
+/// @file run.cpp
+/// Runs a random program through the public front end (program.hpp): each statement dispatches
+/// on its operands' element types and ranks (a std::variant of tk::block types) and calls the tk
+/// function the printed C++ (print.cpp) names, so that what runs is what the reproducer shows.
+#include "program.hpp"
+
+#include <stdexcept>
+#include <type_traits>
+
+namespace tk_random {
+namespace {
+
+template <class X> struct info {
+  static constexpr bool block = false;
+};
+template <class T, int R> struct info<tk::block<T, R>> {
+  static constexpr bool block = true;
+  using type = T;
+  static constexpr int rank = R;
+};
+
+template <class T>
+constexpr bool float_v =
+    std::is_floating_point_v<T> || std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16>;
+template <class T> constexpr bool int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+[[noreturn]] void fail(const std::string &what) { throw std::logic_error("tk_random: " + what); }
+
+template <ty T> using ctype = typename cpp_type<T>::type;
+
+/// Calls `f(std::type_identity<C>{})` with the C++ type of `t`.
+template <class F> decltype(auto) with_type(ty t, F &&f) {
+  switch (t) {
+  case ty::i1:
+    return f(std::type_identity<bool>{});
+  case ty::i8:
+    return f(std::type_identity<std::int8_t>{});
+  case ty::i16:
+    return f(std::type_identity<std::int16_t>{});
+  case ty::i32:
+    return f(std::type_identity<std::int32_t>{});
+  case ty::i64:
+    return f(std::type_identity<std::int64_t>{});
+  case ty::u8:
+    return f(std::type_identity<std::uint8_t>{});
+  case ty::u32:
+    return f(std::type_identity<std::uint32_t>{});
+  case ty::f16:
+    return f(std::type_identity<tk::half>{});
+  case ty::bf16:
+    return f(std::type_identity<tk::bfloat16>{});
+  case ty::f32:
+    return f(std::type_identity<float>{});
+  case ty::f64:
+    break;
+  }
+  return f(std::type_identity<double>{});
+}
+
+/// The clamp bounds of a float → integer conversion (program.hpp: judged bit for bit).
+template <class U> constexpr double clamp_lo() {
+  if constexpr (std::is_unsigned_v<U>)
+    return 0;
+  else if constexpr (sizeof(U) == 1)
+    return -100;
+  else
+    return -1e4;
+}
+template <class U> constexpr double clamp_hi() { return sizeof(U) == 1 ? 100 : 1e4; }
+// (print.cpp spells the same bounds.)
+
+struct runner {
+  const program &p;
+  std::vector<dyn> env;
+  tk::ptr<std::uint8_t> in[2];
+  tk::ptr<std::uint8_t> out;
+  tk::i32 s0, s1, pid;
+  std::vector<tk::i32> ivs; // the induction variables of the loops being run
+
+  dyn &at(int id) { return env[std::size_t(id)]; }
+
+  template <class X> void set(const stmt &s, X &&x) {
+    using V = std::remove_cvref_t<X>;
+    at(s.id).template emplace<V>(std::forward<X>(x));
+    if (at(s.id).index() != dyn_index(s.type.t, s.type.rank()))
+      fail("statement " + std::to_string(s.id) + " made a " + std::to_string(info<V>::rank) +
+           "-d block of another type than planned (" + short_name(s.type.t) + ")");
+  }
+
+  /// Calls `f(block)` with value `id`'s block.
+  template <class F> void with(int id, F &&f) {
+    std::visit(
+        [&](auto &x) {
+          if constexpr (info<std::remove_cvref_t<decltype(x)>>::block)
+            f(x);
+          else
+            fail("value " + std::to_string(id) + " used before it was made");
+        },
+        at(id));
+  }
+
+  /// Calls `f(y)` with value `id` as a block of element T, of rank R or 0.
+  template <class T, int R, class F> void with_like(int id, F &&f) {
+    if (auto *y = std::get_if<tk::block<T, R>>(&at(id)))
+      return f(*y);
+    if constexpr (R != 0)
+      if (auto *y0 = std::get_if<tk::block<T, 0>>(&at(id)))
+        return f(*y0);
+    fail("value " + std::to_string(id) + " has another type than its partner");
+  }
+
+  template <int R> static auto offsets_index(std::int64_t n0, std::int64_t n1) {
+    if constexpr (R == 1)
+      return tk::arange(0, n0);
+    else
+      return tk::arange(0, n0)(tk::_, tk::newaxis) * std::int32_t(n1) +
+             tk::arange(0, n1)(tk::newaxis, tk::_);
+  }
+
+  /// `index * stride`: a literal stride, or s0 where the stride is -1.
+  template <int R>
+  tk::block<std::int32_t, R> scaled(const tk::block<std::int32_t, R> &index, std::int64_t stride) {
+    return stride < 0 ? index * s0 : index * std::int32_t(stride);
+  }
+
+  template <class T, int R> void load(const stmt &s) {
+    const std::int64_t n0 = R > 0 ? s.type.shape[0] : 1, n1 = R > 1 ? s.type.shape[1] : 1;
+    auto base = tk::bitcast<T *>(in[s.a0]);
+    auto start = std::int32_t(s.i[0]) + pid * std::int32_t(s.i[1]);
+    const T other = T(s.f);
+    if constexpr (R == 0) {
+      set(s, tk::load(base + start));
+    } else {
+      auto offs = [&] {
+        if constexpr (R == 1)
+          return start + scaled(tk::arange(0, n0), s.i[2]);
+        else
+          return start + scaled(tk::arange(0, n0)(tk::_, tk::newaxis), s.i[2]) +
+                 scaled(tk::arange(0, n1)(tk::newaxis, tk::_), s.i[3]);
+      }();
+      switch (s.i[4]) {
+      case 0:
+        set(s, tk::load(base + offs));
+        break;
+      case 1:
+        set(s, tk::load(base + offs, offs < std::int32_t(s.i[5]), other));
+        break;
+      default:
+        if constexpr (R == 1)
+          set(s, tk::load(base + offs, tk::arange(0, n0) < std::int32_t(s.i[5]), other));
+        else
+          set(s, tk::load(base + offs,
+                          (tk::arange(0, n0)(tk::_, tk::newaxis) < std::int32_t(s.i[5])) &
+                              (tk::arange(0, n1)(tk::newaxis, tk::_) < std::int32_t(s.a1)),
+                          other));
+      }
+    }
+  }
+
+  template <class T> void full(const stmt &s) {
+    const T v = T(s.f);
+    switch (s.type.rank()) {
+    case 0:
+      return set(s, tk::full<T>(v));
+    case 1: {
+      const std::int64_t shape[1] = {s.type.shape[0]};
+      return set(s, tk::full<T>(shape, v));
+    }
+    default: {
+      const std::int64_t shape[2] = {s.type.shape[0], s.type.shape[1]};
+      return set(s, tk::full<T>(shape, v));
+    }
+    }
+  }
+
+  template <class T, int R> void unary(const stmt &s, const tk::block<T, R> &x) {
+    if constexpr (!std::is_same_v<T, bool>) {
+      switch (s.a0) {
+      case u_neg:
+        return set(s, -x);
+      case u_abs:
+        return set(s, tk::abs(x));
+      case u_not:
+        if constexpr (int_v<T>)
+          return set(s, ~x);
+        break;
+      default:
+        if constexpr (float_v<T>) {
+          switch (s.a0) {
+          case u_exp:
+            return set(s, tk::exp(tk::clamp(x, -4, 4)));
+          case u_log:
+            return set(s, tk::log(tk::abs(x) + 1));
+          case u_sqrt:
+            return set(s, tk::sqrt(tk::abs(x) + 1));
+          case u_sin:
+            return set(s, tk::sin(x));
+          case u_cos:
+            return set(s, tk::cos(x));
+          case u_sigmoid:
+            return set(s, tk::sigmoid(x));
+          case u_floor:
+            return set(s, tk::floor(x));
+          case u_ceil:
+            return set(s, tk::ceil(x));
+          }
+        }
+      }
+    }
+    fail("unary kind " + std::to_string(s.a0) + " on " + short_name(s.type.t));
+  }
+
+  template <class T, class X, class Y> void binary(const stmt &s, const X &x, const Y &y) {
+    if constexpr (std::is_same_v<T, bool>) {
+      switch (s.a0) {
+      case b_and:
+        return set(s, x & y);
+      case b_or:
+        return set(s, x | y);
+      case b_xor:
+        return set(s, x ^ y);
+      }
+    } else {
+      switch (s.a0) {
+      case b_add:
+        return set(s, x + y);
+      case b_sub:
+        return set(s, x - y);
+      case b_mul:
+        return set(s, x * y);
+      case b_div:
+        if constexpr (float_v<T>)
+          return set(s, x / (tk::abs(y) + 1));
+        else
+          return set(s, x / ((y & 7) + 1));
+      case b_max:
+        return set(s, tk::maximum(x, y));
+      case b_min:
+        return set(s, tk::minimum(x, y));
+      default:
+        if constexpr (int_v<T>) {
+          constexpr int mask = int(8 * sizeof(T)) - 1;
+          switch (s.a0) {
+          case b_rem:
+            return set(s, x % ((y & 7) + 1));
+          case b_and:
+            return set(s, x & y);
+          case b_or:
+            return set(s, x | y);
+          case b_xor:
+            return set(s, x ^ y);
+          case b_shl:
+            return set(s, x << (y & mask));
+          case b_shr:
+            return set(s, x >> (y & mask));
+          }
+        }
+      }
+    }
+    fail("binary kind " + std::to_string(s.a0) + " on " + short_name(s.type.t));
+  }
+
+  template <class T, int R> void literal(const stmt &s, const tk::block<T, R> &x) {
+    if constexpr (!std::is_same_v<T, bool>) {
+      auto go = [&](auto lit) {
+        const bool left = s.a1 == 1;
+        switch (s.a0) {
+        case b_add:
+          return left ? set(s, lit + x) : set(s, x + lit);
+        case b_sub:
+          return left ? set(s, lit - x) : set(s, x - lit);
+        case b_mul:
+          return left ? set(s, lit * x) : set(s, x * lit);
+        case b_div:
+          return set(s, x / lit);
+        case b_max:
+          return left ? set(s, tk::maximum(lit, x)) : set(s, tk::maximum(x, lit));
+        case b_min:
+          return left ? set(s, tk::minimum(lit, x)) : set(s, tk::minimum(x, lit));
+        }
+        fail("literal kind " + std::to_string(s.a0));
+      };
+      if constexpr (float_v<T>)
+        return go(s.f);
+      else
+        return go(int(s.f));
+    }
+    fail("a literal operation on i1");
+  }
+
+  template <class X, class Y> void compare(const stmt &s, const X &x, const Y &y) {
+    switch (s.a0) {
+    case c_lt:
+      return set(s, x < y);
+    case c_le:
+      return set(s, x <= y);
+    case c_gt:
+      return set(s, x > y);
+    case c_ge:
+      return set(s, x >= y);
+    case c_eq:
+      return set(s, x == y);
+    default:
+      return set(s, x != y);
+    }
+  }
+
+  template <class U, class T, int R> void cast(const stmt &s, const tk::block<T, R> &x) {
+    if constexpr (float_v<T> && int_v<U>) // s.a0: the generator asked for the clamp
+      set(s, tk::cast<U>(tk::clamp(x, clamp_lo<U>(), clamp_hi<U>())));
+    else
+      set(s, tk::cast<U>(x));
+  }
+
+  template <class T, int R> void shape_op(const stmt &s, const tk::block<T, R> &x) {
+    switch (s.kind) {
+    case op::expand:
+      if constexpr (R < 2)
+        return set(s, tk::expand_dims(x, s.a0));
+      break;
+    case op::trans:
+      if constexpr (R == 2)
+        return set(s, tk::trans(x));
+      break;
+    case op::broadcast:
+      if constexpr (R == 2) {
+        const std::int64_t shape[2] = {s.to_shape[0], s.to_shape[1]};
+        return set(s, tk::broadcast_to(x, shape));
+      }
+      break;
+    default: // reshape
+      if constexpr (R > 0) {
+        if (s.to_shape.size() == 1) {
+          const std::int64_t shape[1] = {s.to_shape[0]};
+          return set(s, tk::reshape(x, shape));
+        }
+        const std::int64_t shape[2] = {s.to_shape[0], s.to_shape[1]};
+        return set(s, tk::reshape(x, shape));
+      }
+    }
+    fail("shape operation on a rank " + std::to_string(R) + " block");
+  }
+
+  template <class T, int R> void reduce(const stmt &s, const tk::block<T, R> &x) {
+    if constexpr (R > 0) {
+      const bool all = s.a1 < 0;
+      switch (s.a0) {
+      case r_sum:
+        if constexpr (!std::is_same_v<T, bool>)
+          return all ? set(s, tk::sum(x)) : set(s, tk::sum(x, s.a1));
+        break;
+      case r_max:
+        return all ? set(s, tk::max(x)) : set(s, tk::max(x, s.a1));
+      case r_min:
+        return all ? set(s, tk::min(x)) : set(s, tk::min(x, s.a1));
+      case r_argmax:
+        return set(s, tk::argmax(x, s.a1));
+      case r_argmin:
+        return set(s, tk::argmin(x, s.a1));
+      }
+    }
+    fail("reduction kind " + std::to_string(s.a0));
+  }
+
+  template <class T, int R> void scan(const stmt &s, const tk::block<T, R> &x) {
+    if constexpr (R > 0 && !std::is_same_v<T, bool>) {
+      if (s.a0 == 0)
+        return set(s, tk::cumsum(x, s.a1, s.a2 != 0));
+      return set(s, tk::cumprod(x, s.a1, s.a2 != 0));
+    }
+    fail("scan of a rank-0 or i1 block");
+  }
+
+  template <class T> void dot(const stmt &s, const tk::block<T, 2> &a) {
+    if constexpr (std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16> ||
+                  std::is_same_v<T, float> || std::is_same_v<T, std::int8_t>) {
+      const auto &b = std::get<tk::block<T, 2>>(at(s.args[1]));
+      const auto precision = tk::input_precision(s.a0);
+      if (s.args.size() == 2)
+        return set(s, tk::dot(a, b, precision));
+      return with(s.args[2], [&](const auto &c) {
+        using C = std::remove_cvref_t<decltype(c)>;
+        using E = typename info<C>::type;
+        using Default = std::conditional_t<std::is_same_v<T, std::int8_t>, std::int32_t, float>;
+        if constexpr (info<C>::rank == 2 &&
+                      (std::is_same_v<E, Default> ||
+                       (std::is_same_v<E, tk::half> && std::is_same_v<T, tk::half>)))
+          set(s, tk::dot(a, b, c, precision));
+        else
+          fail("a dot's accumulator of rank " + std::to_string(info<C>::rank));
+      });
+    }
+    fail("a dot of " + std::string(short_name(s.type.t)) + " operands");
+  }
+
+  void exec(const std::vector<stmt> &body) {
+    for (const stmt &s : body)
+      exec(s);
+  }
+
+  void exec(const stmt &s) {
+    switch (s.kind) {
+    case op::load:
+      return with_type(s.to, [&]<class T>(std::type_identity<T>) {
+        if constexpr (!std::is_same_v<T, bool>) {
+          switch (s.type.rank()) {
+          case 0:
+            return load<T, 0>(s);
+          case 1:
+            return load<T, 1>(s);
+          default:
+            return load<T, 2>(s);
+          }
+        }
+      });
+    case op::full:
+      return with_type(s.type.t, [&]<class T>(std::type_identity<T>) { full<T>(s); });
+    case op::arange:
+      return set(s, tk::arange(0, s.type.shape[0]));
+    case op::pid:
+      return set(s, tk::program_id(0));
+    case op::param:
+      return set(s, s.a0 == 0 ? s0 : s.a0 == 1 ? s1 : ivs.back());
+    case op::unary:
+      return with(s.args[0], [&](const auto &x) { unary(s, x); });
+    case op::binary:
+      return with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &x) {
+        with_like<T, R>(s.args[1], [&](const auto &y) { binary<T>(s, x, y); });
+      });
+    case op::literal:
+      return with(s.args[0], [&](const auto &x) { literal(s, x); });
+    case op::compare:
+      return with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &x) {
+        with_like<T, R>(s.args[1], [&](const auto &y) { compare(s, x, y); });
+      });
+    case op::where:
+      return with(s.args[1], [&]<class T, int R>(const tk::block<T, R> &a) {
+        const auto &c = std::get<tk::block<bool, R>>(at(s.args[0]));
+        with_like<T, R>(s.args[2], [&](const auto &b) { set(s, tk::where(c, a, b)); });
+      });
+    case op::cast:
+      return with(s.args[0], [&](const auto &x) {
+        with_type(s.to, [&]<class U>(std::type_identity<U>) { cast<U>(s, x); });
+      });
+    case op::expand:
+    case op::broadcast:
+    case op::reshape:
+    case op::trans:
+      return with(s.args[0], [&](const auto &x) { shape_op(s, x); });
+    case op::reduce:
+      return with(s.args[0], [&](const auto &x) { reduce(s, x); });
+    case op::scan:
+      return with(s.args[0], [&](const auto &x) { scan(s, x); });
+    case op::dot:
+      return with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &a) {
+        if constexpr (R == 2)
+          dot(s, a);
+        else
+          fail("a dot of a rank " + std::to_string(R) + " block");
+      });
+    case op::loop: {
+      auto body = [&](tk::i32 k) {
+        ivs.push_back(k);
+        exec(s.body);
+        ivs.pop_back();
+      };
+      if (s.i[0] < 0)
+        return tk::for_range(0, s1, body);
+      return tk::for_range(0, int(s.i[0]), body);
+    }
+    case op::branch: {
+      const auto &c = std::get<tk::block<bool, 0>>(at(s.args[0]));
+      return tk::if_(c, [&] { exec(s.body); }, [&] { exec(s.else_body); });
+    }
+    case op::assign:
+      return with(s.args[0], [&]<class T, int R>(tk::block<T, R> &c) {
+        c = std::get<tk::block<T, R>>(at(s.args[1]));
+      });
+    }
+  }
+
+  void store(const result &r) {
+    auto start = std::int32_t(r.offset) + pid * std::int32_t(r.bytes);
+    with(r.id, [&]<class T, int R>(const tk::block<T, R> &v) {
+      using S = std::conditional_t<std::is_same_v<T, bool>, std::int8_t, T>;
+      auto value = [&] {
+        if constexpr (std::is_same_v<T, bool>)
+          return tk::cast<S>(v);
+        else
+          return v;
+      }();
+      auto base = tk::bitcast<S *>(out + start);
+      if constexpr (R == 0) {
+        tk::store(base, value);
+      } else {
+        const std::int64_t n0 = r.type.shape[0], n1 = R > 1 ? r.type.shape[1] : 1;
+        auto index = offsets_index<R>(n0, n1);
+        if (r.masked_tail > 0)
+          tk::store(base + index, value, index < std::int32_t(r.type.numel() - r.masked_tail));
+        else
+          tk::store(base + index, value);
+      }
+    });
+  }
+};
+
+} // namespace
+
+void run(const program &p, tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
+         tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1) {
+  runner r{p, std::vector<dyn>(std::size_t(p.values)), {in0, in1}, out, s0, s1, tk::program_id(0),
+           {}};
+  r.exec(p.body);
+  for (const result &res : p.results)
+    r.store(res);
+}
+
+} // namespace tk_random
