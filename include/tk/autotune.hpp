@@ -104,7 +104,7 @@ template <std::size_t N> struct tuning_choice {
 /// What tunings are remembered by: the tuner, the context and per argument one word (a key
 /// argument's value bits, else launch_key's specialization word).
 template <std::size_t N> struct tuning_key {
-  const void *tuner = nullptr;
+  std::uint64_t tuner = 0; ///< the tuner object's new_identity()
   cu::context context = nullptr;
   std::array<std::uint64_t, N> words{};
   std::uint64_t target_arch = 0; ///< arch_word of the target the launches ask for (launch.hpp)
@@ -348,6 +348,7 @@ public:
 
 private:
   kernel<F> kernel_;
+  std::uint64_t identity_ = detail::new_identity(); ///< what the tuning cache keys it on
   autotune_options options_;
   std::source_location loc_;
   std::uint64_t key_mask_ = 0; ///< bit i: launch argument i is part of the key
@@ -374,7 +375,7 @@ private:
     const bool interpret = options.backend == backend::interpreter ||
                            (options.backend == backend::automatic && interpret_requested());
     auto &cache = tunings<A...>();
-    detail::tuning_key<N> key{this, nullptr, {}};
+    detail::tuning_key<N> key{identity_, nullptr, {}};
     if (!interpret) {
       key.context = detail::gpu_driver(kernel_.name(), where).launch_context(where);
       key.target_arch = detail::arch_word(detail::requested_target_arch(options.target_arch).name);

@@ -579,6 +579,7 @@ private:
   F fn_;
   std::source_location loc_; ///< where the kernel was made: the location of the IR function
   const detail::kernel_origin *origin_ = nullptr;
+  std::uint64_t identity_ = detail::new_identity(); ///< what the launch cache keys it on
 
   template <class... A> std::string trace(const A &...args) const {
     using Params = typename detail::kernel_params<F, A...>::type;
@@ -667,7 +668,7 @@ private:
     const detail::cu::driver &driver = detail::gpu_driver(name_, g.loc);
     detail::cu::context ctx = driver.launch_context(g.loc);
     const detail::requested_arch arch = detail::requested_target_arch(o.target_arch);
-    const Key key{this,
+    const Key key{identity_,
                   ctx,
                   o.num_warps,
                   o.num_stages,

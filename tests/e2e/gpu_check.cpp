@@ -503,6 +503,28 @@ void fp_fusion() {
   }
 }
 
+/// Kernels made one after another by a function, each with its own captured value, live at the
+/// same address in turn: each must run its own code. (The launch cache keyed kernels by their
+/// address, so the second kernel ran the first one's binary.)
+auto make_fill(float value) {
+  return tk::jit("fill", [value](tk::ptr<float> out) {
+    tk::store(out + tk::arange(0, 128), tk::full<float>({128}, value));
+  });
+}
+
+void kernels_at_one_address() {
+  device_vector<float> dout(std::vector<float>(128));
+  for (float value : {1.0f, 2.0f, 3.0f}) {
+    poison(dout);
+    const auto fill = make_fill(value);
+    fill.launch(tk::grid(1), {.backend = tk::backend::gpu}, dout.traced());
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    compare("a kernel made where an earlier one was runs its own code (fill " +
+                std::to_string(int(value)) + ")",
+            dout.download(), std::vector<float>(128, value), 0, 0);
+  }
+}
+
 /// A disk-cache entry that holds a binary the driver rejects (as an older TileKit could store from
 /// a broken ptxas): the launch deletes it, compiles again, runs correctly and stores a good one.
 void poisoned_cache_entry() {
@@ -599,6 +621,7 @@ int main(int argc, char **argv) {
     fp_fusion();
     autotune_hooks();
     poisoned_cache_entry();
+    kernels_at_one_address();
   } catch (const std::exception &e) {
     std::printf("FAIL: %s\n", e.what());
     return 1;

@@ -38,8 +38,17 @@ struct loaded_kernel {
 /// is the same). Per argument one word: a constant's value bits, a pointer's 16-byte alignment,
 /// an integer's divisibility by 16 (1) or equality to 1 (2), as the trace specializes on them;
 /// 0 for others.
+/// A number that no other kernel or tuner object of the process has had: what the caches key an
+/// object on. Not its address, which an object made later may have again once this one is gone
+/// (kernels made in a loop or a function, each with its own captures), and which would then find
+/// the other kernel's code. Copies keep the number: they trace the same code.
+inline std::uint64_t new_identity() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 template <std::size_t N> struct launch_key {
-  const void *kernel = nullptr;
+  std::uint64_t kernel = 0; ///< the kernel object's new_identity()
   cu::context context = nullptr;
   int num_warps = 0;
   int num_stages = 0;
