@@ -511,9 +511,9 @@ struct generator {
     if (a < 0)
       return -1;
     const vtype ta = types[std::size_t(a)];
-    const int b = find([&](int v) {
+    const int b = find([&](int v) { // b broadcasts to the condition's shape, never widens it
       const auto &t = types[std::size_t(v)];
-      return t.t == ta.t && broadcastable(cs, t.shape);
+      return t.t == ta.t && broadcastable(cs, t.shape) && broadcast_shape(cs, t.shape) == cs;
     });
     if (b < 0)
       return -1;

@@ -85,6 +85,8 @@ struct runner {
     if (at(s.id).index() != dyn_index(s.type.t, s.type.rank()))
       fail("statement " + std::to_string(s.id) + " made a " + std::to_string(info<V>::rank) +
            "-d block of another type than planned (" + short_name(s.type.t) + ")");
+    if (std::get<V>(at(s.id)).shape() != s.type.shape)
+      fail("statement " + std::to_string(s.id) + " made a block of another shape than planned");
   }
 
   /// Calls `f(block)` with value `id`'s block.
