@@ -73,8 +73,9 @@ SmallVector<unsigned> mlir::tk::getScanScratchAreas(ScanOp op, uint64_t &totalBy
   totalBytes = 0;
   if (!axis || axis->warps == 1)
     return {};
+  // Per operand: the warps' totals, then their exclusive prefixes (ScanOpToLLVM.cpp).
   return getScratchAreas(elementTypes(op.getSrcs()),
-                         uint64_t(axis->reps) * axis->warps * axis->positions, totalBytes);
+                         2 * uint64_t(axis->reps) * axis->warps * axis->positions, totalBytes);
 }
 
 unsigned mlir::tk::getReduceScratchBytes(ReduceOp op) {

@@ -8,8 +8,9 @@
 ///     is one), then one more shuffle by one lane for the lanes before it (exclusive);
 ///  3. across warps, where several warps hold distinct elements along the axis: the last lane
 ///     of each warp writes the warp's total to shared memory ([rep][warp][position off the
-///     axis]); after a barrier every thread reads the totals of its positions and combines
-///     those of the warps before its own;
+///     axis]); after a barrier the last lanes of the first warp (in scan order) combine the
+///     totals in order and write each warp's exclusive prefix, and the whole total, to a second
+///     area of the same shape; after another barrier every thread reads its own;
 ///  4. across repetitions of the tile: each repetition's total (every warp's, or the last
 ///     lane's, shuffled to all) carried into the next.
 /// A thread's elements then combine (repetitions before, warps before, lanes before, own
@@ -242,15 +243,22 @@ struct ScanOpConversion : OpConversionPattern<ScanOp> {
             LLVM::MulOp::create(rewriter, loc, rw, i32Constant(rewriter, loc, axis->positions));
         return LLVM::AddOp::create(rewriter, loc, scaled, positions[g]);
       };
+      // The prefix area follows the totals' area of each operand (getScanScratchAreas).
+      const unsigned count = axis->reps * axis->warps * axis->positions;
+      auto prefixSlot = [&](unsigned g, unsigned r, Value warp) {
+        return addConst(rewriter, loc, slot(g, r, warp), count);
+      };
+      auto firstWarp = [&] { return i32Constant(rewriter, loc, nth(0, axis->warps)); };
+      auto ifThen = [&](Value condition) {
+        auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), condition,
+                                      /*withElseRegion=*/false);
+        rewriter.setInsertionPointToStart(ifOp.thenBlock());
+      };
       emitBarrier(rewriter, loc);
       {
         OpBuilder::InsertionGuard guard(rewriter);
-        if (axis->lanes > 1) {
-          Value last = icmp(rewriter, loc, LLVM::ICmpPredicate::eq, laneRank, axis->lanes - 1);
-          auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), last,
-                                        /*withElseRegion=*/false);
-          rewriter.setInsertionPointToStart(ifOp.thenBlock());
-        }
+        if (axis->lanes > 1)
+          ifThen(icmp(rewriter, loc, LLVM::ICmpPredicate::eq, laneRank, axis->lanes - 1));
         for (unsigned g = 0; g < numGroups; ++g)
           for (unsigned r = 0; r < axis->reps; ++r) {
             Value index = slot(g, r, warpCoord);
@@ -259,27 +267,50 @@ struct ScanOpConversion : OpConversionPattern<ScanOp> {
           }
       }
       emitBarrier(rewriter, loc);
+      // The writers of the first warp in scan order combine the totals in scan order and store
+      // each warp's exclusive prefix in its slot of the prefix area, and the whole total in the
+      // first warp's (which has no prefix). Every thread then loads its own by address: no
+      // select among the partial combinations (ptxas 13.0 miscompiled that form for f16, pairing
+      // an add of an unselected partial sum with one of the selected; docs/testing.md).
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        Value writer = icmp(rewriter, loc, LLVM::ICmpPredicate::eq, warpRank, 0);
+        if (axis->lanes > 1)
+          writer = LLVM::AndOp::create(
+              rewriter, loc, writer,
+              icmp(rewriter, loc, LLVM::ICmpPredicate::eq, laneRank, axis->lanes - 1));
+        ifThen(writer);
+        for (unsigned g = 0; g < numGroups; ++g)
+          for (unsigned r = 0; r < axis->reps; ++r) {
+            SmallVector<Value> through;
+            for (unsigned i = 0; i < axis->warps; ++i) {
+              Value index = slot(g, r, i32Constant(rewriter, loc, nth(i, axis->warps)));
+              SmallVector<Value> values;
+              for (unsigned o = 0; o < numOperands; ++o)
+                values.push_back(
+                    emitScratchLoad(rewriter, loc, base + areas[o], index, (*elementTypes)[o]));
+              through = i == 0 ? values : emitCombine(rewriter, loc, combine, through, values);
+              Value target =
+                  i + 1 < axis->warps
+                      ? prefixSlot(g, r, i32Constant(rewriter, loc, nth(i + 1, axis->warps)))
+                      : prefixSlot(g, r, firstWarp());
+              for (unsigned o = 0; o < numOperands; ++o)
+                emitScratchStore(rewriter, loc, base + areas[o], target, through[o]);
+            }
+          }
+      }
+      emitBarrier(rewriter, loc);
       for (unsigned g = 0; g < numGroups; ++g)
         for (unsigned r = 0; r < axis->reps; ++r) {
-          // before[i]: the warps before the i-th in scan order.
-          SmallVector<SmallVector<Value>> before(axis->warps);
-          for (unsigned i = 0; i < axis->warps; ++i) {
-            Value index = slot(g, r, i32Constant(rewriter, loc, nth(i, axis->warps)));
-            SmallVector<Value> values;
-            for (unsigned o = 0; o < numOperands; ++o)
-              values.push_back(
-                  emitScratchLoad(rewriter, loc, base + areas[o], index, (*elementTypes)[o]));
-            SmallVector<Value> through =
-                i == 0 ? values : emitCombine(rewriter, loc, combine, before[i], values);
-            if (i + 1 < axis->warps)
-              before[i + 1] = through;
-            else
-              chunks[g][r].total = through;
+          Value mineIndex = prefixSlot(g, r, warpCoord), totalIndex = prefixSlot(g, r, firstWarp());
+          SmallVector<Value> mine, total;
+          for (unsigned o = 0; o < numOperands; ++o) {
+            mine.push_back(
+                emitScratchLoad(rewriter, loc, base + areas[o], mineIndex, (*elementTypes)[o]));
+            total.push_back(
+                emitScratchLoad(rewriter, loc, base + areas[o], totalIndex, (*elementTypes)[o]));
           }
-          SmallVector<Value> mine = before[1];
-          for (unsigned i = 2; i < axis->warps; ++i)
-            mine = select(rewriter, loc, icmp(rewriter, loc, LLVM::ICmpPredicate::eq, warpRank, i),
-                          before[i], mine);
+          chunks[g][r].total = total;
           chunks[g][r].warps =
               Prefix{mine, icmp(rewriter, loc, LLVM::ICmpPredicate::ne, warpRank, 0)};
         }

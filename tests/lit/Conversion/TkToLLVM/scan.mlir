@@ -1,17 +1,18 @@
 // ScanOpToLLVM.cpp: tk.scan runs along each thread's chunk, then Hillis-Steele over the lanes
 // along the axis (shfl.sync.up by 1, 2, 4, ...; a select keeps the lane's own value where there
 // is no lane that far before it), one more shuffle by one lane for the lanes before; with
-// several warps along the axis, the last lane of each warp writes the warp's total (a branch),
-// and after a barrier every thread combines the totals of the warps before its own. `reverse`
-// shuffles down instead.
+// several warps along the axis, the last lane of each warp writes the warp's total (a branch);
+// after a barrier the last lane of the first warp combines them in order and writes each warp's
+// exclusive prefix and the whole total to a second area (a branch); after another barrier every
+// thread loads its own prefix and the total. `reverse` shuffles down instead.
 // RUN: tk-opt %s -split-input-file -tk-allocate-shared-memory -tk-to-llvm -convert-scf-to-cf \
 // RUN:   -convert-cf-to-llvm -convert-arith-to-llvm | FileCheck %s
 
 // 128 elements over 4 warps: one per thread; 5 up-shuffles, the exclusive one, then the warp
-// totals (4 floats) through shared memory, written by lane 31 only.
+// totals (4 floats) and the prefixes (4 more) through shared memory, written by lane 31 only.
 #b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
-  // CHECK: tkgpu.shared = 16 : i32
+  // CHECK: tkgpu.shared = 32 : i32
   // CHECK-LABEL: llvm.func @cumsum
   // CHECK: %[[O1:.*]] = llvm.mlir.constant(1 : i32) : i32
   // CHECK: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
@@ -27,7 +28,12 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   // CHECK: llvm.cond_br
   // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
   // CHECK: nvvm.barrier0
+  // CHECK: llvm.and
+  // CHECK: llvm.cond_br
   // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK-NOT: llvm.select
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
   // CHECK: llvm.store %{{.*}}, %{{.*}} {{.*}} : f32, !llvm.ptr<1>
   func.func @cumsum(%x: tensor<128xf32, #b>, %out: !tk.ptr<f32>) {
     %0 = "tk.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
@@ -50,6 +56,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   // CHECK-NEXT: nvvm.shfl.sync down %{{.*}}, %{{.*}}, %{{.*}}, %[[C31]] : i32 -> i32
   // CHECK-COUNT-5: nvvm.shfl.sync down
   // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: nvvm.barrier0
   // CHECK: nvvm.barrier0
   // CHECK: nvvm.barrier0
   // CHECK: llvm.return
