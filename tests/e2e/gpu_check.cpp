@@ -555,7 +555,17 @@ void poisoned_cache_entry() {
   const std::string ir =
       first.ir(dout.traced(), (const float *)dx.traced(), n, tk::constant(block));
   const std::string name = "poisoned_entry";
-  const d::kernel_source source{name, ir, driver.device_of(driver.launch_context())};
+  // The key of what the launch compiled: for the target TK_TARGET_ARCH asks for, when it does.
+  const d::cu::device_info &device = driver.device_of(driver.launch_context());
+  const d::kernel_source source{name,
+                                ir,
+                                device,
+                                4,
+                                3,
+                                true,
+                                d::resolve_target_arch(d::requested_target_arch({}), device,
+                                                       backend.targets(),
+                                                       std::source_location::current())};
   const d::cache_key key = d::kernel_cache_key(backend, source);
   std::optional<std::string> stored = cache ? cache->load(key, "cubin") : std::nullopt;
   std::optional<d::cached_kernel> good = stored ? d::deserialize(*stored) : std::nullopt;
