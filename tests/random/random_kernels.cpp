@@ -16,7 +16,9 @@
 ///
 /// Every failure writes a reproducer to DIR/seed-S/ (default: random-kernels in the temporary
 /// directory): kernel.cpp (the C++), kernel.mlir (the IR), the inputs, the interpreter's and the
-/// GPU's outputs, and report.txt. Exit status: 0 when every kernel passed, 1 otherwise.
+/// GPU's outputs, report.txt, and reduced.cpp: the kernel with every result, statement, loop and
+/// branch removed that the failure does not need. Exit status: 0 when every kernel passed, 1
+/// otherwise.
 #include "program.hpp"
 
 #include <tk/backend.h>
@@ -159,6 +161,64 @@ std::string run_both(const program &p, std::vector<std::uint8_t> &expected,
   return tk_random::compare(p, expected, actual);
 }
 
+// -- Reduction ---------------------------------------------------------------------------------
+
+void used_ids(const std::vector<tk_random::stmt> &body, std::vector<bool> &used) {
+  for (const tk_random::stmt &s : body) {
+    for (int a : s.args)
+      used[std::size_t(a)] = true;
+    used_ids(s.body, used);
+    used_ids(s.else_body, used);
+  }
+}
+
+/// Drops the statements of `body` (not nested) whose value nothing uses; true if any went.
+bool drop_unused(program &p) {
+  std::vector<bool> used(std::size_t(p.values));
+  used_ids(p.body, used);
+  for (const tk_random::result &r : p.results)
+    used[std::size_t(r.id)] = true;
+  const std::size_t before = p.body.size();
+  std::erase_if(p.body, [&](const tk_random::stmt &s) {
+    return s.id >= 0 && !used[std::size_t(s.id)] && s.kind != tk_random::op::loop &&
+           s.kind != tk_random::op::branch;
+  });
+  return p.body.size() != before;
+}
+
+/// A smaller program that still fails `fails`: results dropped one at a time, unused
+/// statements removed, then loops and branches removed whole where the failure stays.
+template <class F> program reduce(program p, F &&fails) {
+  for (std::size_t k = 0; p.results.size() > 1 && k < p.results.size();) {
+    program q = p;
+    q.results.erase(q.results.begin() + std::ptrdiff_t(k));
+    while (drop_unused(q)) {
+    }
+    if (!fails(q).empty())
+      p = std::move(q);
+    else
+      ++k;
+  }
+  while (drop_unused(p)) {
+  }
+  for (std::size_t k = 0; k < p.body.size();) {
+    const auto kind = p.body[k].kind;
+    if (kind != tk_random::op::loop && kind != tk_random::op::branch) {
+      ++k;
+      continue;
+    }
+    program q = p;
+    q.body.erase(q.body.begin() + std::ptrdiff_t(k));
+    while (drop_unused(q)) {
+    }
+    if (!fails(q).empty())
+      p = std::move(q);
+    else
+      ++k;
+  }
+  return p;
+}
+
 int run(const options &o) {
   tally t;
   const auto start = std::chrono::steady_clock::now();
@@ -177,6 +237,14 @@ int run(const options &o) {
       continue;
     ++t.failures;
     const fs::path dir = reproducer(o, p, failure);
+    // The same failure from fewer statements, where it still fails so.
+    auto fails = [&](const program &q) {
+      tally ignored;
+      std::vector<std::uint8_t> e, a;
+      return o.mode == "compile" ? compile(o, q, ignored) : run_both(q, e, a);
+    };
+    const program reduced = reduce(p, fails);
+    write_file(dir / "reduced.cpp", tk_random::print_cpp(reduced));
     if (!expected.empty()) {
       write_bytes(dir / "in0.bin", tk_random::make_input(p, 0));
       write_bytes(dir / "in1.bin", tk_random::make_input(p, 1));
