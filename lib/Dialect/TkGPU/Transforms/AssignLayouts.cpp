@@ -205,6 +205,39 @@ struct AssignLayoutPattern : ConversionPattern {
   unsigned numWarps;
 };
 
+/// Layouts exist for tensors whose every dimension is a power of two (blocks are; the tk ops'
+/// verifiers see only their own types, not a function's arguments or an arith op's): an error
+/// at the first value that is not, rather than an invalid layout.
+LogicalResult checkShapes(ModuleOp module) {
+  auto bad = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && llvm::any_of(tensor.getShape(), [](int64_t d) {
+             return d <= 0 || !llvm::isPowerOf2_64(uint64_t(d));
+           });
+  };
+  auto report = [](Operation *op, Type type) {
+    return op->emitError() << "a tensor of type " << type
+                           << " has a dimension that is not a power of two; TileKit blocks "
+                              "have power-of-two shapes";
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (bad(arg.getType())) {
+            (void)report(op, arg.getType());
+            return WalkResult::interrupt();
+          }
+    for (Type type : op->getResultTypes())
+      if (bad(type)) {
+        (void)report(op, type);
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 struct AssignLayouts : tkgpu::impl::TkAssignLayoutsBase<AssignLayouts> {
   using TkAssignLayoutsBase::TkAssignLayoutsBase;
 
@@ -217,6 +250,8 @@ struct AssignLayouts : tkgpu::impl::TkAssignLayoutsBase<AssignLayouts> {
       return signalPassFailure();
     }
     TkGPUDialect::setModuleNumWarps(module, numWarps);
+    if (failed(checkShapes(module)))
+      return signalPassFailure();
 
     LayoutTypeConverter converter(context, numWarps);
     ConversionTarget target(*context);
