@@ -307,6 +307,21 @@ int main(int argc, char **argv) {
     return usage();
   o.targets = split(targets == "all" ? std::string(tk_backend_targets()) : targets,
                     targets == "all" ? ' ' : ',');
+  if (o.mode == "compile") { // no ptxas and no nvJitLink here: nothing to assemble with
+    const std::string ir = trace(tk_random::generate(o.first));
+    tk_compile_options opts;
+    tk_compile_options_init(&opts);
+    opts.target = o.targets.empty() ? "sm_80" : o.targets.front().c_str();
+    opts.output = TK_OUTPUT_CUBIN;
+    tk_compile_result *result = nullptr;
+    const tk_status status = tk_compile(ir.c_str(), ir.size(), &opts, &result);
+    const std::string why = status == TK_ERROR_NO_CUBIN ? tk_compile_result_error(result) : "";
+    tk_compile_result_free(result);
+    if (!why.empty()) {
+      std::printf("SKIPPED: %s\n", why.c_str());
+      return 77;
+    }
+  }
   if (o.mode == "gpu" && !tk::gpu_available()) {
     std::printf("SKIPPED: %s\n", tk::gpu_unavailable_reason().c_str());
     return 77;
