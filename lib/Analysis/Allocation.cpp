@@ -161,7 +161,7 @@ uint64_t mlir::tk::assignOffsets(llvm::MutableArrayRef<Buffer> buffers) {
     for (const Buffer *other : live) {
       if (offset + buffer.bytes <= other->offset)
         break;
-      offset = std::max(offset, llvm::alignTo(other->offset + other->bytes, kSharedAlignment));
+      offset = std::max(offset, llvm::alignTo(other->offset + other->bytes, buffer.alignment));
     }
     buffer.offset = offset;
     total = std::max(total, offset + buffer.bytes);
@@ -187,7 +187,9 @@ Allocation::Allocation(Operation *root, ExplicitBufferBytes explicitBytes) {
       buffers.push_back({Buffer::Kind::Scratch, op, Value(), bytes, getSpan(op)});
     for (Value result : op->getResults())
       if (uint64_t bytes = explicitBytes(result))
-        buffers.push_back({Buffer::Kind::Explicit, op, result, bytes, getLiveInterval(result)});
+        buffers.push_back({Buffer::Kind::Explicit, op, result, bytes, getLiveInterval(result),
+                           /*offset=*/0,
+                           isa<tkgpu::LocalAllocOp>(op) ? kTileAlignment : kSharedAlignment});
   });
   totalBytes = assignOffsets(buffers);
 }

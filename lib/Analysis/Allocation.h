@@ -78,12 +78,16 @@ struct Buffer {
   Value value;      ///< explicit only
   uint64_t bytes;
   Interval live;
-  uint64_t offset = 0; ///< set by assignOffsets
+  uint64_t offset = 0;     ///< set by assignOffsets
+  uint64_t alignment = 16; ///< of the offset: kSharedAlignment, kTileAlignment for tiles
 };
 
-/// The alignment of every buffer's offset (bytes): the widest vector access, and the alignment of
-/// the shared array itself.
+/// The alignment of every buffer's offset (bytes): the widest vector access.
 constexpr uint64_t kSharedAlignment = 16;
+
+/// The alignment of explicit buffers (tiles), and of the shared array itself: wgmma's
+/// swizzles are functions of the address bits, which repeat every 1024 bytes (8 rows of 128).
+constexpr uint64_t kTileAlignment = 1024;
 
 /// Sets each buffer's offset, first fit by size (the file comment); returns the total bytes.
 uint64_t assignOffsets(llvm::MutableArrayRef<Buffer> buffers);

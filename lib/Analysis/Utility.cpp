@@ -184,8 +184,8 @@ unsigned getRunAlongColumns(Attribute layout, ArrayRef<int64_t> shape) {
     run = blocked.getSizePerThread()[1];
     tile = run * blocked.getThreadsPerWarp()[1] * blocked.getWarpsPerCTA()[1];
   } else if (auto mma = dyn_cast<tkgpu::MmaEncodingAttr>(layout)) {
-    run = 2; // a thread's elements of a 16 x 8 tile: (g, 2t), (g, 2t + 1), (g + 8, ...)
-    tile = 8 * mma.getWarpsPerCTA()[1];
+    run = 2; // a thread's elements of a 16 x 8 piece: (g, 2t), (g, 2t + 1), (g + 8, ...)
+    tile = mma.getInstrShape()[1] * mma.getWarpsPerCTA()[1];
   } else {
     return 1;
   }

@@ -246,6 +246,7 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     lowering.numWarps = static_cast<unsigned>(opts.num_warps);
     lowering.numStages = static_cast<unsigned>(opts.num_stages);
     lowering.computeCapability = loweringTarget.computeCapability;
+    lowering.wgmma = loweringTarget.name == "sm_90a";
     lowering.sharedPerMultiprocessor = target.sharedKiBPerSM * 1024;
     lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
     LogicalResult lowered = mlir::tk::lowerToLLVM(*module, lowering);

@@ -39,7 +39,7 @@ std::unique_ptr<Pass> removeLayoutConversions(const LoweringOptions &) {
 }
 std::unique_ptr<Pass> accelerateMatmul(const LoweringOptions &options) {
   return tkgpu::createTkAccelerateMatmul(
-      tkgpu::TkAccelerateMatmulOptions{options.computeCapability});
+      tkgpu::TkAccelerateMatmulOptions{options.computeCapability, options.wgmma});
 }
 std::unique_ptr<Pass> pipeline(const LoweringOptions &options) {
   tkgpu::TkPipelineOptions pipelineOptions;

@@ -11,6 +11,7 @@ struct LoweringOptions {
   unsigned numWarps = 4;
   unsigned numStages = 3;
   unsigned computeCapability = 80;      // the lowering's (lowering_target's, or the target's)
+  bool wgmma = false;                   // the lowering's target is sm_90a
   unsigned sharedPerMultiprocessor = 0; // the target GPU's, in bytes; 0: tk-pipeline's default
   bool dumpIR = false;                  // print the IR after each stage to stderr (TK_DUMP)
 };

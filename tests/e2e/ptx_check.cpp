@@ -41,6 +41,7 @@ struct check_case {
   bool no_spills = false;
   int min_sm = 0; // the first target (compute capability x 10) the checks apply to
   std::vector<std::string> ptx_must_not_match = {}; // from min_sm too
+  std::vector<std::string> sm90a_must_match = {};   // on sm_90a instead of ptx_must_match
 };
 
 /// "sm_90a" -> 90.
@@ -87,9 +88,16 @@ std::vector<check_case> example_cases() {
                  true});
   // Tensor cores from sm_80: mma.sync fed by ldmatrix from tiles that cp.async fills ahead of
   // the loop (num_stages = 3: two groups in flight), no spills for the large tiles. Sizes
-  // divisible by 16, as in the benchmarks, so that the loads are 16-byte vectors.
+  // divisible by 16, as in the benchmarks, so that the loads are 16-byte vectors. On sm_90a,
+  // wgmma reads the tiles cp.async fills (made visible to it by a proxy fence), one product
+  // left in flight while the next iteration's copies start.
   const std::vector<std::string> mma = {
       R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16)", R"(ldmatrix\.sync\.aligned\.m8n8\.x4)",
+      R"(cp\.async\.cg\.shared\.global\s+\[[^\]]+\], \[[^\]]+\], 16)",
+      R"(cp\.async\.wait_group\s+1;)"};
+  const std::vector<std::string> wgmma = {
+      R"(wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.f16\.f16)",
+      R"(wgmma\.wait_group\.sync\.aligned\s+1;)", R"(fence\.proxy\.async\.shared::cta)",
       R"(cp\.async\.cg\.shared\.global\s+\[[^\]]+\], \[[^\]]+\], 16)",
       R"(cp\.async\.wait_group\s+1;)"};
   struct tile {
@@ -106,7 +114,12 @@ std::vector<check_case> example_cases() {
                          tk::constant(t.k), tk::constant(4),
                          tk::constant(tk::input_precision::tf32));
                    },
-                   t.warps, mma, true, 80});
+                   t.warps,
+                   mma,
+                   true,
+                   80,
+                   {},
+                   wgmma});
   out.push_back(
       {"matmul",
        "bf16_128x64x32",
@@ -119,7 +132,10 @@ std::vector<check_case> example_cases() {
        4,
        {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16)", R"(cp\.async\.cg\.shared\.global)"},
        true,
-       80});
+       80,
+       {},
+       {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)",
+        R"(cp\.async\.cg\.shared\.global)"}});
   out.push_back(
       {"matmul",
        "tf32_64x64x32",
@@ -192,7 +208,11 @@ struct checker {
       const std::string ptx = tk_compile_result_ptx(result);
       tk_compile_result_free(result);
       for (const std::string &pattern : c.ptx_must_match)
-        if (sm_number(target) >= c.min_sm && !std::regex_search(ptx, std::regex(pattern)))
+        if (sm_number(target) >= c.min_sm && (target != "sm_90a" || c.sm90a_must_match.empty()) &&
+            !std::regex_search(ptx, std::regex(pattern)))
+          fail(c, target, "nothing in the PTX matches `" + pattern + "`");
+      for (const std::string &pattern : c.sm90a_must_match)
+        if (target == "sm_90a" && !std::regex_search(ptx, std::regex(pattern)))
           fail(c, target, "nothing in the PTX matches `" + pattern + "`");
       for (const std::string &pattern : c.ptx_must_not_match)
         if (sm_number(target) >= c.min_sm && std::regex_search(ptx, std::regex(pattern)))

@@ -68,7 +68,6 @@ Value loadDotOperandWithLdmatrix(OpBuilder &b, Location loc, Value base,
   const unsigned kDim = operand.getOpIdx() == 0 ? 1 : 0, nonKDim = 1 - kDim;
   const unsigned inner = shared.getOrder()[0];
   const bool trans = inner != kDim;
-  const int64_t cols = shape[inner];
 
   // The matrices this thread loads, in register order (the dot_operand layout's).
   tkgpu::MmaEncodingAttr mma = operand.getParent();
@@ -142,7 +141,7 @@ Value loadDotOperandWithLdmatrix(OpBuilder &b, Location loc, Value base,
     Value col = trans ? nonK : k;
     Value address =
         LLVM::GEPOp::create(b, loc, ptrType, elementType, base,
-                            ValueRange{emitSharedOffset(b, loc, shared, cols, row, col)});
+                            ValueRange{emitSharedOffset(b, loc, shared, shape, row, col)});
     std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
                        (trans ? ".trans" : "") + ".shared.b16 {";
     std::string constraints;
@@ -184,12 +183,11 @@ Value loadDotOperandByElement(OpBuilder &b, Location loc, Value base,
                               tkgpu::SharedEncodingAttr shared, RankedTensorType type,
                               Type elementType, Type structType) {
   const unsigned inner = shared.getOrder()[0], outer = shared.getOrder()[1];
-  const int64_t cols = type.getShape()[inner];
   const unsigned bytes = std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   SmallVector<Value> results;
   for (ArrayRef<Value> index : emitIndices(b, loc, type)) {
-    Value offset = emitSharedOffset(b, loc, shared, cols, index[outer], index[inner]);
+    Value offset = emitSharedOffset(b, loc, shared, type.getShape(), index[outer], index[inner]);
     Value address = LLVM::GEPOp::create(b, loc, ptrType, elementType, base, ValueRange{offset});
     results.push_back(LLVM::LoadOp::create(b, loc, elementType, address, bytes));
   }
@@ -236,8 +234,8 @@ struct ConvertToDotOperand : OpConversionPattern<tkgpu::ConvertLayoutOp> {
     SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, srcType, width);
     auto ptrType = LLVM::LLVMPointerType::get(getContext(), 3);
     for (unsigned e = 0; e < elements.size(); e += width) {
-      Value offset = emitSharedOffset(rewriter, loc, shared, shape[inner], indices[e][outer],
-                                      indices[e][inner]);
+      Value offset =
+          emitSharedOffset(rewriter, loc, shared, shape, indices[e][outer], indices[e][inner]);
       Value address = LLVM::GEPOp::create(rewriter, loc, ptrType, elementType, base, offset);
       if (width == 1) {
         LLVM::StoreOp::create(rewriter, loc, elements[e], address);

@@ -38,30 +38,6 @@ using llvm::SmallVector;
 
 namespace {
 
-/// `count` operands numbered from `first`, as `{$first, ..., $(first + count - 1)}`.
-std::string asmOperands(unsigned first, unsigned count) {
-  SmallVector<std::string> names;
-  for (unsigned i = 0; i < count; ++i)
-    names.push_back("$" + std::to_string(first + i));
-  return "{" + llvm::join(names, ", ") + "}";
-}
-
-/// An inline-asm statement without side effects returning `results` values of `resultType`
-/// (a struct of them when more than one).
-SmallVector<Value> emitAsm(OpBuilder &b, Location loc, StringRef text, StringRef constraints,
-                           ValueRange operands, Type resultType, unsigned results) {
-  Type type = results == 1 ? resultType
-                           : Type(LLVM::LLVMStructType::getLiteral(
-                                 b.getContext(), SmallVector<Type>(results, resultType)));
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, type, operands, text, constraints,
-      /*has_side_effects=*/false, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
-  if (results == 1)
-    return {op.getResult(0)};
-  return unpackElements(b, loc, op.getResult(0));
-}
-
 /// `kWidth` elements packed into one i32 (their vector bitcast), or an f32's bits (a tf32
 /// operand: the tensor cores drop the low 13).
 Value packRegister(OpBuilder &b, Location loc, ArrayRef<Value> elements) {

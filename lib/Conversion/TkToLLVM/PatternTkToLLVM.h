@@ -36,6 +36,8 @@ void populateDotOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatter
 /// ahead of ViewOpToLLVM.cpp's generic conversion; tkgpu.local_load of a dot operand.
 void populateConvertToDotOperandPatterns(TkToLLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
+void populateWGMMADotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                      RewritePatternSet &patterns);
 void populateMMAv2DotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                       RewritePatternSet &patterns);
 /// Shared-memory buffers and asynchronous copies: tkgpu.local_alloc, memdesc_index,

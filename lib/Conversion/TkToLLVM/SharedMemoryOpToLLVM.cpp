@@ -34,12 +34,54 @@ Type sharedPointer(MLIRContext *context) { return LLVM::LLVMPointerType::get(con
 struct LocalAllocOpConversion : OpConversionPattern<tkgpu::LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
 
-  LogicalResult matchAndRewrite(tkgpu::LocalAllocOp op, OpAdaptor,
+  LogicalResult matchAndRewrite(tkgpu::LocalAllocOp op, OpAdaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    rewriter.replaceOp(op, getSharedAddress(rewriter, loc, getScratchOffset(op),
-                                            rewriter.getI8Type(), i32Constant(rewriter, loc, 0)));
+    Value tile = getSharedAddress(rewriter, loc, getScratchOffset(op), rewriter.getI8Type(),
+                                  i32Constant(rewriter, loc, 0));
+    if (op.getSrc())
+      storeTile(rewriter, loc, op, adaptor.getSrc(), tile);
+    rewriter.replaceOp(op, tile);
     return success();
+  }
+
+  /// The tensor's elements into the tile, between barriers (readers of the previous contents
+  /// are done; every element is written before anyone reads), made visible to wgmma too. A
+  /// thread's run of elements along the contiguous dimension goes as one vector, up to a
+  /// swizzle chunk.
+  void storeTile(ConversionPatternRewriter &rewriter, Location loc, tkgpu::LocalAllocOp op,
+                 Value src, Value tile) const {
+    auto type = cast<RankedTensorType>(op.getSrc().getType());
+    tkgpu::MemDescType tileType = op.getType();
+    tkgpu::SharedEncodingAttr shared = tileType.getEncoding();
+    const unsigned inner = shared.getOrder()[0], outer = shared.getOrder()[1];
+    Type element = getTypeConverter()->convertType(type.getElementType());
+    unsigned width = 1;
+    if (auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(type.getEncoding());
+        blocked && blocked.getOrder()[0] == inner)
+      width = std::min(blocked.getSizePerThread()[inner], shared.getVec());
+    width = std::min<unsigned>(width, unsigned(type.getDimSize(inner)));
+    SmallVector<Value> elements = unpackElements(rewriter, loc, src);
+    SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, type, width);
+    emitBarrier(rewriter, loc);
+    for (unsigned e = 0; e < elements.size(); e += width) {
+      Value offset = emitSharedOffset(rewriter, loc, shared, tileType.getShape(), indices[e][outer],
+                                      indices[e][inner]);
+      Value dst = LLVM::GEPOp::create(rewriter, loc, sharedPointer(getContext()), element, tile,
+                                      ValueRange{offset});
+      Value value = elements[e];
+      if (width > 1) {
+        auto vectorType = VectorType::get({int64_t(width)}, element);
+        value = LLVM::UndefOp::create(rewriter, loc, vectorType);
+        for (unsigned i = 0; i < width; ++i)
+          value = LLVM::InsertElementOp::create(rewriter, loc, value, elements[e + i],
+                                                i32Constant(rewriter, loc, i));
+      }
+      const unsigned bytes = width * std::max(1u, element.getIntOrFloatBitWidth() / 8);
+      LLVM::StoreOp::create(rewriter, loc, value, dst, bytes);
+    }
+    emitAsyncProxyFence(rewriter, loc);
+    emitBarrier(rewriter, loc);
   }
 };
 
@@ -88,10 +130,9 @@ struct AsyncCopyOpConversion : OpConversionPattern<tkgpu::AsyncCopyGlobalToLocal
     if (adaptor.getMask())
       masks = unpackElements(rewriter, loc, adaptor.getMask());
     SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, ptrType, width);
-    const int64_t cols = tile.getShape()[inner];
     for (unsigned e = 0; e < ptrs.size(); e += width) {
-      Value offset =
-          emitSharedOffset(rewriter, loc, shared, cols, indices[e][outer], indices[e][inner]);
+      Value offset = emitSharedOffset(rewriter, loc, shared, tile.getShape(), indices[e][outer],
+                                      indices[e][inner]);
       Value dst = LLVM::GEPOp::create(rewriter, loc, sharedPointer(getContext()), element,
                                       adaptor.getDst(), ValueRange{offset});
       Value mask = masks.empty() ? Value() : masks[e];
@@ -152,6 +193,8 @@ struct AsyncWaitOpConversion : OpConversionPattern<tkgpu::AsyncWaitOp> {
                                 ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, op.getNum());
+    if (op.getAsyncProxy())
+      emitAsyncProxyFence(rewriter, loc);
     emitBarrier(rewriter, loc);
     rewriter.eraseOp(op);
     return success();

@@ -122,6 +122,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateViewOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMMAv2DotOpToLLVMPatterns(converter, patterns);
+    populateWGMMADotOpToLLVMPatterns(converter, patterns);
     populateConvertToDotOperandPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, widths);
     populateMathOpToLLVMPatterns(converter, patterns);

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -112,17 +113,24 @@ void emitTensorCoreOffsets(OpBuilder &b, Location loc, Attribute layout, ArrayRe
   if (op)
     mma = op.getParent();
   const unsigned warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
-  Value warpN = warpsN == 1 ? i32Constant(b, loc, 0)
-                            : LLVM::URemOp::create(b, loc, warp, i32Constant(b, loc, warpsN));
-  Value warpM = warpsM == 1 ? i32Constant(b, loc, 0)
-                            : LLVM::UDivOp::create(b, loc, warp, i32Constant(b, loc, warpsN));
+  const int64_t n = mma.getInstrShape()[1];
+  // Version 2 numbers warps along N first, version 3 down M first (MmaEncodingAttr).
+  const unsigned fastest = mma.isHopper() ? warpsM : warpsN;
+  Value inner = fastest == 1 ? i32Constant(b, loc, 0)
+                             : LLVM::URemOp::create(b, loc, warp, i32Constant(b, loc, fastest));
+  Value outer = fastest == warpsM * warpsN
+                    ? i32Constant(b, loc, 0)
+                    : LLVM::URemOp::create(
+                          b, loc, LLVM::UDivOp::create(b, loc, warp, i32Constant(b, loc, fastest)),
+                          i32Constant(b, loc, warpsM * warpsN / fastest));
+  Value warpM = mma.isHopper() ? inner : outer, warpN = mma.isHopper() ? outer : inner;
   Value g = LLVM::UDivOp::create(b, loc, lane, i32Constant(b, loc, 4));
   Value t = LLVM::URemOp::create(b, loc, lane, i32Constant(b, loc, 4));
   Value row = LLVM::AddOp::create(b, loc, mulConst(b, loc, warpM, 16), g);
-  const bool wrapsM = 16 * int64_t(warpsM) > shape[0], wrapsN = 8 * int64_t(warpsN) > shape[1];
+  const bool wrapsM = 16 * int64_t(warpsM) > shape[0], wrapsN = n * int64_t(warpsN) > shape[1];
   if (!op) {
     offsets = {row,
-               LLVM::AddOp::create(b, loc, mulConst(b, loc, warpN, 8), mulConst(b, loc, t, 2))};
+               LLVM::AddOp::create(b, loc, mulConst(b, loc, warpN, n), mulConst(b, loc, t, 2))};
     wraps = {wrapsM, wrapsN};
   } else if (op.getOpIdx() == 0) {
     offsets = {row, mulConst(b, loc, t, op.getKWidth())};
@@ -189,10 +197,40 @@ constexpr llvm::StringLiteral kSharedSymbol = "tk_shared";
 } // namespace
 
 void mlir::tk::declareSharedMemory(ModuleOp module) {
+  // Tiles (explicit buffers) are placed at multiples of 1024 bytes from the array's start, and
+  // wgmma's swizzles need them at multiples of 1024 in the address space too.
+  bool tiles = false;
+  module.walk([&](tkgpu::LocalAllocOp) { tiles = true; });
   OpBuilder b(module.getBodyRegion());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
-                         kSharedSymbol, Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+                         kSharedSymbol, Attribute(), /*alignment=*/tiles ? 1024 : 16,
+                         /*addrSpace=*/3);
+}
+
+std::string mlir::tk::asmOperands(unsigned first, unsigned count) {
+  SmallVector<std::string> names;
+  for (unsigned i = 0; i < count; ++i)
+    names.push_back("$" + std::to_string(first + i));
+  return "{" + llvm::join(names, ", ") + "}";
+}
+
+SmallVector<Value> mlir::tk::emitAsm(OpBuilder &b, Location loc, StringRef text,
+                                     StringRef constraints, ValueRange operands, Type resultType,
+                                     unsigned results, bool sideEffects) {
+  Type type = results == 0   ? Type(LLVM::LLVMVoidType::get(b.getContext()))
+              : results == 1 ? resultType
+                             : Type(LLVM::LLVMStructType::getLiteral(
+                                   b.getContext(), SmallVector<Type>(results, resultType)));
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, results == 0 ? TypeRange() : TypeRange(type), operands, text, constraints,
+      sideEffects, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  if (results == 0)
+    return {};
+  if (results == 1)
+    return {op.getResult(0)};
+  return unpackElements(b, loc, op.getResult(0));
 }
 
 Value mlir::tk::getSharedBase(OpBuilder &b, Location loc) {
@@ -215,24 +253,39 @@ unsigned mlir::tk::getScratchOffset(Operation *op) {
 }
 
 Value mlir::tk::emitSharedOffset(OpBuilder &b, Location loc, tkgpu::SharedEncodingAttr layout,
-                                 int64_t cols, Value row, Value col) {
+                                 ArrayRef<int64_t> tileShape, Value row, Value col) {
   auto c = [&](int64_t v) { return i32Constant(b, loc, v); };
   auto shr = [&](Value x, unsigned bits) {
     return bits ? LLVM::LShrOp::create(b, loc, x, c(bits)).getResult() : x;
   };
-  Value rowStart = LLVM::MulOp::create(b, loc, row, c(cols + layout.getPadding()));
+  const int64_t rows = tileShape[layout.getOrder()[1]], cols = tileShape[layout.getOrder()[0]];
+  const unsigned panelWidth = layout.getPanelWidth();
+  const bool panels = panelWidth != 0 && cols > panelWidth;
+  Value start; // the row's start: in its panel, with panels
+  if (panels) {
+    Value panel = shr(col, llvm::Log2_32(panelWidth));
+    col = LLVM::AndOp::create(b, loc, col, c(panelWidth - 1));
+    start = LLVM::AddOp::create(b, loc, LLVM::MulOp::create(b, loc, panel, c(rows * panelWidth)),
+                                LLVM::MulOp::create(b, loc, row, c(panelWidth)));
+  } else {
+    start = LLVM::MulOp::create(b, loc, row, c(cols + layout.getPadding()));
+  }
   if (layout.getMaxPhase() == 1) // not swizzled
-    return LLVM::AddOp::create(b, loc, rowStart, col);
+    return LLVM::AddOp::create(b, loc, start, col);
   const unsigned vec = layout.getVec();
   Value phase = LLVM::AndOp::create(b, loc, shr(row, llvm::Log2_32(layout.getPerPhase())),
                                     c(layout.getMaxPhase() - 1));
   Value chunk = LLVM::XOrOp::create(b, loc, shr(col, llvm::Log2_32(vec)), phase);
   Value within = LLVM::AndOp::create(b, loc, col, c(vec - 1));
   Value chunkStart = LLVM::ShlOp::create(b, loc, chunk, c(llvm::Log2_32(vec)));
-  return LLVM::AddOp::create(b, loc, rowStart, LLVM::AddOp::create(b, loc, chunkStart, within));
+  return LLVM::AddOp::create(b, loc, start, LLVM::AddOp::create(b, loc, chunkStart, within));
 }
 
 void mlir::tk::emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+
+void mlir::tk::emitAsyncProxyFence(OpBuilder &b, Location loc) {
+  emitAsm(b, loc, "fence.proxy.async.shared::cta;", "", {}, Type(), 0, /*sideEffects=*/true);
+}
 
 void mlir::tk::emitScratchStore(OpBuilder &b, Location loc, unsigned byteOffset, Value index,
                                 Value value) {

@@ -1,6 +1,6 @@
 /// @file What every tk-to-llvm op family uses: packing and unpacking the struct a tensor
 /// becomes, the thread's tensor indices, i32 constants, and the shared-memory scratch (its
-/// address, the barrier around its use, stores and loads of it).
+/// address, the barrier around its use, stores and loads of it), inline PTX.
 #ifndef TK_CONVERSION_TKTOLLVM_UTILITY_H
 #define TK_CONVERSION_TKTOLLVM_UTILITY_H
 
@@ -9,6 +9,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+
+#include <string>
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -26,6 +28,16 @@ Value packElements(OpBuilder &builder, Location loc, Type structType, ValueRange
 /// accesses at once); the others' entries are left empty.
 llvm::SmallVector<llvm::SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
                                                         RankedTensorType type, unsigned stride = 1);
+/// `count` inline-asm operands numbered from `first`, as `{$first, ..., $(first + count - 1)}`.
+std::string asmOperands(unsigned first, unsigned count);
+
+/// An inline-asm statement (AT&T dialect) returning `results` values of `resultType` (a struct
+/// of them when more than one; none: void). Without `sideEffects` LLVM may move or drop it like
+/// any pure computation.
+llvm::SmallVector<Value> emitAsm(OpBuilder &builder, Location loc, StringRef text,
+                                 StringRef constraints, ValueRange operands, Type resultType,
+                                 unsigned results, bool sideEffects = false);
+
 /// An i32 constant.
 Value i32Constant(OpBuilder &builder, Location loc, int64_t value);
 
@@ -51,11 +63,15 @@ Value getSharedAddress(OpBuilder &builder, Location loc, unsigned byteOffset, Ty
                        Value index);
 
 /// The element offset (i32) of tile element (`row`, `col`) in the swizzled shared layout
-/// `layout`, rows `cols` elements long: tkgpu::getSharedOffset as IR.
+/// `layout` of a tile of `tileShape`: tkgpu::getSharedOffset as IR.
 Value emitSharedOffset(OpBuilder &builder, Location loc, tkgpu::SharedEncodingAttr layout,
-                       int64_t cols, Value row, Value col);
+                       ArrayRef<int64_t> tileShape, Value row, Value col);
 /// `bar.sync 0`: all threads of the block.
 void emitBarrier(OpBuilder &builder, Location loc);
+
+/// `fence.proxy.async.shared::cta`: the thread's earlier shared-memory writes become visible to
+/// the async proxy (wgmma, bulk copies) once a barrier follows.
+void emitAsyncProxyFence(OpBuilder &builder, Location loc);
 
 /// Writes the thread's `elements` of a tensor of `type` to the scratch area at `byteOffset`,
 /// each at its row-major linear index plus `offset` (in elements; i1 as i8), once per distinct

@@ -207,9 +207,9 @@ void MmaEncodingAttr::print(AsmPrinter &printer) const {
 LogicalResult MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                       unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
                                       ArrayRef<unsigned> instrShape) {
-  if (versionMajor != 2)
+  if (versionMajor != 2 && versionMajor != 3)
     return emitError() << "mma layout version " << versionMajor
-                       << " is not supported (2: mma.sync)";
+                       << " is not supported (2: mma.sync, 3: wgmma)";
   if (warpsPerCTA.size() != 2)
     return emitError() << "mma layout's warpsPerCTA must have 2 entries, got "
                        << warpsPerCTA.size();
@@ -217,9 +217,27 @@ LogicalResult MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitErr
     if (!llvm::isPowerOf2_32(w))
       return emitError() << "mma layout's warpsPerCTA entries must be positive powers of two, got "
                          << w;
-  if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8)
-    return emitError() << "mma layout version 2 must have instrShape = [16, 8]";
+  if (versionMajor == 2) {
+    if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8)
+      return emitError() << "mma layout version 2 must have instrShape = [16, 8]";
+    return success();
+  }
+  if (warpsPerCTA[0] % 4 != 0)
+    return emitError() << "mma layout version 3 needs warpsPerCTA[0] to be a multiple of 4 (a "
+                          "warpgroup down the rows), got "
+                       << warpsPerCTA[0];
+  if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] % 8 != 0 ||
+      instrShape[1] == 0 || instrShape[1] > 256)
+    return emitError() << "mma layout version 3 must have instrShape = [16, n] with n a "
+                          "multiple of 8 from 8 to 256";
   return success();
+}
+
+std::pair<unsigned, unsigned> MmaEncodingAttr::getWarpCoords(unsigned warp) const {
+  const unsigned warpsM = getWarpsPerCTA()[0], warpsN = getWarpsPerCTA()[1];
+  if (isHopper())
+    return {warp % warpsM, warp / warpsM % warpsN};
+  return {warp / warpsN % warpsM, warp % warpsN};
 }
 
 LogicalResult MmaEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
@@ -262,6 +280,9 @@ LogicalResult DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> 
                                              unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "dot_operand layout's opIdx must be 0 (a) or 1 (b), got " << opIdx;
+  if (parent.isHopper() && opIdx != 0)
+    return emitError() << "dot_operand layout of an mma layout of version 3 must be operand a "
+                          "(opIdx 0): wgmma reads b from shared memory";
   if (kWidth != 1 && kWidth != 2 && kWidth != 4)
     return emitError() << "dot_operand layout's kWidth must be 1, 2 or 4 (elements per 32-bit "
                           "register), got "
@@ -283,7 +304,7 @@ DotOperandEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
 }
 
 Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
-  unsigned vec = 0, perPhase = 0, maxPhase = 0, padding = 0;
+  unsigned vec = 0, perPhase = 0, maxPhase = 0, padding = 0, panelWidth = 0;
   SmallVector<unsigned> order;
   SMLoc loc = parser.getCurrentLocation();
   if (parser.parseLess() || parser.parseLBrace() || parser.parseKeyword("vec") ||
@@ -292,13 +313,31 @@ Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
       parser.parseComma() || parser.parseKeyword("maxPhase") || parser.parseEqual() ||
       parser.parseInteger(maxPhase) || parser.parseComma() || parseArray(parser, "order", order))
     return {};
-  if (succeeded(parser.parseOptionalComma()) &&
-      (parser.parseKeyword("padding") || parser.parseEqual() || parser.parseInteger(padding)))
-    return {};
+  // Optional fields, in this order: `padding = N`, `panelWidth = N`.
+  if (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key))
+      return {};
+    if (key == "padding") {
+      if (parser.parseEqual() || parser.parseInteger(padding))
+        return {};
+      if (succeeded(parser.parseOptionalComma()) &&
+          (parser.parseKeyword("panelWidth") || parser.parseEqual() ||
+           parser.parseInteger(panelWidth)))
+        return {};
+    } else if (key == "panelWidth") {
+      if (parser.parseEqual() || parser.parseInteger(panelWidth))
+        return {};
+    } else {
+      parser.emitError(keyLoc) << "expected 'padding' or 'panelWidth', got '" << key << "'";
+      return {};
+    }
+  }
   if (parser.parseRBrace() || parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), vec, perPhase,
-                    maxPhase, order, padding);
+                    maxPhase, order, padding, panelWidth);
 }
 
 void SharedEncodingAttr::print(AsmPrinter &printer) const {
@@ -307,12 +346,15 @@ void SharedEncodingAttr::print(AsmPrinter &printer) const {
   printArray(printer, "order", getOrder());
   if (getPadding())
     printer << ", padding = " << getPadding();
+  if (getPanelWidth())
+    printer << ", panelWidth = " << getPanelWidth();
   printer << "}>";
 }
 
 LogicalResult SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned vec,
                                          unsigned perPhase, unsigned maxPhase,
-                                         ArrayRef<unsigned> order, unsigned padding) {
+                                         ArrayRef<unsigned> order, unsigned padding,
+                                         unsigned panelWidth) {
   for (auto [name, value] :
        {std::pair<StringRef, unsigned>{"vec", vec}, {"perPhase", perPhase}, {"maxPhase", maxPhase}})
     if (!llvm::isPowerOf2_32(value))
@@ -320,5 +362,13 @@ LogicalResult SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emit
                          << value;
   if (order.size() != 2 || !((order[0] == 0 && order[1] == 1) || (order[0] == 1 && order[1] == 0)))
     return emitError() << "shared layout's order must be [0, 1] or [1, 0]";
+  if (panelWidth != 0) {
+    if (!llvm::isPowerOf2_32(panelWidth) || panelWidth < vec * maxPhase)
+      return emitError() << "shared layout's panelWidth must be a power of two holding "
+                            "vec * maxPhase elements, got "
+                         << panelWidth;
+    if (padding != 0)
+      return emitError() << "shared layout cannot have both padding and panels";
+  }
   return success();
 }

@@ -48,11 +48,12 @@ SmallVector<int64_t> parentShape(SliceEncodingAttr slice, ArrayRef<int64_t> shap
   return padded;
 }
 
-/// Repetitions of an mma layout's grid tile (16 warpsPerCTA[0] x 8 warpsPerCTA[1]) over a
+/// Repetitions of an mma layout's grid tile (16 warpsPerCTA[0] x n warpsPerCTA[1]) over a
 /// tensor of `shape` along M and N (at least 1: a smaller tensor wraps around).
 std::pair<int64_t, int64_t> mmaReps(MmaEncodingAttr mma, ArrayRef<int64_t> shape) {
+  const int64_t n = mma.getInstrShape()[1];
   return {std::max<int64_t>(1, llvm::divideCeil(shape[0], 16 * int64_t(mma.getWarpsPerCTA()[0]))),
-          std::max<int64_t>(1, llvm::divideCeil(shape[1], 8 * int64_t(mma.getWarpsPerCTA()[1])))};
+          std::max<int64_t>(1, llvm::divideCeil(shape[1], n * int64_t(mma.getWarpsPerCTA()[1])))};
 }
 
 /// The M (a) or N (b) repetitions and the K tiles of a dot operand over a tensor of `shape`.
@@ -67,7 +68,7 @@ std::pair<int64_t, int64_t> operandReps(DotOperandEncodingAttr op, ArrayRef<int6
 SmallVector<unsigned> tensorCoreElemsPerThread(Attribute layout, ArrayRef<int64_t> shape) {
   if (auto mma = dyn_cast<MmaEncodingAttr>(layout)) {
     auto [repM, repN] = mmaReps(mma, shape);
-    return {unsigned(2 * repM), unsigned(2 * repN)};
+    return {unsigned(2 * repM), unsigned(2 * repN * (mma.getInstrShape()[1] / 8))};
   }
   auto op = cast<DotOperandEncodingAttr>(layout);
   auto [rep, repK] = operandReps(op, shape);
@@ -86,15 +87,16 @@ SmallVector<int64_t> tensorCoreIndex(Attribute layout, ArrayRef<int64_t> shape, 
   if (op)
     mma = op.getParent();
   const int64_t warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
-  const int64_t warpM = warp / warpsN % warpsM, warpN = warp % warpsN;
+  auto [warpM, warpN] = mma.getWarpCoords(warp);
   const int64_t g = lane / 4, t = lane % 4;
   int64_t row = 0, col = 0;
   if (!op) {
     auto [repM, repN] = mmaReps(mma, shape);
     (void)repM;
-    const int64_t q = elem % 4, r = elem / 4;
+    const int64_t n = mma.getInstrShape()[1], pieces = n / 8;
+    const int64_t q = elem % 4, piece = elem / 4 % pieces, r = elem / (4 * pieces);
     row = (r / repN) * 16 * warpsM + warpM * 16 + g + 8 * (q / 2);
-    col = (r % repN) * 8 * warpsN + warpN * 8 + 2 * t + q % 2;
+    col = (r % repN) * n * warpsN + warpN * n + piece * 8 + 2 * t + q % 2;
   } else {
     auto [rep, repK] = operandReps(op, shape);
     (void)rep;
@@ -293,7 +295,7 @@ SharedEncodingAttr mlir::tkgpu::getSharedEncoding(MLIRContext *context, ArrayRef
   const int64_t maxPhase = std::max<int64_t>(1, std::min<int64_t>(chunks, 8 / perPhase));
   auto pow2 = [](int64_t x) { return unsigned(std::bit_floor(uint64_t(x))); };
   return SharedEncodingAttr::get(context, pow2(vec), pow2(perPhase), pow2(maxPhase), order,
-                                 /*padding=*/0);
+                                 /*padding=*/0, /*panelWidth=*/0);
 }
 
 SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(RankedTensorType operand,
@@ -306,20 +308,43 @@ SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(RankedTensorType ope
   const int64_t cols = operand.getShape()[order[0]];
   if (bits == 8) // rows 16 bytes longer: addresses the thread's base plus a constant
     return SharedEncodingAttr::get(operand.getContext(), /*vec=*/16, /*perPhase=*/1,
-                                   /*maxPhase=*/1, order, /*padding=*/cols >= 32 ? 16 : 0);
+                                   /*maxPhase=*/1, order, /*padding=*/cols >= 32 ? 16 : 0,
+                                   /*panelWidth=*/0);
   // Read one element at a time: a warp reads 8 consecutive elements of each of 4 rows. Rows of
   // 24 words modulo 32 banks (16 or more elements padded by 8) put those 32 reads in distinct
   // banks, and every address is the thread's base plus a constant.
   return SharedEncodingAttr::get(operand.getContext(), /*vec=*/4, /*perPhase=*/1,
-                                 /*maxPhase=*/1, order, /*padding=*/cols >= 16 ? 8 : 0);
+                                 /*maxPhase=*/1, order, /*padding=*/cols >= 16 ? 8 : 0,
+                                 /*panelWidth=*/0);
 }
 
-int64_t mlir::tkgpu::getSharedOffset(SharedEncodingAttr layout, int64_t cols, int64_t row,
-                                     int64_t col) {
+int64_t mlir::tkgpu::getSharedOffset(SharedEncodingAttr layout, ArrayRef<int64_t> tileShape,
+                                     int64_t row, int64_t col) {
+  const int64_t rows = tileShape[layout.getOrder()[1]], cols = tileShape[layout.getOrder()[0]];
   const int64_t vec = layout.getVec();
   const int64_t phase = (row / layout.getPerPhase()) % layout.getMaxPhase();
-  const int64_t chunk = (col / vec) ^ phase;
-  return row * (cols + layout.getPadding()) + chunk * vec + col % vec;
+  const int64_t width = layout.getPanelWidth() ? std::min<int64_t>(layout.getPanelWidth(), cols)
+                                               : cols + layout.getPadding();
+  const int64_t panel = layout.getPanelWidth() ? col / width : 0;
+  const int64_t inPanel = col - panel * width;
+  const int64_t chunk = (inPanel / vec) ^ phase;
+  return panel * rows * width + row * width + chunk * vec + inPanel % vec;
+}
+
+SharedEncodingAttr mlir::tkgpu::getWgmmaSharedEncoding(MLIRContext *context,
+                                                       ArrayRef<int64_t> shape,
+                                                       ArrayRef<unsigned> order,
+                                                       unsigned elementBits) {
+  const int64_t bytes = elementBits / 8;
+  const int64_t rowBytes = shape[order[0]] * bytes;
+  const int64_t swizzle = std::min<int64_t>(128, rowBytes); // 32, 64 or 128
+  return SharedEncodingAttr::get(context, unsigned(16 / bytes), unsigned(128 / swizzle),
+                                 unsigned(swizzle / 16), order, /*padding=*/0,
+                                 rowBytes > 128 ? unsigned(128 / bytes) : 0);
+}
+
+unsigned mlir::tkgpu::getWgmmaSwizzleBytes(SharedEncodingAttr layout) {
+  return 16 * layout.getMaxPhase();
 }
 
 bool mlir::tkgpu::canLoadDotOperandWithLdmatrix(RankedTensorType type, SharedEncodingAttr shared) {

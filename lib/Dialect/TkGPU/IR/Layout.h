@@ -81,9 +81,19 @@ SharedEncodingAttr getDotOperandSharedEncoding(RankedTensorType operand,
                                                llvm::ArrayRef<unsigned> order);
 
 /// The element offset of tile element (row, col) in `layout`, rows along order[1] and columns
-/// (contiguous) along order[0] of a tile `cols` elements wide: the swizzle as plain arithmetic
-/// (the lowering emits it as IR).
-int64_t getSharedOffset(SharedEncodingAttr layout, int64_t cols, int64_t row, int64_t col);
+/// (contiguous) along order[0] of a tile of `tileShape`: the panels and the swizzle as plain
+/// arithmetic (the lowering emits it as IR).
+int64_t getSharedOffset(SharedEncodingAttr layout, llvm::ArrayRef<int64_t> tileShape, int64_t row,
+                        int64_t col);
+
+/// The layout wgmma reads a rank-2 operand tile of `shape` from, its dimension `order[0]`
+/// contiguous: the widest of the 32, 64 and 128-byte swizzles that a row holds (rows of at
+/// least 32 bytes), 16-byte chunks, and 128-byte panels where rows are longer.
+SharedEncodingAttr getWgmmaSharedEncoding(MLIRContext *context, llvm::ArrayRef<int64_t> shape,
+                                          llvm::ArrayRef<unsigned> order, unsigned elementBits);
+
+/// The swizzle width in bytes (32, 64 or 128) of a layout from getWgmmaSharedEncoding.
+unsigned getWgmmaSwizzleBytes(SharedEncodingAttr layout);
 
 /// The elements a tile of `tileShape` (rank 2) takes in `layout`, its rows' padding included.
 int64_t getTileElements(SharedEncodingAttr layout, llvm::ArrayRef<int64_t> tileShape);

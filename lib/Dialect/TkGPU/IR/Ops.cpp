@@ -68,3 +68,87 @@ LogicalResult LocalLoadOp::verify() {
     return emitOpError() << "result must have a layout, got " << result;
   return success();
 }
+
+LogicalResult LocalAllocOp::verify() {
+  if (!getSrc())
+    return success();
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  MemDescType result = getType();
+  if (result.getRank() != 2 || src.getShape() != result.getShape() ||
+      src.getElementType() != result.getElementType())
+    return emitOpError() << "stores " << src << " into a tile of the same shape and element type, "
+                         << "got " << result;
+  if (!src.getEncoding())
+    return emitOpError() << "operand must have a layout, got " << src;
+  return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  RankedTensorType c = getC().getType(), result = getType();
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(result.getEncoding());
+  if (!mma || !mma.isHopper())
+    return emitOpError() << "result must have an mma layout of version 3, got " << result;
+  if (c != result)
+    return emitOpError() << "accumulator " << c << " must have the result's type " << result;
+  MemDescType b = getB().getType();
+  ArrayRef<int64_t> aShape;
+  Type aElement;
+  if (auto a = dyn_cast<MemDescType>(getA().getType())) {
+    aShape = a.getShape();
+    aElement = a.getElementType();
+  } else {
+    auto tensor = cast<RankedTensorType>(getA().getType());
+    auto operand = dyn_cast_or_null<DotOperandEncodingAttr>(tensor.getEncoding());
+    if (!operand || operand.getOpIdx() != 0 || operand.getParent() != mma)
+      return emitOpError() << "a register operand must have the dot_operand layout (opIdx 0) of "
+                           << "the result's mma layout, got " << tensor;
+    aShape = tensor.getShape();
+    aElement = tensor.getElementType();
+  }
+  if (aShape.size() != 2 || b.getRank() != 2 || aShape[1] != b.getShape()[0] ||
+      aShape[0] != result.getDimSize(0) || b.getShape()[1] != result.getDimSize(1))
+    return emitOpError() << "shapes do not form a matrix product: " << getA().getType() << " x "
+                         << b << " -> " << result;
+  if (aElement != b.getElementType())
+    return emitOpError() << "a and b must have the same element type, got " << aElement << " and "
+                         << b.getElementType();
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                                   ValueRange operands, DictionaryAttr,
+                                                   OpaqueProperties, RegionRange,
+                                                   SmallVectorImpl<Type> &types) {
+  for (Value operand : operands)
+    types.push_back(operand.getType());
+  return success();
+}
+
+ParseResult LocalAllocOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand src;
+  OptionalParseResult hasSrc = parser.parseOptionalOperand(src);
+  if (hasSrc.has_value() && failed(*hasSrc))
+    return failure();
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon())
+    return failure();
+  Type srcType, resultType;
+  if (hasSrc.has_value()) {
+    if (parser.parseType(srcType) || parser.parseArrow() ||
+        parser.resolveOperand(src, srcType, result.operands))
+      return failure();
+  }
+  if (parser.parseType(resultType))
+    return failure();
+  result.addTypes(resultType);
+  return success();
+}
+
+void LocalAllocOp::print(OpAsmPrinter &printer) {
+  if (getSrc())
+    printer << " " << getSrc();
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << " : ";
+  if (getSrc())
+    printer << getSrc().getType() << " -> ";
+  printer.printType(getType());
+}

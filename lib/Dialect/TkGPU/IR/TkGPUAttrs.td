@@ -52,21 +52,33 @@ def TkGPU_SliceEncodingAttr : TkGPU_Attr<"SliceEncoding", "slice",
 
 def TkGPU_MmaEncodingAttr : TkGPU_Attr<"MmaEncoding", "mma",
     [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
-  let summary = "the accumulator of a tensor-core matrix product (mma.sync: version 2)";
+  let summary = "the accumulator of a tensor-core matrix product (2: mma.sync, 3: wgmma)";
   let description = [{
-    A rank-2 tensor as the accumulator fragments of `mma.sync.m16n8kK` hold it. The CTA's
-    warps form a `warpsPerCTA[0]` x `warpsPerCTA[1]` grid (warp w at row w / warpsPerCTA[1],
-    column w % warpsPerCTA[1]); each warp holds a 16 x 8 tile (`instrShape`), the grid's
-    tile of 16 warpsPerCTA[0] x 8 warpsPerCTA[1] repeats over the tensor. In a 16 x 8 tile,
-    lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1: four elements,
-    numbered row by row. A thread's elements: tile by tile, the tiles row by row, four each.
+    A rank-2 tensor as the accumulator fragments of the tensor cores hold it. Each warp holds
+    a 16 x n tile (`instrShape` = [16, n]) made of 16 x 8 pieces; in a piece, lane l holds
+    rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1: four elements, numbered
+    row by row. The CTA's warps form a `warpsPerCTA[0]` x `warpsPerCTA[1]` grid whose tile
+    of 16 warpsPerCTA[0] x n warpsPerCTA[1] repeats over the tensor. A thread's elements: rep
+    by rep, the reps row by row; in a rep, the warp tile's pieces left to right, four each.
     A tensor smaller than the grid's tile wraps around (warps hold copies).
+
+    Version 2 (`mma.sync.m16n8kK`): n = 8; warp w at row w / warpsPerCTA[1], column
+    w % warpsPerCTA[1].
+    Version 3 (`wgmma.mma_async.m64nNkK`, sm_90a): n is the instruction's N (8 to 256, a
+    multiple of 8); warps are numbered down the rows first, warp w at row w % warpsPerCTA[0],
+    column w / warpsPerCTA[0], so that each warpgroup (four consecutive warps) holds the
+    64 x n accumulator of one instruction; warpsPerCTA[0] is a multiple of 4.
   }];
   let parameters = (ins "unsigned":$versionMajor,
                         ArrayRefParameter<"unsigned">:$warpsPerCTA,
                         ArrayRefParameter<"unsigned">:$instrShape);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    bool isHopper() const { return getVersionMajor() == 3; }
+    /// The row and column of warp `warp` in the warp grid.
+    std::pair<unsigned, unsigned> getWarpCoords(unsigned warp) const;
+  }];
 }
 
 def TkGPU_DotOperandEncodingAttr : TkGPU_Attr<"DotOperandEncoding", "dot_operand",
@@ -104,9 +116,17 @@ def TkGPU_SharedEncodingAttr : TkGPU_Attr<"SharedEncoding", "shared"> {
     elements (0 unless printed): a tile read one 32-bit element at a time is not swizzled
     (maxPhase = 1) but padded, so that its addresses stay affine in the element's position.
     getDotOperandSharedEncoding (Layout.h) derives the parameters from the tile's row length.
+
+    With `panelWidth` = P (0 unless printed), the rows are cut into panels of P elements: panel
+    p holds columns [p P, (p + 1) P) of every row, R rows of P elements swizzled as above, and
+    the panels follow one another. These are the layouts wgmma reads through matrix
+    descriptors (getWgmmaSharedEncoding): P elements are the swizzle's width in bytes (32, 64
+    or 128), the tile's start is aligned to 8 of those rows, and the swizzle is then the one
+    the hardware applies to the address bits.
   }];
   let parameters = (ins "unsigned":$vec, "unsigned":$perPhase, "unsigned":$maxPhase,
-                        ArrayRefParameter<"unsigned">:$order, "unsigned":$padding);
+                        ArrayRefParameter<"unsigned">:$order, "unsigned":$padding,
+                        "unsigned":$panelWidth);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

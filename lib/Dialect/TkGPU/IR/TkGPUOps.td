@@ -4,6 +4,7 @@
 #define TKGPU_OPS_TD
 
 include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "TkGPUDialect.td"
 include "TkGPUTypes.td"
@@ -29,15 +30,22 @@ def TkGPU_ConvertLayoutOp : Op<TkGPU_Dialect, "convert_layout", [Pure]> {
 // tk-pipeline, builds its loops from).
 
 def TkGPU_LocalAllocOp : Op<TkGPU_Dialect, "local_alloc",
-    [MemoryEffects<[MemAlloc<TkGPU_SharedMemory>]>]> {
+    [MemoryEffects<[MemAlloc<TkGPU_SharedMemory>, MemWrite<TkGPU_SharedMemory>]>]> {
   let summary = "a buffer in shared memory";
   let description = [{
     Reserves a shared-memory buffer for the rest of its live range (its last use, through
-    `tkgpu.memdesc_index` views included; to the end of a loop that uses it). Its contents
-    start undefined. tk-allocate-shared-memory gives it its offset.
+    `tkgpu.memdesc_index` views included; to the end of a loop that uses it). Without `src`
+    its contents start undefined; with `src` (a tensor of the tile's shape and element type,
+    in a distributed layout) the buffer is a tile holding it, written by every thread between
+    two barriers, and visible to wgmma (the async proxy) too. tk-allocate-shared-memory gives
+    it its offset.
   }];
+  let arguments = (ins Optional<AnyRankedTensor>:$src);
   let results = (outs TkGPU_MemDescType:$result);
-  let assemblyFormat = "attr-dict `:` qualified(type($result))";
+  // `tkgpu.local_alloc : !tkgpu.memdesc<...>`, or with a value
+  // `tkgpu.local_alloc %src : tensor<...> -> !tkgpu.memdesc<...>`.
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 def TkGPU_MemDescIndexOp : Op<TkGPU_Dialect, "memdesc_index", [Pure]> {
@@ -88,9 +96,10 @@ def TkGPU_AsyncWaitOp : Op<TkGPU_Dialect, "async_wait"> {
     Waits for the thread's committed groups but the `num` most recent
     (`cp.async.wait_group num`), then for all threads of the CTA (`bar.sync`): the tiles those
     groups wrote are visible to every thread, and every thread is done with what it read
-    before.
+    before. With `async_proxy`, wgmma reads the tiles next: each thread makes its copies
+    visible to the async proxy (`fence.proxy.async.shared::cta`) before the barrier.
   }];
-  let arguments = (ins I32Attr:$num);
+  let arguments = (ins I32Attr:$num, UnitAttr:$async_proxy);
   let assemblyFormat = "$num attr-dict";
 }
 
@@ -115,6 +124,48 @@ def TkGPU_LocalLoadOp : Op<TkGPU_Dialect, "local_load",
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
   let hasVerifier = 1;
+}
+
+// Hopper's warpgroup matrix products (wgmma).
+
+def TkGPU_WarpGroupDotOp : Op<TkGPU_Dialect, "warp_group_dot",
+    [MemoryEffects<[MemRead<TkGPU_SharedMemory>]>]> {
+  let summary = "d = a b + c on the tensor cores of a warpgroup (wgmma.mma_async, sm_90a)";
+  let description = [{
+    The matrix product of tk.dot, as Hopper's tensor cores compute it: `c` and the result in
+    a version-3 `#tkgpu.mma` layout, `b` a shared-memory tile (K x N) and `a` one too (M x K),
+    or a tensor in the matching `#tkgpu.dot_operand` layout (registers). Each warpgroup
+    computes its 64-row slices, one `wgmma.mma_async` per 64 x n piece and K step, reading
+    the tiles through matrix descriptors (their layouts from getWgmmaSharedEncoding).
+    With `is_async`, the product is only issued: its value may be used by another
+    warp_group_dot as accumulator, and otherwise only after a `tkgpu.warp_group_dot_wait`
+    has waited for it; the tiles must stay unchanged until then. Without it the op waits for
+    its own product.
+  }];
+  let arguments = (ins AnyTypeOf<[TkGPU_MemDescType, AnyRankedTensor]>:$a,
+                       TkGPU_MemDescType:$b, AnyRankedTensor:$c,
+                       DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
+                       UnitAttr:$is_async);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($c)
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TkGPU_WarpGroupDotWaitOp : Op<TkGPU_Dialect, "warp_group_dot_wait",
+    [DeclareOpInterfaceMethods<InferTypeOpInterface>]> {
+  let summary = "waits until at most `pendings` groups of warpgroup products are in flight";
+  let description = [{
+    `wgmma.wait_group pendings`: every asynchronous tkgpu.warp_group_dot the warpgroup
+    issued but the `pendings` most recent ones (each op issues one group) has completed. The
+    results are the operands, usable from here on: an operand that is such a product must be
+    one of the completed ones.
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs, I32Attr:$pendings);
+  let results = (outs Variadic<AnyType>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
 }
 
 #endif // TKGPU_OPS_TD

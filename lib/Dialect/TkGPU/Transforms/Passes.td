@@ -67,12 +67,16 @@ def TkAccelerateMatmul : Pass<"tk-accelerate-matmul", "::mlir::ModuleOp"> {
     tf32x3 precision, i8 inputs with K a multiple of 32; sm_80 and newer) gets an
     `#tkgpu.mma` result and accumulator and `#tkgpu.dot_operand` operands, with
     tkgpu.convert_layout ops into those layouts and back to the result's blocked layout. The
-    warp grid is chosen from the result's shape (AccelerateMatmul.cpp). Other dots keep their
+    warp grid is chosen from the result's shape (AccelerateMatmul.cpp). With `wgmma` (sm_90a),
+    the dots wgmma can compute become tkgpu.warp_group_dot with a version-3 `#tkgpu.mma`
+    result and shared-memory operands (tkgpu.local_alloc of each). Other dots keep their
     blocked layouts (the FMA path).
   }];
   let options = [
     Option<"computeCapability", "compute-capability", "unsigned", "80",
            "the target's compute capability times ten (mma.sync needs 80)">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "the target has wgmma (sm_90a): dots it can compute become tkgpu.warp_group_dot">,
   ];
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }

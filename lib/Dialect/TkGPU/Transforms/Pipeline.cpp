@@ -78,12 +78,32 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// A load to pipeline and the conversion that feeds its value to a dot.
+/// A load to pipeline and the op that feeds its value to a dot: a conversion to a dot operand
+/// layout (mma.sync), or a tkgpu.local_alloc read by tkgpu.warp_group_dot (wgmma).
 struct Candidate {
   tk::LoadOp load;
-  ConvertLayoutOp convert;
+  Operation *use;
   SharedEncodingAttr shared;
+  bool isWgmma() const { return isa<LocalAllocOp>(use); }
 };
+
+/// The shared layout a load's single user reads its value from: a conversion to a dot operand
+/// layout that can read from a tile (mma.sync), or a local_alloc of a tile that only
+/// warp_group_dot ops read (wgmma); null otherwise.
+SharedEncodingAttr getOperandTileLayout(Operation *use, BlockedEncodingAttr blocked) {
+  if (auto convert = dyn_cast<ConvertLayoutOp>(use)) {
+    if (!isa_and_nonnull<DotOperandEncodingAttr>(convert.getType().getEncoding()) ||
+        !convert.getType().getElementType().isIntOrFloat())
+      return {};
+    SharedEncodingAttr shared = getDotOperandSharedEncoding(convert.getType(), blocked.getOrder());
+    return canLoadDotOperandFromShared(convert.getType(), shared) ? shared : SharedEncodingAttr();
+  }
+  auto alloc = dyn_cast<LocalAllocOp>(use);
+  if (!alloc || alloc.getType().getRank() != 2 ||
+      !llvm::all_of(alloc->getUsers(), [](Operation *user) { return isa<WarpGroupDotOp>(user); }))
+    return {};
+  return alloc.getType().getEncoding();
+}
 
 bool isZero(Value value) {
   return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
@@ -96,22 +116,21 @@ SmallVector<Candidate> findCandidates(scf::ForOp loop, const tk::AxisInfoResult 
   for (auto load : loop.getBody()->getOps<tk::LoadOp>()) {
     if (!load.getResult().hasOneUse())
       continue;
-    auto convert = dyn_cast<ConvertLayoutOp>(*load.getResult().getUsers().begin());
-    if (!convert || convert->getBlock() != loop.getBody() ||
-        !isa_and_nonnull<DotOperandEncodingAttr>(convert.getType().getEncoding()))
+    Operation *use = *load.getResult().getUsers().begin();
+    if (use->getBlock() != loop.getBody())
       continue;
     auto ptrType = dyn_cast<RankedTensorType>(load.getPtr().getType());
     auto blocked = ptrType ? dyn_cast_or_null<BlockedEncodingAttr>(ptrType.getEncoding()) : nullptr;
     if (!blocked || ptrType.getRank() != 2 || (load.getOther() && !isZero(load.getOther())))
       continue;
-    Type element = convert.getType().getElementType();
-    if (!element.isIntOrFloat())
+    SharedEncodingAttr shared = getOperandTileLayout(use, blocked);
+    if (!shared)
       continue;
-    const unsigned bits = element.getIntOrFloatBitWidth();
-    SharedEncodingAttr shared = getDotOperandSharedEncoding(convert.getType(), blocked.getOrder());
-    if (!canLoadDotOperandFromShared(convert.getType(), shared))
-      continue;
+    const unsigned bits =
+        cast<RankedTensorType>(load.getType()).getElementType().getIntOrFloatBitWidth();
     const unsigned fastest = blocked.getOrder()[0];
+    if (shared.getOrder()[0] != fastest)
+      continue;
     SmallVector<unsigned, 4> order = axisInfo.getOrder(load.getPtr());
     if (order.empty() || order[0] != fastest)
       continue;
@@ -120,7 +139,7 @@ SmallVector<Candidate> findCandidates(scf::ForOp loop, const tk::AxisInfoResult 
     const unsigned bytes = width * bits / 8;
     if (bytes != 4 && bytes != 8 && bytes != 16)
       continue;
-    candidates.push_back({load, convert, shared});
+    candidates.push_back({load, use, shared});
   }
   return candidates;
 }
@@ -199,9 +218,20 @@ MemDescType getTileType(Candidate c) {
 /// The ring's length, `stages` or `stages - 1` tiles (the file comment's rule).
 unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsigned numWarps,
                          uint64_t sharedPerMultiprocessor) {
+  constexpr uint64_t kMaxSharedPerBlock = 227 * 1024, kReservedPerBlock = 1024;
+  if (llvm::any_of(candidates, [](const Candidate &c) { return c.isWgmma(); })) {
+    // wgmma: a tile per stage, so that one product stays in flight; one less (the products
+    // waited for at once) only where those do not fit.
+    uint64_t bytes = 0;
+    for (const Candidate &c : candidates) {
+      MemDescType tile = getTileType(c);
+      bytes +=
+          uint64_t(tile.getAllocElements()) * tile.getElementType().getIntOrFloatBitWidth() / 8;
+    }
+    return stages * bytes > kMaxSharedPerBlock ? stages - 1 : stages;
+  }
   if (stages < 3)
     return 2;
-  constexpr uint64_t kMaxSharedPerBlock = 227 * 1024, kReservedPerBlock = 1024;
   constexpr uint64_t kRegisters = 64 * 1024, kMaxRegistersPerThread = 256;
   uint64_t tileBytes = 0;
   for (const Candidate &c : candidates) {
@@ -220,6 +250,30 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
   return stages;
 }
 
+/// Makes the warp_group_dot ops of `loop`'s body whose only use is to be carried to the next
+/// iteration, as the accumulator of that same op and nothing else, asynchronous: each is
+/// followed by a warp_group_dot_wait with one group pending, whose result is carried instead.
+/// Returns the numbers of the loop results they carry (waited for after the loop).
+SmallVector<unsigned> makeDotsAsync(RewriterBase &rewriter, scf::ForOp loop) {
+  SmallVector<unsigned> carried;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto dot : llvm::make_early_inc_range(loop.getBody()->getOps<WarpGroupDotOp>())) {
+    if (!dot.getResult().hasOneUse() || *dot.getResult().getUsers().begin() != yield)
+      continue;
+    const unsigned i = dot.getResult().getUses().begin()->getOperandNumber();
+    BlockArgument arg = loop.getRegionIterArg(i);
+    if (!arg.hasOneUse() || dot.getC() != arg)
+      continue;
+    rewriter.setInsertionPointAfter(dot);
+    rewriter.modifyOpInPlace(dot, [&] { dot.setIsAsync(true); });
+    auto waited = WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), ValueRange{dot.getResult()},
+                                             /*pendings=*/1);
+    rewriter.modifyOpInPlace(yield, [&] { yield.setOperand(i, waited.getResult(0)); });
+    carried.push_back(i);
+  }
+  return carried;
+}
+
 /// Rewrites the loads and conversions of `loop` into copies and local loads, then pipelines it
 /// (the file comment). Leaves the loop unchanged when it cannot be pipelined.
 void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsigned stages,
@@ -233,13 +287,15 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   if (stageZero.empty())
     return;
   for (Candidate &c : candidates)
-    if (stageZero.contains(c.convert))
+    if (stageZero.contains(c.use))
       return;
 
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
-  // The rings, before the loop.
-  const bool copiesAfterUse = tiles < stages;
+  // The rings, before the loop. wgmma reads the tiles where they are, until it completes: its
+  // copies always come after the products that read the slot they overwrite.
+  const bool wgmma = llvm::any_of(candidates, [](const Candidate &c) { return c.isWgmma(); });
+  const bool copiesAfterUse = wgmma || tiles < stages;
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> buffers;
   for (Candidate &c : candidates) {
@@ -248,7 +304,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
     shape.append(type.getShape().begin(), type.getShape().end());
     buffers.push_back(LocalAllocOp::create(
         rewriter, c.load.getLoc(),
-        MemDescType::get(loop.getContext(), shape, type.getElementType(), c.shared)));
+        MemDescType::get(loop.getContext(), shape, type.getElementType(), c.shared),
+        /*src=*/Value()));
   }
   auto tileType = [&](size_t i) {
     auto type = cast<MemDescType>(buffers[i].getType());
@@ -276,20 +333,29 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   rewriter.setInsertionPointAfter(lastCopy);
   stageZero.insert(AsyncCommitGroupOp::create(rewriter, loc));
 
-  // Conversions -> local loads of the iteration's slot, after one wait at the top of the body.
+  // Conversions -> local loads of the iteration's slot, after one wait at the top of the body;
+  // wgmma's tiles -> the slot itself.
   rewriter.setInsertionPointToStart(body);
   auto wait = AsyncWaitOp::create(rewriter, loc, stages - 2);
+  if (wgmma)
+    wait.setAsyncProxy(true);
   for (auto [i, c] : llvm::enumerate(candidates)) {
-    rewriter.setInsertionPoint(c.convert);
-    Value slot = emitSlot(rewriter, c.convert.getLoc(), loop, tiles);
-    Value tile =
-        MemDescIndexOp::create(rewriter, c.convert.getLoc(), tileType(i), buffers[i], slot);
-    rewriter.replaceOpWithNewOp<LocalLoadOp>(c.convert, c.convert.getType(), tile);
+    rewriter.setInsertionPoint(c.use);
+    Value slot = emitSlot(rewriter, c.use->getLoc(), loop, tiles);
+    Value tile = MemDescIndexOp::create(rewriter, c.use->getLoc(), tileType(i), buffers[i], slot);
+    if (c.isWgmma())
+      rewriter.replaceOp(c.use, tile);
+    else
+      rewriter.replaceOpWithNewOp<LocalLoadOp>(c.use, c.use->getResult(0).getType(), tile);
   }
   for (Candidate &c : candidates) {
     stageZero.remove(c.load);
     rewriter.eraseOp(c.load);
   }
+  // With a slot more than the copies in flight, the products run while the next iteration
+  // starts: wait(1) leaves the latest in flight (its accumulator goes straight to the next).
+  SmallVector<unsigned> asyncResults =
+      wgmma && tiles == stages ? makeDotsAsync(rewriter, loop) : SmallVector<unsigned>();
 
   // The schedule: the wait, then stage 0 and the rest, each in body order: stage 0 first
   // with a ring of num_stages tiles, last with a ring of num_stages - 1.
@@ -317,6 +383,14 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
     return;
   }
   rewriter.setInsertionPointAfter(*pipelined);
+  if (!asyncResults.empty()) {
+    SmallVector<Value> results;
+    for (unsigned i : asyncResults)
+      results.push_back(pipelined->getResult(i));
+    auto done = WarpGroupDotWaitOp::create(rewriter, loc, results, /*pendings=*/0);
+    for (auto [i, result] : llvm::zip(asyncResults, done.getResults()))
+      rewriter.replaceAllUsesExcept(pipelined->getResult(i), result, done);
+  }
   AsyncWaitOp::create(rewriter, loc, 0);
 }
 

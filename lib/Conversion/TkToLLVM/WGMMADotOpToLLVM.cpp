@@ -1,0 +1,335 @@
+/// @file tkgpu.warp_group_dot and tkgpu.warp_group_dot_wait -> `wgmma.mma_async` (sm_90a).
+///
+/// Each warpgroup (four consecutive warps: warpsPerCTA[0] is a multiple of 4 in a version-3
+/// `#tkgpu.mma` layout) computes its 64-row slices of the result: for each rep of the layout's
+/// grid tile and each K step of 32 bytes, one `wgmma.mma_async.sync.aligned.m64n<n>k<k>`, whose
+/// accumulator registers are the rep's elements of the thread, in the layout's order (the
+/// instruction's fragment order: pieces of 8 columns left to right, four elements each).
+///
+///   inputs      accumulator   instruction                              transposes
+///   f16, bf16   f32           m64nNk16 .f32.{f16,bf16}.{f16,bf16}       a and b
+///   f16         f16           m64nNk16 .f16.f16.f16 (f16x2 registers)   a and b
+///   f32 (tf32)  f32           m64nNk8  .f32.tf32.tf32                   neither
+///   i8          i32           m64nNk32 .s32.s8.s8                       neither
+///
+/// Matrix descriptors. Both operands are tiles in the layouts getWgmmaSharedEncoding gives: rows
+/// of S = 32, 64 or 128 bytes along the contiguous dimension (panels of S bytes where the
+/// contiguous dimension is longer), the 16-byte chunks of a row swizzled by its address bits. A
+/// descriptor holds the start address of an instruction's sub-tile, its swizzle, and two
+/// strides (bytes, divided by 16): between groups of 8 rows (SBO, 8 S for every layout here)
+/// and between panels (LBO, used by tiles whose contiguous dimension is M or N, "MN-major";
+/// ignored for K-major ones, where an instruction's 32 bytes of K lie in one panel). The start
+/// of the sub-tile at (row r, column c) of the tile is panel(c) * rows * S + r * S +
+/// (c mod panel) * element bytes; the hardware applies the swizzle to the resulting addresses,
+/// which is why tiles start at multiples of 1024 bytes (kTileAlignment).
+///
+/// Ordering. `wgmma.fence` comes before the first instruction of each op (its accumulator
+/// registers were written by other instructions), `wgmma.commit_group` after the last: an op is
+/// one group. A synchronous op then waits for it (`wgmma.wait_group 0`); an asynchronous one
+/// leaves that to tkgpu.warp_group_dot_wait. The waits pass the accumulators through the
+/// inline assembly, so that LLVM cannot move their uses above the wait. Every statement has
+/// side effects: none may move across the barriers that make the tiles ready.
+#include "Conversion/TkToLLVM/PatternTkToLLVM.h"
+#include "Conversion/TkToLLVM/TypeConverter.h"
+#include "Conversion/TkToLLVM/Utility.h"
+
+#include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tk;
+using llvm::SmallVector;
+
+namespace {
+
+/// A tile's geometry for matrix descriptors: its rows and columns along the layout's order, the
+/// swizzle, and whether its contiguous dimension is K.
+struct TileGeometry {
+  int64_t rows = 0;
+  unsigned swizzleBytes = 0, elementBytes = 0;
+  bool kMajor = false;
+
+  /// Bytes from the tile's start to the sub-tile at (row, col) (layout coordinates), before
+  /// the swizzle.
+  int64_t byteOffset(int64_t row, int64_t col) const {
+    const int64_t panelWidth = swizzleBytes / elementBytes;
+    return (col / panelWidth) * rows * swizzleBytes + row * swizzleBytes +
+           (col % panelWidth) * elementBytes;
+  }
+
+  /// The descriptor's constant part: strides and swizzle mode (1: 128 B, 2: 64 B, 3: 32 B).
+  uint64_t constantBits() const {
+    const uint64_t sbo = 8 * swizzleBytes;
+    const uint64_t lbo = kMajor ? 16 : uint64_t(rows) * swizzleBytes;
+    const uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+    return ((lbo >> 4) & 0x3FFF) << 16 | ((sbo >> 4) & 0x3FFF) << 32 | mode << 62;
+  }
+};
+
+/// The geometry of operand tile `type` (a: M x K, `kDim` 1; b: K x N, `kDim` 0).
+TileGeometry getGeometry(tkgpu::MemDescType type, unsigned kDim) {
+  tkgpu::SharedEncodingAttr layout = type.getEncoding();
+  TileGeometry geometry;
+  geometry.rows = type.getShape()[layout.getOrder()[1]];
+  geometry.swizzleBytes = tkgpu::getWgmmaSwizzleBytes(layout);
+  geometry.elementBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  geometry.kMajor = layout.getOrder()[0] == kDim;
+  return geometry;
+}
+
+/// The descriptor (i64) of the sub-tile `offset` bytes into the tile at `base` (an
+/// `!llvm.ptr<3>`): the start address field is (address mod 2^18) / 16.
+Value emitDescriptor(OpBuilder &b, Location loc, Value base, int64_t offset,
+                     const TileGeometry &geometry) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value address = LLVM::PtrToIntOp::create(b, loc, i32, base);
+  address = addConst(b, loc, address, offset);
+  Value field =
+      LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, address, i32Constant(b, loc, 4)),
+                          i32Constant(b, loc, 0x3FFF));
+  Value wide = LLVM::ZExtOp::create(b, loc, i64, field);
+  Value bits =
+      LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(int64_t(geometry.constantBits())));
+  return LLVM::OrOp::create(b, loc, wide, bits);
+}
+
+/// `wgmma.wait_group pendings`, passing `values` (f32, i32 or f16 scalars) through: the
+/// returned values are the ones to use after the wait.
+SmallVector<Value> emitWait(OpBuilder &b, Location loc, ArrayRef<Value> values, unsigned pendings) {
+  std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(pendings) + ";";
+  if (values.empty()) {
+    emitAsm(b, loc, text, "", {}, Type(), 0, /*sideEffects=*/true);
+    return {};
+  }
+  // One statement per run of a type: inline assembly returns one struct type.
+  SmallVector<Value> results;
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += (i ? ",=" : "=") + std::string(values[i].getType().isF32()   ? "f"
+                                                  : values[i].getType().isF16() ? "h"
+                                                                                : "r");
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += "," + std::to_string(i);
+  bool sameType = llvm::all_of(values, [&](Value v) { return v.getType() == values[0].getType(); });
+  if (!sameType) { // never built by this file: accumulators of one op share a type
+    for (Value v : values)
+      llvm::append_range(results, emitWait(b, loc, v, pendings));
+    return results;
+  }
+  return emitAsm(b, loc, text, constraints, values, values[0].getType(), values.size(),
+                 /*sideEffects=*/true);
+}
+
+struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::WarpGroupDotOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    auto mma = cast<tkgpu::MmaEncodingAttr>(type.getEncoding());
+    auto aTile = dyn_cast<tkgpu::MemDescType>(op.getA().getType());
+    if (!aTile)
+      return op.emitError() << "tkgpu.warp_group_dot with a register operand a is not lowered "
+                               "yet";
+    tkgpu::MemDescType bTile = op.getB().getType();
+    Type in = bTile.getElementType(), acc = type.getElementType();
+    const int64_t m = type.getDimSize(0), n = type.getDimSize(1), k = aTile.getShape()[1];
+    const unsigned warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
+    const unsigned instrN = mma.getInstrShape()[1];
+    if (m % (16 * warpsM) != 0 || n % (int64_t(instrN) * warpsN) != 0)
+      return op.emitError() << "tkgpu.warp_group_dot: " << type
+                            << " does not fill its layout's warp grid";
+    const unsigned bits = in.getIntOrFloatBitWidth(), instrK = 256 / bits;
+    std::string types;
+    bool transposable = true;
+    if (in.isF16() && acc.isF16())
+      types = ".f16.f16.f16";
+    else if (in.isF16() && acc.isF32())
+      types = ".f32.f16.f16";
+    else if (in.isBF16() && acc.isF32())
+      types = ".f32.bf16.bf16";
+    else if (in.isF32() && acc.isF32())
+      types = ".f32.tf32.tf32", transposable = false;
+    else if (in.isSignlessInteger(8) && acc.isSignlessInteger(32))
+      types = ".s32.s8.s8", transposable = false;
+    else
+      return op.emitError() << "tkgpu.warp_group_dot does not support " << in << " inputs with "
+                            << acc << " accumulators";
+    TileGeometry aGeometry = getGeometry(aTile, 1), bGeometry = getGeometry(bTile, 0);
+    if (!transposable && (!aGeometry.kMajor || !bGeometry.kMajor))
+      return op.emitError() << "tkgpu.warp_group_dot: " << in
+                            << " tiles must have K contiguous (wgmma transposes 16-bit tiles "
+                               "only)";
+    if (k % instrK != 0)
+      return op.emitError() << "tkgpu.warp_group_dot: K = " << k << " is not a multiple of "
+                            << instrK;
+
+    // The instruction and its operands: accumulators (tied), descriptors, scale-d.
+    const bool packed = acc.isF16(); // two f16 accumulators per register
+    const unsigned accRegs = packed ? instrN / 4 : instrN / 2;
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(accRegs + 2) +
+                       ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) + "k" +
+                       std::to_string(instrK) + types + " " + asmOperands(0, accRegs) + ", $" +
+                       std::to_string(accRegs) + ", $" + std::to_string(accRegs + 1) + ", p";
+    if (!in.isSignlessInteger(8))
+      text += ", 1, 1";
+    if (transposable)
+      text += std::string(", ") + (aGeometry.kMajor ? "0" : "1") + ", " +
+              (bGeometry.kMajor ? "0" : "1");
+    text += ";\n}";
+    const std::string regConstraint = acc.isF32() ? "f" : "r";
+    std::string constraints;
+    for (unsigned i = 0; i < accRegs; ++i)
+      constraints += (i ? ",=" : "=") + regConstraint;
+    constraints += ",l,l,r";
+    for (unsigned i = 0; i < accRegs; ++i)
+      constraints += "," + std::to_string(i);
+    Type regType = acc.isF32() ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
+
+    // The thread's warpgroup: its first row, and its column of the warp grid.
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
+    Value warp = LLVM::UDivOp::create(rewriter, loc, tid, i32Constant(rewriter, loc, 32));
+    Value warpM = LLVM::URemOp::create(rewriter, loc, warp, i32Constant(rewriter, loc, warpsM));
+    Value warpN = LLVM::URemOp::create(
+        rewriter, loc,
+        LLVM::UDivOp::create(rewriter, loc, warp, i32Constant(rewriter, loc, warpsM)),
+        i32Constant(rewriter, loc, warpsN));
+    Value groupRow = LLVM::MulOp::create(
+        rewriter, loc, LLVM::UDivOp::create(rewriter, loc, warpM, i32Constant(rewriter, loc, 4)),
+        i32Constant(rewriter, loc, 64));
+    Value groupCol = LLVM::MulOp::create(rewriter, loc, warpN, i32Constant(rewriter, loc, instrN));
+    // The warpgroup's sub-tiles start at its row of a (col of b): a byte offset per tile,
+    // linear in the row because the first row of each warpgroup is a multiple of 8.
+    auto rowBase = [&](Value base, const TileGeometry &g, Value start, bool startIsRow) {
+      // Along the tile's rows (non-contiguous dimension): start * S; along its columns
+      // (contiguous): panel(start) * rows * S + (start mod panel) * element bytes.
+      Type ptr = base.getType();
+      Value bytes;
+      if (startIsRow) {
+        bytes =
+            LLVM::MulOp::create(rewriter, loc, start, i32Constant(rewriter, loc, g.swizzleBytes));
+      } else {
+        const int64_t panelWidth = g.swizzleBytes / g.elementBytes;
+        Value panel =
+            LLVM::UDivOp::create(rewriter, loc, start, i32Constant(rewriter, loc, panelWidth));
+        Value within =
+            LLVM::URemOp::create(rewriter, loc, start, i32Constant(rewriter, loc, panelWidth));
+        bytes = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, panel,
+                                i32Constant(rewriter, loc, g.rows * g.swizzleBytes)),
+            LLVM::MulOp::create(rewriter, loc, within, i32Constant(rewriter, loc, g.elementBytes)));
+      }
+      return LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI8Type(), base, ValueRange{bytes});
+    };
+    // a: rows are M when K-major; b: rows are N when K-major.
+    Value aBase = rowBase(adaptor.getA(), aGeometry, groupRow, /*startIsRow=*/aGeometry.kMajor);
+    Value bBase = rowBase(adaptor.getB(), bGeometry, groupCol, /*startIsRow=*/bGeometry.kMajor);
+    auto aOffset = [&](int64_t row, int64_t kk) {
+      return aGeometry.kMajor ? aGeometry.byteOffset(row, kk) : aGeometry.byteOffset(kk, row);
+    };
+    auto bOffset = [&](int64_t col, int64_t kk) {
+      return bGeometry.kMajor ? bGeometry.byteOffset(col, kk) : bGeometry.byteOffset(kk, col);
+    };
+
+    // Accumulators, rep by rep.
+    const int64_t repM = m / (16 * warpsM), repN = n / (int64_t(instrN) * warpsN);
+    SmallVector<Value> elements = unpackElements(rewriter, loc, adaptor.getC());
+    const int64_t perRep = instrN / 2;
+    if (int64_t(elements.size()) != repM * repN * perRep)
+      return op.emitError() << "tkgpu.warp_group_dot: the accumulator holds " << elements.size()
+                            << " elements per thread, its layout " << repM * repN * perRep;
+    Type f16x2 = VectorType::get({2}, rewriter.getF16Type());
+    SmallVector<SmallVector<Value>> reps;
+    for (int64_t r = 0; r < repM * repN; ++r) {
+      ArrayRef<Value> rep = ArrayRef<Value>(elements).slice(r * perRep, perRep);
+      SmallVector<Value> regs;
+      if (!packed) {
+        regs.assign(rep.begin(), rep.end());
+      } else {
+        for (int64_t i = 0; i < perRep; i += 2) {
+          Value pair = LLVM::UndefOp::create(rewriter, loc, f16x2);
+          for (int j = 0; j < 2; ++j)
+            pair = LLVM::InsertElementOp::create(rewriter, loc, pair, rep[i + j],
+                                                 i32Constant(rewriter, loc, j));
+          regs.push_back(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), pair));
+        }
+      }
+      reps.push_back(std::move(regs));
+    }
+
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    Value one = i32Constant(rewriter, loc, 1);
+    for (int64_t kk = 0; kk < k; kk += instrK)
+      for (int64_t i = 0; i < repM; ++i)
+        for (int64_t j = 0; j < repN; ++j) {
+          Value aDesc =
+              emitDescriptor(rewriter, loc, aBase, aOffset(i * 16 * warpsM, kk), aGeometry);
+          Value bDesc = emitDescriptor(rewriter, loc, bBase,
+                                       bOffset(j * int64_t(instrN) * warpsN, kk), bGeometry);
+          SmallVector<Value> &regs = reps[i * repN + j];
+          SmallVector<Value> operands{aDesc, bDesc, one};
+          llvm::append_range(operands, regs);
+          regs = emitAsm(rewriter, loc, text, constraints, operands, regType, accRegs,
+                         /*sideEffects=*/true);
+        }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+
+    SmallVector<Value> results;
+    for (SmallVector<Value> &regs : reps) {
+      if (!op.getIsAsync())
+        regs = emitWait(rewriter, loc, regs, 0);
+      for (Value reg : regs) {
+        if (!packed) {
+          results.push_back(reg);
+          continue;
+        }
+        Value pair = LLVM::BitcastOp::create(rewriter, loc, f16x2, reg);
+        for (int j = 0; j < 2; ++j)
+          results.push_back(
+              LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Constant(rewriter, loc, j)));
+      }
+    }
+    rewriter.replaceOp(op,
+                       packElements(rewriter, loc, getTypeConverter()->convertType(type), results));
+    return success();
+  }
+};
+
+struct WarpGroupDotWaitOpConversion : OpConversionPattern<tkgpu::WarpGroupDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // Every element of every operand goes through one wait statement per operand.
+    SmallVector<Value> results;
+    bool waited = false;
+    for (auto [operand, converted] : llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      if (!isa<LLVM::LLVMStructType>(converted.getType())) {
+        results.push_back(converted);
+        continue;
+      }
+      SmallVector<Value> elements = unpackElements(rewriter, loc, converted);
+      elements = emitWait(rewriter, loc, elements, op.getPendings());
+      waited = true;
+      results.push_back(packElements(rewriter, loc, converted.getType(), elements));
+    }
+    if (!waited)
+      emitWait(rewriter, loc, {}, op.getPendings());
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tk::populateWGMMADotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                                RewritePatternSet &patterns) {
+  patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion>(converter,
+                                                                       patterns.getContext());
+}
