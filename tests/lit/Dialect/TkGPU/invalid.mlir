@@ -151,3 +151,80 @@ func.func @local_load_shape(%tile: !tkgpu.memdesc<32x64xf16, #s>) {
   %x = tkgpu.local_load %tile : !tkgpu.memdesc<32x64xf16, #s> -> tensor<64x32xf16, #b>
   func.return
 }
+
+// -----
+
+// expected-error @+1 {{mma layout version 4 is not supported (2: mma.sync, 3: wgmma)}}
+#m = #tkgpu.mma<{version = 4, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+func.func @mma_v4(%x: tensor<64x64xf32, #m>) { func.return }
+
+// -----
+
+// expected-error @+1 {{mma layout version 3 needs warpsPerCTA[0] to be a multiple of 4 (a warpgroup down the rows), got 2}}
+#m = #tkgpu.mma<{version = 3, warpsPerCTA = [2, 2], instrShape = [16, 64]}>
+func.func @mma_v3_warps(%x: tensor<64x64xf32, #m>) { func.return }
+
+// -----
+
+// expected-error @+1 {{mma layout version 3 must have instrShape = [16, n] with n a multiple of 8 from 8 to 256}}
+#m = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 12]}>
+func.func @mma_v3_n(%x: tensor<64x64xf32, #m>) { func.return }
+
+// -----
+
+// expected-error @+1 {{dot_operand layout of an mma layout of version 3 must be operand a (opIdx 0): wgmma reads b from shared memory}}
+#o = #tkgpu.dot_operand<{opIdx = 1, parent = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>, kWidth = 2}>
+func.func @v3_operand_b(%x: tensor<64x64xf16, #o>) { func.return }
+
+// -----
+
+// expected-error @+1 {{shared layout's panelWidth must be a power of two holding vec * maxPhase elements, got 32}}
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], panelWidth = 32}>
+func.func @panel_width(%t: !tkgpu.memdesc<64x128xf16, #s>) { func.return }
+
+// -----
+
+// expected-error @+1 {{shared layout cannot have both padding and panels}}
+#s = #tkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 1, order = [1, 0], padding = 8, panelWidth = 64}>
+func.func @panel_padding(%t: !tkgpu.memdesc<64x128xf16, #s>) { func.return }
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @local_alloc_shape(%x: tensor<32x64xf16, #b>) {
+  // expected-error @+1 {{'tkgpu.local_alloc' op stores 'tensor<32x64xf16, #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' into a tile of the same shape and element type}}
+  %t = tkgpu.local_alloc %x : tensor<32x64xf16, #b> -> !tkgpu.memdesc<64x64xf16, #s>
+  func.return
+}
+
+// -----
+
+#m = #tkgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @warp_group_dot_v2(%a: !tkgpu.memdesc<64x64xf16, #s>, %b: !tkgpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #m>) {
+  // expected-error @+1 {{'tkgpu.warp_group_dot' op result must have an mma layout of version 3}}
+  %d = tkgpu.warp_group_dot %a, %b, %c : !tkgpu.memdesc<64x64xf16, #s>, !tkgpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #m> -> tensor<64x64xf32, #m>
+  func.return
+}
+
+// -----
+
+#m = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @warp_group_dot_shapes(%a: !tkgpu.memdesc<64x32xf16, #s>, %b: !tkgpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #m>) {
+  // expected-error @+1 {{'tkgpu.warp_group_dot' op shapes do not form a matrix product}}
+  %d = tkgpu.warp_group_dot %a, %b, %c : !tkgpu.memdesc<64x32xf16, #s>, !tkgpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #m> -> tensor<64x64xf32, #m>
+  func.return
+}
+
+// -----
+
+#m = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @warp_group_dot_register_a(%a: tensor<64x64xf16, #b>, %b: !tkgpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #m>) {
+  // expected-error @+1 {{'tkgpu.warp_group_dot' op a register operand must have the dot_operand layout (opIdx 0) of the result's mma layout}}
+  %d = tkgpu.warp_group_dot %a, %b, %c : tensor<64x64xf16, #b>, !tkgpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #m> -> tensor<64x64xf32, #m>
+  func.return
+}

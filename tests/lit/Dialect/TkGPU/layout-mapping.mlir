@@ -78,6 +78,23 @@ func.func @mma(%c: tensor<32x16xf32, #mma>, %d: tensor<64x32xf32, #mma>, %e: ten
   func.return
 }
 
+// mma version 3 (wgmma), 4 x 2 warps on 64 x 32 with n = 16: warps go down the rows first (warp
+// w at row 16 (w % 4), column 16 (w / 4)), so that warps 0-3 (a warpgroup) hold rows 0-63 of
+// columns 0-15; in a warp's 16 x 16 tile, two 16 x 8 pieces left to right, four elements each.
+// CHECK: remark: elemsPerThread = [2, 4];
+// CHECK-SAME: t0: (0, 0) (0, 1) (8, 0) (8, 1) (0, 8) (0, 9) (8, 8) (8, 9);
+// CHECK-SAME: t1: (0, 2) (0, 3) (8, 2) (8, 3) (0, 10) (0, 11) (8, 10) (8, 11);
+// CHECK-SAME: t4: (1, 0) (1, 1) (9, 0) (9, 1) (1, 8) (1, 9) (9, 8) (9, 9);
+// CHECK-SAME: t31: (7, 6) (7, 7) (15, 6) (15, 7) (7, 14) (7, 15) (15, 14) (15, 15);
+// CHECK-SAME: t32: (16, 0) (16, 1) (24, 0) (24, 1) (16, 8)
+// CHECK-SAME: t64: (32, 0) (32, 1) (40, 0) (40, 1) (32, 8)
+// CHECK-SAME: t96: (48, 0) (48, 1) (56, 0) (56, 1) (48, 8)
+// CHECK-SAME: t128: (0, 16) (0, 17) (8, 16) (8, 17) (0, 24) (0, 25) (8, 24) (8, 25);
+// CHECK-SAME: t255: (55, 22) (55, 23) (63, 22) (63, 23) (55, 30) (55, 31) (63, 30) (63, 31){{$}}
+func.func @mma_v3(%c: tensor<64x32xf32, #tkgpu.mma<{version = 3, warpsPerCTA = [4, 2], instrShape = [16, 16]}>>) {
+  func.return
+}
+
 // a (opIdx 0), f16, kWidth 2, 32 x 32: K = 32 is two 16-wide K tiles. Register j holds row
 // g + 8 (j % 2), columns 2t + 8 (j / 2) + [0, 2); registers 0..3 of K tile 0, then of K tile 1.
 // Warps of one row of the 2 x 2 grid (0 and 1, 2 and 3) hold the same rows.
