@@ -2,7 +2,7 @@
 // inputs, and the interpreter against a double-precision reference (tests/support/dot_cases.hpp:
 // the cases, and the tolerances derived from K and the types). Odd shapes, every input/accumulator
 // pair, f32 in tf32, ieee and tf32x3, column-major and transposed operands, num_warps, num_stages
-// 1 to 4, a dot inside tk::if_ and two chained dots. On a GPU newer than sm_80 everything runs
+// 1 to 4, tiles that take wgmma on sm_90a, a dot inside tk::if_ and two chained dots. On a GPU newer than sm_80 everything runs
 // twice: for the GPU's own target and lowered as for sm_80 (launch_options::target_arch: the
 // mma.sync path on Hopper); TK_TARGET_ARCH=<sm_XY> runs only that.
 //
@@ -59,6 +59,11 @@ void run(const std::string &what, bool gpu, const std::string &arch_note,
 void run_all(bool gpu, const std::string &arch_note, std::uint64_t seed) {
   std::uint64_t n = 0;
   for (const dot_cases::tiled_case &c : dot_cases::all_tiled_cases())
+    run(
+        c.describe(), gpu, arch_note,
+        [&](std::mt19937_64 &g, bool on_gpu) { return dot_cases::run_tiled(c, g, on_gpu); },
+        seed + n++);
+  for (const dot_cases::tiled_case &c : dot_cases::wgmma_cases())
     run(
         c.describe(), gpu, arch_note,
         [&](std::mt19937_64 &g, bool on_gpu) { return dot_cases::run_tiled(c, g, on_gpu); },

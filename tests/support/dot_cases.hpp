@@ -251,6 +251,36 @@ inline std::vector<tiled_case> all_tiled_cases() {
   return cases;
 }
 
+/// Tiles that take wgmma on sm_90a (M a multiple of 64 on 4 or 8 warps): two 64-row reps and
+/// 256-byte rows of b in two panels (128 x 128 x 64), n = 256 on two warpgroups (128 x 256 x 64,
+/// 8 warps), warpgroups side by side along N (64 x 128 x 32, 8 warps), the 32-byte swizzle
+/// (K = 16), f16 accumulators, a transposed from M-major tiles (A column-major), b from K-major
+/// tiles (B column-major: what tf32 and i8 need), num_stages 1 (tiles stored from registers) to
+/// 4; shapes not multiples of the tile, K tails included.
+inline std::vector<tiled_case> wgmma_cases() {
+  using enum types;
+  const auto ieee = tk::input_precision::ieee, tf32 = tk::input_precision::tf32;
+  const auto row = layout::row_major, col = layout::column_major;
+  std::vector<tiled_case> cases = {
+      {150, 200, 300, 128, 128, 64, f16_f32, ieee, row, row},
+      {130, 260, 200, 128, 256, 64, bf16_f32, ieee, row, row, 8},
+      {100, 150, 90, 64, 128, 32, f16_f32, ieee, row, row, 8},
+      {70, 80, 100, 64, 64, 64, f16_f16, ieee, row, row},
+      {70, 80, 50, 64, 64, 16, bf16_f32, ieee, row, row},
+      {130, 70, 100, 128, 64, 32, f16_f32, ieee, col, row},
+      {70, 130, 100, 64, 128, 64, f16_f32, ieee, row, col},
+      {90, 70, 100, 64, 64, 32, f32_f32, tf32, row, col},
+      {90, 70, 200, 64, 64, 64, i8_i32, ieee, row, col},
+      {65, 64, 64, 64, 64, 64, i8_i32, ieee, col, col}, // M-major i8: mma.sync instead
+  };
+  for (int stages : {1, 2, 4}) {
+    tiled_case c{150, 200, 300, 128, 128, 64, f16_f32, ieee, row, row};
+    c.num_stages = stages;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 /// The K loop at each pipelining depth (a GPU launch option; the interpreter ignores it).
 inline std::vector<tiled_case> stage_cases() {
   std::vector<tiled_case> cases;
