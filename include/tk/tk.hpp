@@ -7,6 +7,7 @@
 #include <tk/block.hpp>
 #include <tk/control.hpp>
 #include <tk/creation.hpp>
+#include <tk/descriptor.hpp>
 #include <tk/device_buffer.hpp>
 #include <tk/dot.hpp>
 #include <tk/dtype.hpp>

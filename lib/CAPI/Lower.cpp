@@ -30,6 +30,9 @@ namespace {
 
 using PassFactory = std::unique_ptr<Pass> (*)(const LoweringOptions &);
 
+std::unique_ptr<Pass> rewriteTensorDescriptors(const LoweringOptions &) {
+  return tkgpu::createTkRewriteTensorDescriptors();
+}
 std::unique_ptr<Pass> assignLayouts(const LoweringOptions &options) {
   return tkgpu::createTkAssignLayouts(tkgpu::TkAssignLayoutsOptions{options.numWarps});
 }
@@ -77,6 +80,7 @@ struct Stage {
 // and the last stage verifies the result.
 // clang-format off
 constexpr Stage kStages[] = {
+    {"tk-rewrite-tensor-descriptors", rewriteTensorDescriptors, true}, // to pointer blocks
     {"canonicalize",                 canonicalize, true},  // tk folders (splats), arith, DCE
     {"cse",                          cse, true},           // the front end repeats ranges, splats
     {"tk-assign-layouts",            assignLayouts, true}, // blocked layouts for every tensor

@@ -164,3 +164,28 @@ module {
   } loc("golden_kernels.hpp":252:14)
 }
 
+// -----
+
+// kernel: memory.descriptor
+module {
+  func.func @descriptor(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg2: i32, %arg3: i32 {tk.divisibility = 16 : i32}, %arg4: i32 {tk.divisibility = 16 : i32}) {
+    %0 = arith.extsi %arg4 : i32 to i64 loc("golden_kernels.hpp":909:56)
+    %1 = arith.constant 1 : i64 loc("golden_kernels.hpp":909:60)
+    %2 = "tk.make_tensor_descriptor"(%arg1, %arg2, %arg3, %0, %1) : (!tk.ptr<f32>, i32, i32, i64, i64) -> !tk.tensordesc<tensor<16x32xf32>> loc("golden_kernels.hpp":909:42)
+    %3 = arith.extsi %arg4 : i32 to i64 loc("golden_kernels.hpp":910:57)
+    %4 = arith.constant 1 : i64 loc("golden_kernels.hpp":910:61)
+    %5 = "tk.make_tensor_descriptor"(%arg0, %arg2, %arg3, %3, %4) : (!tk.ptr<f32>, i32, i32, i64, i64) -> !tk.tensordesc<tensor<16x32xf32>> loc("golden_kernels.hpp":910:42)
+    %6 = "tk.get_program_id"() <{axis = 0 : i32}> : () -> i32 loc("golden_kernels.hpp":911:30)
+    %7 = arith.constant 16 : i32 loc("golden_kernels.hpp":911:36)
+    %8 = arith.muli %6, %7 : i32 loc("golden_kernels.hpp":911:36)
+    %9 = arith.constant 0 : i32 loc("golden_kernels.hpp":912:41)
+    %10 = "tk.descriptor_load"(%2, %8, %9) : (!tk.tensordesc<tensor<16x32xf32>>, i32, i32) -> tensor<16x32xf32> loc("golden_kernels.hpp":912:34)
+    %11 = arith.constant 32 : i32 loc("golden_kernels.hpp":912:21)
+    "tk.descriptor_store"(%5, %8, %11, %10) : (!tk.tensordesc<tensor<16x32xf32>>, i32, i32, tensor<16x32xf32>) -> () loc("golden_kernels.hpp":912:14)
+    %12 = arith.constant dense<0.0> : tensor<16x32xf32> loc("golden_kernels.hpp":913:14)
+    %13 = arith.constant 0 : i32 loc("golden_kernels.hpp":913:21)
+    "tk.descriptor_store"(%5, %8, %13, %12) : (!tk.tensordesc<tensor<16x32xf32>>, i32, i32, tensor<16x32xf32>) -> () loc("golden_kernels.hpp":913:14)
+    func.return loc("golden_kernels.hpp":907:19)
+  } loc("golden_kernels.hpp":907:19)
+}
+

@@ -51,6 +51,12 @@ inline std::string mlir_element(const elem_type &t) {
 }
 
 inline std::string mlir_type(const value &v) {
+  if (v.descriptor) {
+    std::string s = "!tk.tensordesc<tensor<";
+    for (auto d : v.shape)
+      s += std::to_string(d) + "x";
+    return s + mlir_element(v.type.pointee) + ">>";
+  }
   if (v.shape.empty())
     return mlir_element(v.type);
   std::string s = "tensor<";

@@ -69,6 +69,9 @@ struct value : refcounted {
   /// Interpreter, pointers: the launch argument whose buffer the addresses point into, as an
   /// index into `context::extents`, or -1 when unknown.
   int extent = -1;
+  /// A tensor descriptor (`tk::tensor_descriptor`): `type` is its base pointer's, `shape` its block
+  /// shape; interpreter, `i` holds the base, the sizes and the strides.
+  bool descriptor = false;
 
   value(elem_type t, shape_t s) : type(t), shape(std::move(s)) {}
   int rank() const { return int(shape.size()); }

@@ -427,3 +427,36 @@ LogicalResult IntToPtrOp::verify() {
     return emitOpError() << "keeps the shape, got " << getSrc().getType() << " to " << getType();
   return success();
 }
+
+LogicalResult MakeTensorDescOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  if (getShape().size() != size_t(block.getRank()))
+    return emitOpError() << "needs one size and one stride per dimension of its block " << block
+                         << ", got " << getShape().size();
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError() << "base " << getBase().getType() << " must point to the block's element "
+                         << "type " << block.getElementType();
+  return success();
+}
+
+/// A descriptor access's index count and block type against its descriptor's.
+static LogicalResult verifyDescriptorAccess(Operation *op, TensorDescType desc, size_t indices,
+                                            Type block) {
+  if (indices != size_t(desc.getBlockType().getRank()))
+    return op->emitOpError() << "needs one index per dimension of " << desc << ", got " << indices;
+  auto tensor = dyn_cast<RankedTensorType>(block);
+  RankedTensorType want = desc.getBlockType();
+  if (!tensor || tensor.getShape() != want.getShape() ||
+      tensor.getElementType() != want.getElementType()) // a layout may come with it
+    return op->emitOpError() << "accesses blocks of " << want << ", got " << block;
+  return success();
+}
+
+LogicalResult DescriptorLoadOp::verify() {
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(), getType());
+}
+
+LogicalResult DescriptorStoreOp::verify() {
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
+                                getSrc().getType());
+}

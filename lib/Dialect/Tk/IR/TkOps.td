@@ -172,6 +172,52 @@ class Tk_CombineReturnOp<string mnemonic, string parent>
 def Tk_ReduceReturnOp : Tk_CombineReturnOp<"reduce.return", "ReduceOp">;
 def Tk_ScanReturnOp : Tk_CombineReturnOp<"scan.return", "ScanOp">;
 
+// Tensor descriptors (Triton's tl.make_tensor_descriptor).
+
+def Tk_MakeTensorDescOp : Tk_Op<"make_tensor_descriptor", [Pure, SameVariadicOperandSize]> {
+  let summary = "a descriptor of the tensor at `base` with `shape` and `strides`";
+  let description = [{
+    The tensor's element (i0, ..., in) is at `base + i0 strides[0] + ... + in strides[n]`
+    (elements), for 0 <= id < shape[d]. The last stride is 1, the base 16-byte aligned and the
+    other strides multiples of 16 bytes (the interpreter checks it; TMA needs it).
+  }];
+  let arguments = (ins Tk_PtrType:$base, Variadic<I32>:$shape, Variadic<I64>:$strides);
+  let results = (outs Tk_TensorDescType:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tk_DescriptorLoadOp : Tk_Op<"descriptor_load"> {
+  let summary = "loads the block at `indices` of a tensor descriptor";
+  let description = [{
+    The block whose first element is the tensor's element `indices`; elements outside the
+    tensor read as zero.
+  }];
+  let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemRead]>:$desc,
+                       Variadic<I32>:$indices);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tk_DescriptorStoreOp : Tk_Op<"descriptor_store"> {
+  let summary = "stores a block at `indices` of a tensor descriptor";
+  let description = [{
+    Writes `src` to the block whose first element is the tensor's element `indices`; elements
+    outside the tensor are not written.
+  }];
+  let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemWrite]>:$desc,
+                       Variadic<I32>:$indices, Tk_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
 // Matrix product.
 
 def Tk_DotOp : Tk_Op<"dot", [Pure]> {

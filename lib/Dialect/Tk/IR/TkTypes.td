@@ -29,6 +29,19 @@ def Tk_PtrType : Tk_TypeDef<"Pointer", "ptr"> {
   let genVerifyDecl = 1;
 }
 
+def Tk_TensorDescType : Tk_TypeDef<"TensorDesc", "tensordesc"> {
+  let summary = "a tensor in global memory, read and written a block at a time";
+  let description = [{
+    `!tk.tensordesc<tensor<64x32xf16>>`: a descriptor of a tensor in global memory (its base,
+    shape and strides, from `tk.make_tensor_descriptor`) that `tk.descriptor_load` and
+    `tk.descriptor_store` access in blocks of `blockType`'s shape. Blocks may reach past the
+    tensor's edges: those elements read as zero and are not written.
+  }];
+  let parameters = (ins "::mlir::RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+  let genVerifyDecl = 1;
+}
+
 // Element types of the front end: i1 ... i64 (signless), f16, bf16, f32, f64, pointers.
 def Tk_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
 def Tk_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;

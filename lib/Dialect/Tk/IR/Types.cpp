@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tk;
@@ -32,4 +33,18 @@ void TkDialect::registerTypes() {
 #define GET_TYPEDEF_LIST
 #include "Dialect/Tk/IR/TkTypes.cpp.inc"
       >();
+}
+
+LogicalResult TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     RankedTensorType block) {
+  if (!block || block.getRank() == 0 || !block.hasStaticShape() ||
+      !isScalarElementType(block.getElementType()))
+    return emitError() << "!tk.tensordesc's block must be a statically shaped tensor of integers "
+                          "or floats, got "
+                       << block;
+  for (int64_t d : block.getShape())
+    if (!llvm::isPowerOf2_64(uint64_t(d)))
+      return emitError() << "!tk.tensordesc's block dimensions must be powers of two, got "
+                         << block;
+  return success();
 }

@@ -6,6 +6,18 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::ModuleOp"> {
+  let summary = "tensor-descriptor loads and stores as masked pointer blocks";
+  let description = [{
+    Each tk.descriptor_load / tk.descriptor_store becomes a tk.load / tk.store through the
+    block of pointers base + sum (indices[d] + arange(B_d)) strides[d], masked to the tensor
+    (elements outside read as zero and are not written); the last stride is taken as 1 (the
+    descriptor's contract), so the accesses vectorize. The descriptor must be made by
+    tk.make_tensor_descriptor in the same function (RewriteTensorDescriptors.cpp).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TkAssignLayouts : Pass<"tk-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "gives every tensor a tkgpu layout (Triton's ConvertTritonToTritonGPU)";
   let description = [{

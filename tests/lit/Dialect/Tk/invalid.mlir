@@ -639,3 +639,40 @@ func.func @int_to_ptr_shape(%arg0: i64) {
   %0 = "tk.int_to_ptr"(%arg0) : (i64) -> tensor<1x!tk.ptr<f32>>
   func.return
 }
+
+// -----
+
+// expected-error @+1 {{!tk.tensordesc's block dimensions must be powers of two, got 'tensor<24xf32>'}}
+func.func @desc_block(%d: !tk.tensordesc<tensor<24xf32>>) { func.return }
+
+// -----
+
+func.func @desc_sizes(%p: !tk.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tk.make_tensor_descriptor' op needs one size and one stride per dimension of its block 'tensor<16x16xf32>', got 1}}
+  %d = tk.make_tensor_descriptor %p, [%n], [%s] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @desc_pointee(%p: !tk.ptr<f16>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tk.make_tensor_descriptor' op base '!tk.ptr<f16>' must point to the block's element type 'f32'}}
+  %d = tk.make_tensor_descriptor %p, [%n], [%s] : !tk.ptr<f16>, !tk.tensordesc<tensor<16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @desc_indices(%d: !tk.tensordesc<tensor<16x16xf32>>, %i: i32) {
+  // expected-error @+1 {{'tk.descriptor_load' op needs one index per dimension of '!tk.tensordesc<tensor<16x16xf32>>', got 1}}
+  %x = tk.descriptor_load %d[%i] : !tk.tensordesc<tensor<16x16xf32>> -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @desc_store_block(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32, %x: tensor<32xf32>) {
+  // expected-error @+1 {{'tk.descriptor_store' op accesses blocks of 'tensor<16xf32>', got 'tensor<32xf32>'}}
+  tk.descriptor_store %d[%i], %x : !tk.tensordesc<tensor<16xf32>>, tensor<32xf32>
+  func.return
+}
