@@ -279,20 +279,22 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
         }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
 
+    // A synchronous product waits for its group: one statement for every register.
+    SmallVector<Value> accumulators;
+    for (SmallVector<Value> &regs : reps)
+      llvm::append_range(accumulators, regs);
+    if (!op.getIsAsync())
+      accumulators = emitWait(rewriter, loc, accumulators, 0);
     SmallVector<Value> results;
-    for (SmallVector<Value> &regs : reps) {
-      if (!op.getIsAsync())
-        regs = emitWait(rewriter, loc, regs, 0);
-      for (Value reg : regs) {
-        if (!packed) {
-          results.push_back(reg);
-          continue;
-        }
-        Value pair = LLVM::BitcastOp::create(rewriter, loc, f16x2, reg);
-        for (int j = 0; j < 2; ++j)
-          results.push_back(
-              LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Constant(rewriter, loc, j)));
+    for (Value reg : accumulators) {
+      if (!packed) {
+        results.push_back(reg);
+        continue;
       }
+      Value pair = LLVM::BitcastOp::create(rewriter, loc, f16x2, reg);
+      for (int j = 0; j < 2; ++j)
+        results.push_back(
+            LLVM::ExtractElementOp::create(rewriter, loc, pair, i32Constant(rewriter, loc, j)));
     }
     rewriter.replaceOp(op,
                        packElements(rewriter, loc, getTypeConverter()->convertType(type), results));
