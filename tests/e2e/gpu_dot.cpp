@@ -2,9 +2,10 @@
 // inputs, and the interpreter against a double-precision reference (tests/support/dot_cases.hpp:
 // the cases, and the tolerances derived from K and the types). Odd shapes, every input/accumulator
 // pair, f32 in tf32, ieee and tf32x3, column-major and transposed operands, num_warps, num_stages
-// 1 to 4, tiles that take wgmma on sm_90a, a dot inside tk::if_ and two chained dots. On a GPU newer than sm_80 everything runs
-// twice: for the GPU's own target and lowered as for sm_80 (launch_options::target_arch: the
-// mma.sync path on Hopper); TK_TARGET_ARCH=<sm_XY> runs only that.
+// 1 to 4, tiles that take wgmma on sm_90a, a dot inside tk::if_ and two chained dots. On a GPU
+// newer than sm_80 everything runs twice: for the GPU's own target and lowered as for sm_80
+// (launch_options::target_arch: the mma.sync path on Hopper); TK_TARGET_ARCH=<sm_XY> runs only
+// that.
 //
 //   tk_e2e_gpu_dot [--interpreter] [seed]
 //
