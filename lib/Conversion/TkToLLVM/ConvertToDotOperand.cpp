@@ -109,8 +109,10 @@ Value loadDotOperandWithLdmatrix(OpBuilder &b, Location loc, Value base,
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   Value warp = LLVM::UDivOp::create(b, loc, tid, c(32));
   Value lane = LLVM::URemOp::create(b, loc, tid, c(32));
+  // Version 2 numbers warps along N first, version 3 (a only) down M first.
   Value warpNonK =
-      operand.getOpIdx() == 0
+      mma.isHopper() ? LLVM::URemOp::create(b, loc, warp, c(warpsM)).getResult()
+      : operand.getOpIdx() == 0
           ? LLVM::URemOp::create(b, loc, LLVM::UDivOp::create(b, loc, warp, c(warpsN)), c(warpsM))
                 .getResult()
           : LLVM::URemOp::create(b, loc, warp, c(warpsN)).getResult();

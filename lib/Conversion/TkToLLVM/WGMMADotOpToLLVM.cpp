@@ -96,6 +96,9 @@ Value emitDescriptor(OpBuilder &b, Location loc, Value base, int64_t offset,
   return LLVM::OrOp::create(b, loc, wide, bits);
 }
 
+/// The two-element vector type a register of 16-bit elements packs.
+Type f16x2Of(Type element) { return VectorType::get({2}, element); }
+
 /// `wgmma.wait_group pendings`, passing `values` (f32, i32 or f16 scalars) through: the
 /// returned values are the ones to use after the wait.
 SmallVector<Value> emitWait(OpBuilder &b, Location loc, ArrayRef<Value> values, unsigned pendings) {
@@ -131,13 +134,12 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
     Location loc = op.getLoc();
     RankedTensorType type = op.getType();
     auto mma = cast<tkgpu::MmaEncodingAttr>(type.getEncoding());
+    // a: a tile (a descriptor per instruction) or registers (four per instruction).
     auto aTile = dyn_cast<tkgpu::MemDescType>(op.getA().getType());
-    if (!aTile)
-      return op.emitError() << "tkgpu.warp_group_dot with a register operand a is not lowered "
-                               "yet";
+    const bool aInRegisters = !aTile;
     tkgpu::MemDescType bTile = op.getB().getType();
     Type in = bTile.getElementType(), acc = type.getElementType();
-    const int64_t m = type.getDimSize(0), n = type.getDimSize(1), k = aTile.getShape()[1];
+    const int64_t m = type.getDimSize(0), n = type.getDimSize(1), k = bTile.getShape()[0];
     const unsigned warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
     const unsigned instrN = mma.getInstrShape()[1];
     if (m % (16 * warpsM) != 0 || n % (int64_t(instrN) * warpsN) != 0)
@@ -159,7 +161,13 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
     else
       return op.emitError() << "tkgpu.warp_group_dot does not support " << in << " inputs with "
                             << acc << " accumulators";
-    TileGeometry aGeometry = getGeometry(aTile, 1), bGeometry = getGeometry(bTile, 0);
+    if (aInRegisters && bits != 16)
+      return op.emitError() << "tkgpu.warp_group_dot: a register operand a of " << in
+                            << " is not lowered (16-bit types only)";
+    TileGeometry aGeometry = aTile ? getGeometry(aTile, 1) : TileGeometry{};
+    TileGeometry bGeometry = getGeometry(bTile, 0);
+    if (aInRegisters)
+      aGeometry.kMajor = true; // for the checks below: registers need no transpose
     if (!transposable && (!aGeometry.kMajor || !bGeometry.kMajor))
       return op.emitError() << "tkgpu.warp_group_dot: " << in
                             << " tiles must have K contiguous (wgmma transposes 16-bit tiles "
@@ -168,24 +176,30 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
       return op.emitError() << "tkgpu.warp_group_dot: K = " << k << " is not a multiple of "
                             << instrK;
 
-    // The instruction and its operands: accumulators (tied), descriptors, scale-d.
+    // The instruction and its operands: accumulators (tied), a (a descriptor, or four registers
+    // of two elements), b's descriptor, scale-d. With a in registers there is no transpose
+    // immediate for a.
     const bool packed = acc.isF16(); // two f16 accumulators per register
     const unsigned accRegs = packed ? instrN / 4 : instrN / 2;
-    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(accRegs + 2) +
+    const unsigned aRegs = aInRegisters ? 4 : 1;
+    const std::string aText =
+        aInRegisters ? asmOperands(accRegs, 4) : "$" + std::to_string(accRegs);
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(accRegs + aRegs + 1) +
                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(instrN) + "k" +
-                       std::to_string(instrK) + types + " " + asmOperands(0, accRegs) + ", $" +
-                       std::to_string(accRegs) + ", $" + std::to_string(accRegs + 1) + ", p";
+                       std::to_string(instrK) + types + " " + asmOperands(0, accRegs) + ", " +
+                       aText + ", $" + std::to_string(accRegs + aRegs) + ", p";
     if (!in.isSignlessInteger(8))
       text += ", 1, 1";
+    if (transposable && !aInRegisters)
+      text += std::string(", ") + (aGeometry.kMajor ? "0" : "1");
     if (transposable)
-      text += std::string(", ") + (aGeometry.kMajor ? "0" : "1") + ", " +
-              (bGeometry.kMajor ? "0" : "1");
+      text += std::string(", ") + (bGeometry.kMajor ? "0" : "1");
     text += ";\n}";
     const std::string regConstraint = acc.isF32() ? "f" : "r";
     std::string constraints;
     for (unsigned i = 0; i < accRegs; ++i)
       constraints += (i ? ",=" : "=") + regConstraint;
-    constraints += ",l,l,r";
+    constraints += aInRegisters ? ",r,r,r,r,l,r" : ",l,l,r";
     for (unsigned i = 0; i < accRegs; ++i)
       constraints += "," + std::to_string(i);
     Type regType = acc.isF32() ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
@@ -227,7 +241,8 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
       return LLVM::GEPOp::create(rewriter, loc, ptr, rewriter.getI8Type(), base, ValueRange{bytes});
     };
     // a: rows are M when K-major; b: rows are N when K-major.
-    Value aBase = rowBase(adaptor.getA(), aGeometry, groupRow, /*startIsRow=*/aGeometry.kMajor);
+    Value aBase =
+        aInRegisters ? Value() : rowBase(adaptor.getA(), aGeometry, groupRow, aGeometry.kMajor);
     Value bBase = rowBase(adaptor.getB(), bGeometry, groupCol, /*startIsRow=*/bGeometry.kMajor);
     auto aOffset = [&](int64_t row, int64_t kk) {
       return aGeometry.kMajor ? aGeometry.byteOffset(row, kk) : aGeometry.byteOffset(kk, row);
@@ -262,17 +277,40 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
       reps.push_back(std::move(regs));
     }
 
+    // a in registers (a #tkgpu.dot_operand of this layout, kWidth 2): for 64-row rep i and K
+    // step kk, its elements (i repK + kk) 8 ... + 7, packed in pairs: the fragment's a0..a3.
+    SmallVector<Value> aElements;
+    if (aInRegisters)
+      aElements = unpackElements(rewriter, loc, adaptor.getA());
+    const int64_t repK = k / instrK;
+    if (aInRegisters && int64_t(aElements.size()) != repM * repK * 8)
+      return op.emitError() << "tkgpu.warp_group_dot: a holds " << aElements.size()
+                            << " elements per thread, its layout " << repM * repK * 8;
+    auto aOperands = [&](int64_t i, int64_t kk) -> SmallVector<Value> {
+      if (!aInRegisters)
+        return {emitDescriptor(rewriter, loc, aBase, aOffset(i * 16 * warpsM, kk), aGeometry)};
+      SmallVector<Value> regs;
+      const int64_t first = (i * repK + kk / instrK) * 8;
+      for (int64_t r = 0; r < 4; ++r) {
+        Value pair = LLVM::UndefOp::create(rewriter, loc, f16x2Of(aElements[0].getType()));
+        for (int e = 0; e < 2; ++e)
+          pair = LLVM::InsertElementOp::create(rewriter, loc, pair, aElements[first + 2 * r + e],
+                                               i32Constant(rewriter, loc, e));
+        regs.push_back(LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), pair));
+      }
+      return regs;
+    };
+
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     Value one = i32Constant(rewriter, loc, 1);
     for (int64_t kk = 0; kk < k; kk += instrK)
       for (int64_t i = 0; i < repM; ++i)
         for (int64_t j = 0; j < repN; ++j) {
-          Value aDesc =
-              emitDescriptor(rewriter, loc, aBase, aOffset(i * 16 * warpsM, kk), aGeometry);
           Value bDesc = emitDescriptor(rewriter, loc, bBase,
                                        bOffset(j * int64_t(instrN) * warpsN, kk), bGeometry);
           SmallVector<Value> &regs = reps[i * repN + j];
-          SmallVector<Value> operands{aDesc, bDesc, one};
+          SmallVector<Value> operands = aOperands(i, kk);
+          operands.append({bDesc, one});
           llvm::append_range(operands, regs);
           regs = emitAsm(rewriter, loc, text, constraints, operands, regType, accRegs,
                          /*sideEffects=*/true);

@@ -15,7 +15,9 @@
 /// wgmma (version 3, sm_90a only: the `wgmma` option): the dot becomes a
 /// tkgpu.warp_group_dot whose operands are shared-memory tiles (tkgpu.local_alloc of the
 /// operand, in getWgmmaSharedEncoding's layout, its contiguous dimension the operand layout's;
-/// tk-pipeline turns the loads behind them into copies straight into those tiles). Taken where
+/// tk-pipeline turns the loads behind them into copies straight into those tiles), except a
+/// 16-bit `a` computed in the kernel, which stays in registers (a `#tkgpu.dot_operand` of the
+/// version-3 layout; keepsOperandAInRegisters). Taken where
 ///   - the CTA has a multiple of 4 warps, M is a multiple of 64 and N of 8 (wgmma's m64nNk);
 ///   - the inputs are f16 or bf16 (f32 accumulator, or f16 with f16 inputs), f32 with tf32
 ///     precision, or i8 (i32 accumulator, K a multiple of 32);
@@ -145,6 +147,15 @@ std::pair<SmallVector<unsigned, 2>, unsigned> chooseWgmmaShape(int64_t m, int64_
   return {warps, unsigned(instrN)};
 }
 
+/// Whether wgmma reads `a` from registers: a 16-bit operand computed in the kernel (not loaded
+/// from memory, nor an argument), such as softmax(q kT) before its product with v, which then
+/// needs no round trip through shared memory. Loaded operands go to tiles, where the pipeline
+/// copies them.
+bool keepsOperandAInRegisters(tk::DotOp dot, unsigned bits) {
+  Operation *def = storedOperand(dot.getA()).getDefiningOp();
+  return bits == 16 && def && !isa<tk::LoadOp>(def);
+}
+
 /// A tile holding `operand`, stored from the layout it was converted from (storedOperand).
 Value allocTile(OpBuilder &builder, Value operand) {
   operand = storedOperand(operand);
@@ -174,7 +185,11 @@ struct TkAccelerateMatmulPass : tkgpu::impl::TkAccelerateMatmulBase<TkAccelerate
       if (wgmma && canUseWgmma(dot, numWarps)) {
         auto [warps, instrN] = chooseWgmmaShape(type.getDimSize(0), type.getDimSize(1), numWarps);
         auto mma = MmaEncodingAttr::get(context, 3, warps, ArrayRef<unsigned>{16, instrN});
-        Value a = allocTile(builder, dot.getA());
+        const unsigned bits = dot.getA().getType().getElementTypeBitWidth();
+        Value a = keepsOperandAInRegisters(dot, bits)
+                      ? convertTo(builder, dot.getA(),
+                                  DotOperandEncodingAttr::get(context, 0, mma, 32 / bits))
+                      : allocTile(builder, dot.getA());
         Value b = allocTile(builder, dot.getB());
         Value c = convertTo(builder, dot.getC(), mma);
         auto product = WarpGroupDotOp::create(builder, dot.getLoc(), withLayout(type, mma), a, b, c,

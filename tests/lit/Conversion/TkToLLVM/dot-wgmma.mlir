@@ -67,3 +67,23 @@ func.func @tf32(%ta: !tkgpu.memdesc<64x32xf32, #sa>, %tb: !tkgpu.memdesc<32x64xf
   func.return %w : tensor<64x64xf32, #mma>
 }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#sb = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// a in registers (f16 64 x 32: two K steps): four f16x2 registers per instruction instead of a
+// descriptor, and no transpose immediate for a (b N-major: 1).
+// CHECK-LABEL: func.func @register_a
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;\0A}", "=f,{{.*}},r,r,r,r,l,r,0,
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @register_a(%a: tensor<64x32xf16, #opa>, %tb: !tkgpu.memdesc<32x64xf16, #sb>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %d = tkgpu.warp_group_dot %a, %tb, %c : tensor<64x32xf16, #opa>, !tkgpu.memdesc<32x64xf16, #sb>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  func.return %d : tensor<64x64xf32, #mma>
+}
+}

@@ -102,3 +102,23 @@ func.func @narrow(%a: tensor<32x32xf16, #b4>, %b: tensor<32x64xf16, #b4>, %c: te
   func.return %d, %e : tensor<32x64xf32, #b4>, tensor<64x64xf32, #b4>
 }
 }
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// a computed in the kernel (softmax(q kT) in attention, here a truncation) stays in registers:
+// a dot_operand of the version-3 layout, kWidth 2; b, an argument, goes to a tile.
+// CHECK: #[[OPA:.+]] = #tkgpu.dot_operand<{opIdx = 0, parent = #{{.+}}, kWidth = 2}>
+// CHECK-LABEL: func.func @register_a
+// CHECK: %[[P:.+]] = arith.truncf
+// CHECK: %[[A:.+]] = tkgpu.convert_layout %[[P]] : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #[[OPA]]>
+// CHECK: %[[B:.+]] = tkgpu.local_alloc %{{.+}} : tensor<64x64xf16, #blocked> -> !tkgpu.memdesc<64x64xf16
+// CHECK: tkgpu.warp_group_dot %[[A]], %[[B]]
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @register_a(%s: tensor<64x64xf32, #b>, %v: tensor<64x64xf16, #b>, %c: tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b> {
+  %p = arith.truncf %s : tensor<64x64xf32, #b> to tensor<64x64xf16, #b>
+  %d = tk.dot %p, %v, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  func.return %d : tensor<64x64xf32, #b>
+}
+}
