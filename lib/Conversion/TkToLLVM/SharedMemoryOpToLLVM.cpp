@@ -2,7 +2,9 @@
 /// pipelining's ops) -> LLVM + NVVM.
 ///
 /// A `!tkgpu.memdesc` becomes the `!llvm.ptr<3>` of its first element: tkgpu.local_alloc is the
-/// shared array at the op's `tkgpu.shared_offset`, tkgpu.memdesc_index steps over whole tiles.
+/// shared array at the op's `tkgpu.shared_offset`, after a barrier (the allocation may give it
+/// the bytes of an earlier op's scratch, whose readers must be done before copies land there),
+/// tkgpu.memdesc_index steps over whole tiles.
 /// tkgpu.async_copy_global_to_local issues one `cp.async` per vector of the thread's pointers
 /// (the width tk-to-llvm chose from AxisInfo, as for loads: 4, 8 or 16 bytes; `.cg` for 16,
 /// which bypasses L1), to the vector's place in the swizzled tile; a mask becomes the source
@@ -41,6 +43,8 @@ struct LocalAllocOpConversion : OpConversionPattern<tkgpu::LocalAllocOp> {
                                   i32Constant(rewriter, loc, 0));
     if (op.getSrc())
       storeTile(rewriter, loc, op, adaptor.getSrc(), tile);
+    else // its bytes may have been an earlier op's scratch: that op's readers finish first
+      emitBarrier(rewriter, loc);
     rewriter.replaceOp(op, tile);
     return success();
   }

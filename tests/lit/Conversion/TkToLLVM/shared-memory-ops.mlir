@@ -8,6 +8,8 @@
 
 // CHECK-LABEL: llvm.func @ring
 // CHECK: %[[BASE:.+]] = llvm.mlir.addressof @tk_shared : !llvm.ptr<3>
+// A barrier after the ring's address: its bytes may have been an earlier op's scratch.
+// CHECK: nvvm.barrier0
 // CHECK: %[[TILE:.+]] = llvm.getelementptr %{{.+}}[%{{.+}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: %[[SIZE:.+]] = llvm.select %{{.+}}, %{{.+}}, %{{.+}} : i1, i32
 // CHECK: nvvm.cp.async.shared.global %{{.+}}, %{{.+}}, 16, cache = cg, %[[SIZE]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
