@@ -27,6 +27,8 @@ TITLES = {
     "cold_compile": "Cold compile + first launch (vector add, fresh process)",
     "launch_overhead": "Host time per launch of a tiny cached kernel",
     "matmul": "Matmul C = A B, row-major (TFLOP/s; TOP/s for int8; best config of each)",
+    "attention": "Flash attention forward, [B, H, S, D] (TFLOP/s, 4 B H S^2 D, half when causal; "
+                 "best config of each)",
 }
 # The copy each implementation's % is taken against: the one measured in its own process.
 COPY_OF = {"tilekit": "cuMemcpyDtoD", "triton": "torch", "torch": "torch"}
@@ -181,6 +183,21 @@ def main(argv):
             ["shape", "TileKit", "TileKit sm_80", "Triton wgmma", "Triton mma.sync", "torch",
              "TileKit/Triton wgmma", "TileKit sm_80/Triton mma.sync", "TileKit/torch",
              "configs (checks)"], rows, ["---"] + ["---:"] * 8 + ["---"]))
+
+    shapes = shapes_of(order, "attention")
+    if shapes:
+        impls = ("tilekit", "triton", "torch sdpa")
+        rows = []
+        for shape in shapes:
+            t = {impl: field(records, "attention", shape, impl, "tflops") for impl in impls}
+            notes = [f"{impl}: {r.get('config', '')} ({r.get('check', '-')})" for impl in impls
+                     if (r := records.get(("attention", shape, impl)))]
+            rows.append([shape] + [fmt(t[impl], ".1f") for impl in impls] + [
+                fmt(ratio(t["tilekit"], t["triton"]), ".3f"),
+                fmt(ratio(t["tilekit"], t["torch sdpa"]), ".3f"), "; ".join(notes)])
+        sections.append(f"### {TITLES['attention']}\n\n" + table(
+            ["shape", "TileKit", "Triton", "SDPA", "TileKit/Triton", "TileKit/SDPA",
+             "configs (checks)"], rows, ["---"] + ["---:"] * 5 + ["---"]))
 
     print("\n\n".join(sections))
     print("\nGB/s ratios above 1 and time ratios below 1 favour TileKit. % copy: against the copy "

@@ -10,11 +10,15 @@
 //                        tutorial configs, once for the GPU's own target and once lowered for
 //                        sm_80 (launch_options::target_arch: the mma.sync path); bounded by
 //                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped
+//   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
+//                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
+//                        that when causal), best of a sweep of block sizes, warps and stages
 //   bench_gpu --cold     (internal) one first launch of vector add, for the cold-compile benchmark
 //
 // Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
 // is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
 #include "../tests/support/cuda_driver.hpp"
+#include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/softmax.hpp"
@@ -465,6 +469,134 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Attention (bench_gpu --attention)
+
+struct attention_config {
+  int bm, bn, warps, stages;
+  std::string describe() const {
+    return "BM=" + std::to_string(bm) + " BN=" + std::to_string(bn) +
+           " warps=" + std::to_string(warps) + " stages=" + std::to_string(stages);
+  }
+};
+constexpr attention_config attention_configs[] = {
+    {128, 64, 8, 3}, {128, 64, 8, 2}, {128, 128, 8, 2}, {128, 128, 8, 3}, {128, 32, 8, 3},
+    {128, 64, 4, 3}, {64, 64, 4, 3},  {128, 64, 4, 4},  {64, 128, 4, 3},
+};
+
+/// softmax(Q Kᵀ / sqrt(D)) V for [B, H, S, D] bf16 tensors, every config; the best as a JSON line,
+/// with 16 sampled rows checked against the host in double.
+void bench_attention_case(int B, int H, int S, int D, bool causal) {
+  using T = tk::bfloat16;
+  const std::size_t n = std::size_t(B) * H * S * D;
+  CUdeviceptr q = alloc(n * sizeof(T)), k = alloc(n * sizeof(T)), v = alloc(n * sizeof(T)),
+              o = alloc(n * sizeof(T));
+  const std::size_t chunk_size = (std::size_t(1) << 20) + 7;
+  const auto cq = random_chunk<T>(chunk_size, -1.f, 1.f, 21),
+             ck = random_chunk<T>(chunk_size, -1.f, 1.f, 22),
+             cv = random_chunk<T>(chunk_size, -1.f, 1.f, 23);
+  auto fill_exact = [&](CUdeviceptr p, const std::vector<T> &chunk) {
+    std::vector<T> host(n);
+    for (std::size_t i = 0; i < n; ++i)
+      host[i] = chunk[i % chunk.size()];
+    require(cu.cuMemcpyHtoD(p, host.data(), n * sizeof(T)), "cuMemcpyHtoD");
+  };
+  fill_exact(q, cq), fill_exact(k, ck), fill_exact(v, cv);
+  const float sm_scale = 1.0f / std::sqrt(float(D));
+  const std::string shape = "B" + std::to_string(B) + " H" + std::to_string(H) + " S" +
+                            std::to_string(S) + " D" + std::to_string(D) + " bf16" +
+                            (causal ? " causal" : "");
+  const double flops = 4.0 * B * H * double(S) * S * D * (causal ? 0.5 : 1.0);
+  auto run = [&](const attention_config &cfg) {
+    examples::attention.launch(
+        tk::grid(tk::cdiv(S, cfg.bm), B * H),
+        {.num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu}, ptr<T>(o),
+        ptr<const T>(q), ptr<const T>(k), ptr<const T>(v), sm_scale, S, tk::constant(D),
+        tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal));
+  };
+  double best = 1e30;
+  const attention_config *best_cfg = nullptr;
+  for (const attention_config &cfg : attention_configs) {
+    try {
+      const double ms = median_ms([&] { run(cfg); });
+      std::fprintf(stderr, "  attention %s, %s: %.3f ms, %.1f TFLOP/s\n", shape.c_str(),
+                   cfg.describe().c_str(), ms, flops / ms / 1e9);
+      if (ms < best)
+        best = ms, best_cfg = &cfg;
+    } catch (const std::exception &e) {
+      std::fprintf(stderr, "  attention %s, %s: failed: %s\n", shape.c_str(),
+                   cfg.describe().c_str(), e.what());
+    }
+  }
+  if (!best_cfg) {
+    std::fprintf(stderr, "  attention %s: no config ran\n", shape.c_str());
+    return;
+  }
+  // The winner again, then 16 sampled rows against the host in double.
+  require(cu.cuMemsetD8(o, 0xff, n * sizeof(T)), "cuMemsetD8");
+  run(*best_cfg);
+  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+  std::uint32_t seed = 4242;
+  int bad = 0;
+  double worst = 0;
+  std::vector<double> p(std::size_t(S), 0.0);
+  std::vector<T> got(static_cast<std::size_t>(D));
+  for (int sample = 0; sample < 16; ++sample) {
+    seed = seed * 1664525u + 1013904223u;
+    const std::size_t head = seed % std::uint32_t(B * H);
+    seed = seed * 1664525u + 1013904223u;
+    const std::size_t row = seed % std::uint32_t(S);
+    const std::size_t base = head * std::size_t(S) * D;
+    auto at = [&](const std::vector<T> &chunk, std::size_t r, std::size_t c) {
+      return double(chunk[(base + r * D + c) % chunk.size()]);
+    };
+    const std::size_t keys = causal ? row + 1 : std::size_t(S);
+    double mx = -1e300;
+    for (std::size_t j = 0; j < keys; ++j) {
+      double dot = 0;
+      for (std::size_t d = 0; d < std::size_t(D); ++d)
+        dot += at(cq, row, d) * at(ck, j, d);
+      p[j] = dot * sm_scale;
+      mx = std::max(mx, p[j]);
+    }
+    double sum = 0;
+    for (std::size_t j = 0; j < keys; ++j)
+      sum += (p[j] = std::exp(p[j] - mx));
+    require(cu.cuMemcpyDtoH(got.data(), o + (base + row * D) * sizeof(T), D * sizeof(T)),
+            "cuMemcpyDtoH");
+    for (std::size_t d = 0; d < std::size_t(D); ++d) {
+      double want = 0, scale = 0;
+      for (std::size_t j = 0; j < keys; ++j) {
+        want += p[j] / sum * at(cv, j, d);
+        scale += p[j] / sum * std::fabs(at(cv, j, d));
+      }
+      const double err = std::fabs(double(got[d]) - want) / scale;
+      worst = std::max(worst, err);
+      bad += !(err <= std::ldexp(1.0, -6)); // four bf16 roundings (examples/attention.cpp)
+    }
+  }
+  const std::string check =
+      bad ? "MISMATCH (" + std::to_string(bad) + " of " + std::to_string(16 * D) + ")" : "ok";
+  std::fprintf(stderr, "  attention %s: check of 16 sampled rows vs the host: %s (worst %.2g)\n",
+               shape.c_str(), check.c_str(), worst);
+  const double tflops = flops / best / 1e9;
+  std::printf("{\"bench\": \"attention\", \"shape\": \"%s\", \"impl\": \"tilekit\", "
+              "\"ms\": %.4f, \"tflops\": %.2f, \"config\": \"%s\", \"check\": \"%s\"}\n",
+              shape.c_str(), best, tflops, best_cfg->describe().c_str(), check.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "| attention | %-28s | tilekit | %9.3f ms | %7.1f TFLOP/s | %s | %s\n",
+               shape.c_str(), best, tflops, best_cfg->describe().c_str(), check.c_str());
+  for (CUdeviceptr x : {q, k, v, o})
+    cu.cuMemFree(x);
+}
+
+int attention_main(const std::string &target) {
+  std::fprintf(stderr, "attention on %s\n", target.c_str());
+  for (bool causal : {false, true})
+    bench_attention_case(4, 32, 4096, 128, causal);
+  return 0;
+}
+
 /// bench_gpu --matmul: every dtype and shape, at the GPU's own target and, on a GPU newer than
 /// sm_80, lowered for sm_80.
 int matmul_main(const std::string &target) {
@@ -666,6 +798,8 @@ int main(int argc, char **argv) {
       tk_test::skip(why);
     if (argc > 1 && std::string(argv[1]) == "--matmul")
       return matmul_main(target);
+    if (argc > 1 && std::string(argv[1]) == "--attention")
+      return attention_main(target);
     std::fprintf(stderr, "target %s\n", target.c_str());
     std::fprintf(stderr, "| bench | shape | impl | ms | GB/s | of copy | config | check\n");
 

@@ -15,6 +15,11 @@ Timing matches bench_gpu: CUDA events on the current stream around each run, med
                                       and in a child with DISABLE_MMA_V3=1 (mma.sync), and
                                       torch.matmul (cuBLAS; torch._int_mm for int8); TFLOP/s,
                                       bounded by TK_BENCH_MATMUL_SECONDS (default 300) per process
+    python3 bench/peers.py --attention  flash attention forward, bf16 B4 H32 S4096 D128, causal and
+                                      not: a Triton kernel written as the fused-attention tutorial's
+                                      forward (two stages, exp2, pointer loads), its block sizes,
+                                      warps and stages swept by hand, and
+                                      torch.nn.functional.scaled_dot_product_attention; TFLOP/s
     python3 bench/peers.py --cold     (internal) one first launch of the Triton vector add
     python3 bench/peers.py --matmul-child  (internal) the Triton matmuls alone, as "triton mma.sync"
 """
@@ -507,6 +512,108 @@ def bench_matmul_torch():
             torch.cuda.empty_cache()
 
 
+@triton.jit
+def attention_inner(acc, l_i, m_i, q, k_base, v_base, lo, hi, offs_m, offs_n, offs_d, qk_scale,
+                    HEAD_DIM: tl.constexpr, BLOCK_N: tl.constexpr, DIAGONAL: tl.constexpr):
+    """Key blocks [lo, hi): the online softmax of the fused-attention tutorial's forward."""
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        cols = start_n + offs_n
+        k = tl.load(k_base + cols[None, :] * HEAD_DIM + offs_d[:, None])
+        qk = tl.dot(q, k)
+        if DIAGONAL:
+            keep = offs_m[:, None] >= cols[None, :]
+            qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
+            m_new = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_new[:, None]
+        else:
+            m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_new[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = tl.load(v_base + cols[:, None] * HEAD_DIM + offs_d[None, :])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_new
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attention_kernel(Q, K, V, O, sm_scale, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                     BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """Contiguous [Z, H, N_CTX, HEAD_DIM] tensors, N_CTX a multiple of BLOCK_M and BLOCK_N."""
+    start_m = tl.program_id(0)
+    base = tl.program_id(1).to(tl.int64) * N_CTX * HEAD_DIM
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+    q = tl.load(Q + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :])
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    hi = start_m * BLOCK_M if CAUSAL else N_CTX
+    acc, l_i, m_i = attention_inner(acc, l_i, m_i, q, K + base, V + base, 0, hi, offs_m, offs_n,
+                                    offs_d, qk_scale, HEAD_DIM, BLOCK_N, False)
+    if CAUSAL:
+        acc, l_i, m_i = attention_inner(acc, l_i, m_i, q, K + base, V + base, start_m * BLOCK_M,
+                                        (start_m + 1) * BLOCK_M, offs_m, offs_n, offs_d, qk_scale,
+                                        HEAD_DIM, BLOCK_N, True)
+    acc = acc / l_i[:, None]
+    tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty))
+
+
+def bench_attention():
+    Z, H, S, D = 4, 32, 4096, 128
+    configs = [dict(BLOCK_M=m, BLOCK_N=n, num_warps=w, num_stages=st) for m, n, w, st in (
+        (128, 64, 8, 3), (128, 64, 8, 2), (128, 128, 8, 2), (128, 128, 8, 3), (128, 32, 8, 3),
+        (128, 64, 4, 3), (64, 64, 4, 3), (128, 64, 4, 4), (64, 128, 4, 3))]
+    print("| bench | shape | impl | ms | TFLOP/s | config | check", file=sys.stderr, flush=True)
+    for causal in (False, True):
+        shape = f"B{Z} H{H} S{S} D{D} bf16" + (" causal" if causal else "")
+        q, k, v = (rand((Z, H, S, D), -1, 1, torch.bfloat16) for _ in range(3))
+        sm_scale = 1.0 / D ** 0.5
+        flops = 4.0 * Z * H * S * S * D * (0.5 if causal else 1.0)
+        want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        o = torch.empty_like(q)
+
+        def emit_attention(impl, ms, config, check):
+            tflops = flops / ms / 1e9
+            emit({"bench": "attention", "shape": shape, "impl": impl, "ms": round(ms, 4),
+                  "tflops": round(tflops, 2), "config": config, "check": check})
+            print(f"| attention | {shape:<28} | {impl:<10} | {ms:9.3f} ms | {tflops:7.1f} TFLOP/s "
+                  f"| {config} | {check}", file=sys.stderr, flush=True)
+
+        def run(cfg):
+            grid = (triton.cdiv(S, cfg["BLOCK_M"]), Z * H)
+            attention_kernel[grid](q, k, v, o, sm_scale, S, HEAD_DIM=D, CAUSAL=causal, **cfg)
+
+        best = None
+        for cfg in configs:
+            try:
+                ms = median_ms(lambda: run(cfg))
+            except Exception as e:  # noqa: BLE001 - a config that does not fit is skipped
+                print(f"  attention {shape} triton, {cfg}: {type(e).__name__}: {e}",
+                      file=sys.stderr, flush=True)
+                continue
+            print(f"  attention {shape} triton, {config_text(cfg)}: {ms:.3f} ms, "
+                  f"{flops / ms / 1e9:.1f} TFLOP/s", file=sys.stderr, flush=True)
+            if best is None or ms < best[0]:
+                best = (ms, cfg)
+        if best:
+            o.fill_(float("nan"))
+            run(best[1])
+            err = (o.float() - want.float()).abs().max().item()
+            emit_attention("triton", best[0], config_text(best[1]),
+                           verdict(err <= 2e-2) + f" (max |error| {err:.2g} vs SDPA)")
+        ms = median_ms(lambda: torch.nn.functional.scaled_dot_product_attention(
+            q, k, v, is_causal=causal))
+        emit_attention("torch sdpa", ms, "scaled_dot_product_attention", "-")
+        del q, k, v, o, want
+        torch.cuda.empty_cache()
+
+
 def matmul_budget():
     return time.monotonic() + float(os.environ.get("TK_BENCH_MATMUL_SECONDS") or 300)
 
@@ -574,6 +681,9 @@ def main():
         return 77
     if len(sys.argv) > 1 and sys.argv[1] == "--matmul":
         return matmul_main()
+    if len(sys.argv) > 1 and sys.argv[1] == "--attention":
+        guarded(bench_attention)
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--matmul-child":
         bench_matmul_triton("triton mma.sync", matmul_budget())
         return 0

@@ -32,13 +32,36 @@ unsigned strideAlong(ArrayRef<unsigned> sizes, ArrayRef<unsigned> order, unsigne
 
 std::optional<CombineAxis> mlir::tk::getCombineAxis(RankedTensorType type, unsigned axis) {
   auto blocked = dyn_cast_or_null<tkgpu::BlockedEncodingAttr>(type.getEncoding());
-  if (!blocked || axis >= type.getRank())
+  auto mma = dyn_cast_or_null<tkgpu::MmaEncodingAttr>(type.getEncoding());
+  if ((!blocked && !mma) || axis >= type.getRank())
     return std::nullopt;
   const int64_t extent = type.getDimSize(axis);
   if (extent <= 0 || !llvm::isPowerOf2_64(uint64_t(extent)))
     return std::nullopt;
   CombineAxis info;
   info.axis = axis;
+  if (mma) {
+    // Along N, lane l holds columns 2 (l % 4) and 2 (l % 4) + 1 of each 8-wide piece: 4 lanes
+    // 1 apart, warps n columns apart. Along M, rows l / 4 (and + 8, in the thread): 8 lanes 4
+    // apart, warps 16 rows apart. Version 3 numbers warps down M first, version 2 along N.
+    const unsigned warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
+    const int64_t n = mma.getInstrShape()[1];
+    info.size = info.chunk = 1;
+    info.reps = tkgpu::getElemsPerThread(mma, type.getShape())[axis];
+    if (axis == 1) {
+      info.lanes = unsigned(std::clamp<int64_t>(extent / 2, 1, 4));
+      info.laneStride = 1;
+      info.warps = unsigned(std::clamp<int64_t>(extent / n, 1, warpsN));
+      info.warpStride = mma.isHopper() ? warpsM : 1;
+    } else {
+      info.lanes = unsigned(std::clamp<int64_t>(extent, 1, 8));
+      info.laneStride = 4;
+      info.warps = unsigned(std::clamp<int64_t>(extent / 16, 1, warpsM));
+      info.warpStride = mma.isHopper() ? 1 : warpsN;
+    }
+    info.positions = unsigned(type.getNumElements() / extent);
+    return info;
+  }
   info.size = blocked.getSizePerThread()[axis];
   const unsigned lanes = blocked.getThreadsPerWarp()[axis];
   const unsigned warps = blocked.getWarpsPerCTA()[axis];
@@ -169,6 +192,14 @@ std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map
       if (src.linear(t, mapping[e], src.strides) != dst.linear(t, e, map.coef))
         return std::nullopt;
   return mapping;
+}
+
+bool mlir::tk::isConversionInRegisters(RankedTensorType type, Attribute layout) {
+  ViewMap map;
+  map.srcType = type;
+  map.dstType = RankedTensorType::get(type.getShape(), type.getElementType(), layout);
+  map.coef = getRowMajorStrides(type.getShape());
+  return mapInRegisters(map).has_value();
 }
 
 namespace {

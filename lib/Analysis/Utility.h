@@ -20,11 +20,15 @@ namespace mlir::tk {
 /// warps, counting only the copies that hold distinct elements: where the layout's tile along
 /// the axis is larger than the tensor, lanes (or warps, or a thread's elements) hold the same
 /// elements again, which a reduction must not combine twice.
+///
+/// An mma layout (a reduction of a tensor-core accumulator) spreads an axis in its own pattern
+/// (pairs of columns per lane, rows 8 apart in a thread): only the lane, warp and position
+/// fields apply, and a thread's elements are grouped by their indices instead.
 struct CombineAxis {
   unsigned axis;
-  unsigned size;       ///< sizePerThread[axis]: one chunk of consecutive elements
-  unsigned chunk;      ///< the distinct elements of a chunk: min(size, shape[axis])
-  unsigned reps;       ///< chunks a thread holds along the axis (the tile repeated)
+  unsigned size;       ///< sizePerThread[axis]: one chunk of consecutive elements (blocked)
+  unsigned chunk;      ///< the distinct elements of a chunk: min(size, shape[axis]) (blocked)
+  unsigned reps;       ///< chunks a thread holds along the axis, the tile repeated (blocked)
   unsigned lanes;      ///< lanes holding distinct elements along the axis
   unsigned laneStride; ///< lane id distance between neighbours along the axis
   unsigned warps;      ///< warps holding distinct elements along the axis
@@ -32,7 +36,8 @@ struct CombineAxis {
   unsigned positions;  ///< positions off the axis: the product of the other dimensions
 };
 
-/// The axis of a tensor with a blocked layout; none where the dimension is not a power of two.
+/// The axis of a tensor with a blocked or mma layout; none for other layouts and where the
+/// dimension is not a power of two.
 std::optional<CombineAxis> getCombineAxis(RankedTensorType type, unsigned axis);
 
 /// The row-major strides of `shape` (in elements).
@@ -55,6 +60,11 @@ std::optional<ViewMap> getViewMap(Operation *op);
 /// same position in every thread's struct (checked for every thread of the block); else none:
 /// the values must cross threads, through shared memory.
 std::optional<llvm::SmallVector<unsigned>> mapInRegisters(const ViewMap &map);
+
+/// Whether converting a tensor of `type` to `layout` moves nothing between threads: every
+/// thread already holds the elements the new layout gives it (a row maximum of one mma
+/// accumulator taken for the rows of another with the same warps, say).
+bool isConversionInRegisters(RankedTensorType type, Attribute layout);
 
 /// How a rank-2 tkgpu.convert_layout that crosses threads goes through shared memory in vectors:
 /// row-major with `rowStride` elements per row (the row, then a 16-byte pad where rows are a

@@ -4,13 +4,15 @@
 // is checked too: vector add moves 16 bytes per access, softmax reduces with warp shuffles, and
 // the simple kernels spill nothing to local memory (ptxas -v).
 //
-//   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm, matmul) or a
+//   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm, matmul,
+//                              attention) or a
 //                              golden family (params, creation, memory, ...)
 //   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
 //                              list of tests misses none)
 //
 // Exits 0 when every case passes, 1 otherwise, 77 (skipped) when ptxas cannot run.
 #include "../ir/golden_support.hpp"
+#include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/softmax.hpp"
@@ -150,6 +152,43 @@ std::vector<check_case> example_cases() {
        true,
        80,
        {R"(cvt\.rna\.tf32)"}}); // the tensor cores read f32 registers as tf32
+
+  // Flash attention: two dots per step, the second reading P from registers on sm_90a.
+  struct attention_case {
+    const char *type;
+    int head_dim, block_n, warps;
+    bool causal;
+  };
+  for (attention_case a :
+       {attention_case{"f16", 64, 64, 4, false}, attention_case{"bf16", 128, 64, 8, true}}) {
+    const bool bf16 = std::string(a.type) == "bf16";
+    const std::string t = bf16 ? "bf16" : "f16";
+    out.push_back(
+        {"attention",
+         t + "_d" + std::to_string(a.head_dim) + (a.causal ? "_causal" : "") + "_w" +
+             std::to_string(a.warps),
+         [a, bf16] {
+           auto ir = [&]<class T>(T) {
+             return examples::attention.ir(aligned<T>(), aligned<const T>(), aligned<const T>(),
+                                           aligned<const T>(), 0.125f, 4096,
+                                           tk::constant(a.head_dim), tk::constant(128),
+                                           tk::constant(a.block_n), tk::constant(a.causal));
+           };
+           return bf16 ? ir(tk::bfloat16{}) : ir(half{});
+         },
+         a.warps,
+         // Some targets spill a few registers here (ptxas -v); the check is on the instructions.
+         {"mma\\.sync\\.aligned\\.m16n8k16\\.row\\.col\\.f32\\." + t + "\\." + t,
+          R"(cp\.async\.cg\.shared\.global)", R"(ex2\.approx)"},
+         false,
+         80,
+         {},
+         {"wgmma\\.mma_async\\.sync\\.aligned\\.m64n" + std::to_string(a.block_n) + "k16\\.f32\\." +
+              t + "\\." + t,
+          "wgmma\\.mma_async\\.sync\\.aligned\\.m64n" + std::to_string(a.head_dim) +
+              "k16\\.f32\\." + t + "\\." + t + "\\s+\\{[^}]*\\}, \\{%r",
+          R"(cp\.async\.cg\.shared\.global)", R"(ex2\.approx)"}});
+  }
   return out;
 }
 

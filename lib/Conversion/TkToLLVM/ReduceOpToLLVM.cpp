@@ -25,6 +25,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include <map>
+#include <set>
+
 using namespace mlir;
 using namespace mlir::tk;
 using llvm::SmallVector;
@@ -39,6 +42,77 @@ std::optional<CombineAxis> reduceAxis(ReduceOp op) {
   return getCombineAxis(type, unsigned(op.getAxis()));
 }
 
+/// Combines element `e` of every operand into `partial` (or starts it).
+void addToGroup(OpBuilder &b, Location loc, ReduceOp op, ArrayRef<SmallVector<Value>> elements,
+                unsigned e, SmallVector<Value> &partial) {
+  SmallVector<Value> values;
+  for (const SmallVector<Value> &operand : elements)
+    values.push_back(operand[e]);
+  partial = partial.empty() ? values : emitCombine(b, loc, op.getCombineOp(), partial, values);
+}
+
+/// Step 1 on a blocked layout. Elements are numbered along the order, so with the coordinates
+/// off the axis fixed, the number grows with the axis coordinate: in number order, each group
+/// is combined along the axis in tensor order. The group number is the element number without
+/// the axis coordinate (the slice layout's numbering).
+SmallVector<SmallVector<Value>> combineInThreadBlocked(OpBuilder &b, Location loc, ReduceOp op,
+                                                       const CombineAxis &axis,
+                                                       ArrayRef<SmallVector<Value>> elements) {
+  auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+  auto blocked = cast<tkgpu::BlockedEncodingAttr>(srcType.getEncoding());
+  SmallVector<unsigned> elemsPerThread = tkgpu::getElemsPerThread(blocked, srcType.getShape());
+  const unsigned total = tkgpu::getTotalElemsPerThread(blocked, srcType.getShape());
+  SmallVector<SmallVector<Value>> partials(total / elemsPerThread[axis.axis]); // [group][operand]
+  for (unsigned e = 0; e < total; ++e) {
+    SmallVector<unsigned> coords = tkgpu::delinearize(e, elemsPerThread, blocked.getOrder());
+    if (coords[axis.axis] % axis.size >= axis.chunk)
+      continue; // a copy of an element the thread already holds
+    unsigned group = 0, stride = 1;
+    for (unsigned d : blocked.getOrder()) {
+      if (d == axis.axis)
+        continue;
+      group += coords[d] * stride;
+      stride *= elemsPerThread[d];
+    }
+    addToGroup(b, loc, op, elements, e, partials[group]);
+  }
+  return partials;
+}
+
+/// Step 1 on any other layout (mma): by indices. A thread's element index is the same function
+/// of the element number in every thread plus the thread's offset, so thread 0's indices say
+/// which elements are copies (an index seen before) and which result element (the slice
+/// layout's element of the index without the axis) each one joins.
+SmallVector<SmallVector<Value>> combineInThreadByIndex(OpBuilder &b, Location loc, ReduceOp op,
+                                                       ArrayRef<SmallVector<Value>> elements) {
+  auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+  const unsigned axis = unsigned(op.getAxis());
+  Attribute layout = srcType.getEncoding();
+  SmallVector<int64_t> resultShape(srcType.getShape());
+  resultShape.erase(resultShape.begin() + axis);
+  std::map<SmallVector<int64_t>, unsigned> groupOf;
+  if (resultShape.empty()) {
+    groupOf[{}] = 0;
+  } else {
+    auto slice = tkgpu::SliceEncodingAttr::get(op.getContext(), axis, layout);
+    const unsigned groups = tkgpu::getTotalElemsPerThread(slice, resultShape);
+    for (unsigned g = 0; g < groups; ++g)
+      groupOf.emplace(tkgpu::getElementIndex(slice, resultShape, 0, 0, g), g);
+  }
+  SmallVector<SmallVector<Value>> partials(groupOf.size());
+  std::set<SmallVector<int64_t>> seen;
+  const unsigned total = tkgpu::getTotalElemsPerThread(layout, srcType.getShape());
+  for (unsigned e = 0; e < total; ++e) {
+    SmallVector<int64_t> index = tkgpu::getElementIndex(layout, srcType.getShape(), 0, 0, e);
+    if (!seen.insert(index).second)
+      continue;
+    index.erase(index.begin() + axis);
+    unsigned group = groupOf.at(index);
+    addToGroup(b, loc, op, elements, e, partials[group]);
+  }
+  return partials;
+}
+
 struct ReduceOpConversion : OpConversionPattern<ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -48,46 +122,27 @@ struct ReduceOpConversion : OpConversionPattern<ReduceOp> {
     auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
     std::optional<CombineAxis> axis = reduceAxis(op);
     if (!axis)
-      return rewriter.notifyMatchFailure(op, "operand without a blocked layout, or an axis whose "
-                                             "extent is not a power of two");
+      return rewriter.notifyMatchFailure(op, "operand without a blocked or mma layout, or an axis "
+                                             "whose extent is not a power of two");
     FailureOr<SmallVector<Type>> elementTypes =
         getCombineElementTypes(*getTypeConverter(), op.getSrcs());
     if (failed(elementTypes))
       return rewriter.notifyMatchFailure(op, "element type cannot be shuffled");
     const unsigned numOperands = op.getSrcs().size();
-    auto blocked = cast<tkgpu::BlockedEncodingAttr>(srcType.getEncoding());
-    SmallVector<unsigned> elemsPerThread = tkgpu::getElemsPerThread(blocked, srcType.getShape());
-    const unsigned total = tkgpu::getTotalElemsPerThread(blocked, srcType.getShape());
-    const unsigned numGroups = total / elemsPerThread[axis->axis];
+    Attribute layout = srcType.getEncoding();
     Region &combine = op.getCombineOp();
 
     SmallVector<SmallVector<Value>> elements; // [operand][element]
     for (Value src : adaptor.getSrcs())
       elements.push_back(unpackElements(rewriter, loc, src));
 
-    // 1. In-thread. Elements are numbered along the order, so with the coordinates off the axis
-    // fixed, the number grows with the axis coordinate: in number order, each group is
-    // combined along the axis in tensor order. The group number is the element number without
-    // the axis coordinate (the slice layout's numbering).
-    SmallVector<SmallVector<Value>> partials(numGroups); // [group][operand]
-    for (unsigned e = 0; e < total; ++e) {
-      SmallVector<unsigned> coords = tkgpu::delinearize(e, elemsPerThread, blocked.getOrder());
-      if (coords[axis->axis] % axis->size >= axis->chunk)
-        continue; // a copy of an element the thread already holds
-      unsigned group = 0, stride = 1;
-      for (unsigned d : blocked.getOrder()) {
-        if (d == axis->axis)
-          continue;
-        group += coords[d] * stride;
-        stride *= elemsPerThread[d];
-      }
-      SmallVector<Value> values;
-      for (unsigned k = 0; k < numOperands; ++k)
-        values.push_back(elements[k][e]);
-      partials[group] = partials[group].empty()
-                            ? values
-                            : emitCombine(rewriter, loc, combine, partials[group], values);
-    }
+    // 1. In-thread: each group (a result element) combines the thread's elements whose
+    // coordinates off the axis are the group's, each element once (not the copies of a tensor
+    // smaller than the layout's tile).
+    SmallVector<SmallVector<Value>> partials =
+        isa<tkgpu::BlockedEncodingAttr>(layout)
+            ? combineInThreadBlocked(rewriter, loc, op, *axis, elements)
+            : combineInThreadByIndex(rewriter, loc, op, elements);
 
     // 2. Across lanes: a butterfly over the bits of the lane id that number the distinct lanes
     // along the axis; every lane of a group of partners ends with the group's partial.

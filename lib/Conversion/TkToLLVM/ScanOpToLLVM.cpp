@@ -84,8 +84,10 @@ Value icmp(OpBuilder &b, Location loc, LLVM::ICmpPredicate predicate, Value lhs,
 }
 
 std::optional<CombineAxis> scanAxis(ScanOp op) {
-  return getCombineAxis(cast<RankedTensorType>(op.getSrcs().front().getType()),
-                        unsigned(op.getAxis()));
+  auto type = cast<RankedTensorType>(op.getSrcs().front().getType());
+  if (!isa_and_nonnull<tkgpu::BlockedEncodingAttr>(type.getEncoding()))
+    return std::nullopt; // scans run on blocked layouts only
+  return getCombineAxis(type, unsigned(op.getAxis()));
 }
 
 /// What a thread knows of one chunk (one group of positions off the axis, one repetition).

@@ -148,27 +148,29 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
                                                       RankedTensorType type, unsigned stride) {
   Attribute layout = type.getEncoding();
   ArrayRef<int64_t> shape = type.getShape();
-  if (tkgpu::isTensorCoreLayout(layout)) {
-    const unsigned threadsPerWarp = 32;
-    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-    Value warp = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
-    Value lane = LLVM::URemOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
-    SmallVector<Value> offsets;
-    SmallVector<bool> wraps;
-    emitTensorCoreOffsets(b, loc, layout, shape, warp, lane, offsets, wraps);
-    return emitElementIndices(b, loc, layout, shape, offsets, wraps, stride);
-  }
-  auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
-  auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
-  SmallVector<int64_t> fullShape(shape);
-  if (slice) {
-    blocked = slice.getParent();
-    fullShape.insert(fullShape.begin() + slice.getDim(), 1);
-  }
   const unsigned threadsPerWarp = 32;
   Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
   Value warp = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
   Value lane = LLVM::URemOp::create(b, loc, tid, i32Constant(b, loc, threadsPerWarp));
+  auto blocked = dyn_cast<tkgpu::BlockedEncodingAttr>(layout);
+  auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
+  SmallVector<int64_t> fullShape(shape);
+  if (slice)
+    fullShape.insert(fullShape.begin() + slice.getDim(), 1);
+  Attribute tensorCore = slice ? slice.getParent() : layout;
+  if (tkgpu::isTensorCoreLayout(tensorCore)) {
+    // A slice takes its parent's offsets without the sliced dimension.
+    SmallVector<Value> offsets;
+    SmallVector<bool> wraps;
+    emitTensorCoreOffsets(b, loc, tensorCore, fullShape, warp, lane, offsets, wraps);
+    if (slice) {
+      offsets.erase(offsets.begin() + slice.getDim());
+      wraps.erase(wraps.begin() + slice.getDim());
+    }
+    return emitElementIndices(b, loc, layout, shape, offsets, wraps, stride);
+  }
+  if (slice)
+    blocked = cast<tkgpu::BlockedEncodingAttr>(slice.getParent());
   SmallVector<Value> warpCoords =
       delinearize(b, loc, warp, blocked.getWarpsPerCTA(), blocked.getOrder());
   SmallVector<Value> laneCoords =

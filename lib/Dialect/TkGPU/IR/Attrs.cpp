@@ -1,6 +1,7 @@
 /// @file The tkgpu layouts: syntax, verifiers, and the `#blocked` / `#slice` / `#mma` /
 /// `#dot_op` / `#shared` aliases they print under.
 #include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -150,12 +151,12 @@ Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
   SMLoc parentLoc = parser.getCurrentLocation();
   if (parser.parseAttribute(parent) || parser.parseRBrace() || parser.parseGreater())
     return {};
-  auto blocked = dyn_cast<BlockedEncodingAttr>(parent);
-  if (!blocked) {
-    parser.emitError(parentLoc) << "slice layout's parent must be a blocked layout, got " << parent;
+  if (!isa<BlockedEncodingAttr, MmaEncodingAttr>(parent)) {
+    parser.emitError(parentLoc) << "slice layout's parent must be a blocked or mma layout, got "
+                                << parent;
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), dim, blocked);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(), dim, parent);
 }
 
 void SliceEncodingAttr::print(AsmPrinter &printer) const {
@@ -165,20 +166,23 @@ void SliceEncodingAttr::print(AsmPrinter &printer) const {
 }
 
 LogicalResult SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError, unsigned dim,
-                                        BlockedEncodingAttr parent) {
-  if (parent.getRank() < 2)
-    return emitError() << "slice layout's parent must have rank >= 2, got " << parent.getRank();
-  if (dim >= parent.getRank())
+                                        Attribute parent) {
+  if (!isa<BlockedEncodingAttr, MmaEncodingAttr>(parent))
+    return emitError() << "slice layout's parent must be a blocked or mma layout, got " << parent;
+  const unsigned rank = tkgpu::getRank(parent);
+  if (rank < 2)
+    return emitError() << "slice layout's parent must have rank >= 2, got " << rank;
+  if (dim >= rank)
     return emitError() << "slice layout's dim " << dim << " is out of range for a parent of rank "
-                       << parent.getRank();
+                       << rank;
   return success();
 }
 
 LogicalResult
 SliceEncodingAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
                                   function_ref<InFlightDiagnostic()> emitError) const {
-  if (shape.size() + 1 != getParent().getRank())
-    return emitError() << "slice layout of rank " << getParent().getRank() - 1
+  if (shape.size() + 1 != tkgpu::getRank(getParent()))
+    return emitError() << "slice layout of rank " << tkgpu::getRank(getParent()) - 1
                        << " on a tensor of rank " << shape.size();
   return success();
 }

@@ -114,6 +114,31 @@ SmallVector<int64_t> tensorCoreIndex(Attribute layout, ArrayRef<int64_t> shape, 
   return {row % shape[0], col % shape[1]};
 }
 
+/// A thread's elements in a slice of an mma layout: the distinct rows (dim 1 removed) or
+/// columns (dim 0 removed) of the parent's elements, in the parent's order. Rows: per rep of
+/// the grid's tile, l / 4 and l / 4 + 8. Columns: per rep, per 8-wide piece, 2 (l % 4) and
+/// 2 (l % 4) + 1.
+unsigned mmaSliceElems(MmaEncodingAttr mma, unsigned dim, int64_t extent) {
+  if (dim == 1)
+    return unsigned(2 * mmaReps(mma, {extent, 1}).first);
+  return unsigned(2 * mmaReps(mma, {1, extent}).second * (mma.getInstrShape()[1] / 8));
+}
+
+int64_t mmaSliceIndex(MmaEncodingAttr mma, unsigned dim, int64_t extent, unsigned warp,
+                      unsigned lane, unsigned elem) {
+  auto [warpM, warpN] = mma.getWarpCoords(warp);
+  const int64_t g = lane / 4, t = lane % 4;
+  if (dim == 1) {
+    const int64_t row =
+        (elem / 2) * 16 * int64_t(mma.getWarpsPerCTA()[0]) + warpM * 16 + g + 8 * (elem % 2);
+    return row % extent;
+  }
+  const int64_t n = mma.getInstrShape()[1], pieces = n / 8;
+  const int64_t col = (elem / (2 * pieces)) * n * int64_t(mma.getWarpsPerCTA()[1]) + warpN * n +
+                      ((elem / 2) % pieces) * 8 + 2 * t + elem % 2;
+  return col % extent;
+}
+
 } // namespace
 
 bool mlir::tkgpu::isTensorCoreLayout(Attribute layout) {
@@ -130,7 +155,7 @@ unsigned mlir::tkgpu::getRank(Attribute layout) {
     return 2;
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
     return blocked.getRank();
-  return cast<SliceEncodingAttr>(layout).getParent().getRank() - 1;
+  return getRank(cast<SliceEncodingAttr>(layout).getParent()) - 1;
 }
 
 SmallVector<unsigned> mlir::tkgpu::getOrder(Attribute layout) {
@@ -142,7 +167,7 @@ SmallVector<unsigned> mlir::tkgpu::getOrder(Attribute layout) {
     return SmallVector<unsigned>(blocked.getOrder());
   auto slice = cast<SliceEncodingAttr>(layout);
   SmallVector<unsigned> order;
-  for (unsigned d : slice.getParent().getOrder())
+  for (unsigned d : getOrder(slice.getParent()))
     if (d != slice.getDim())
       order.push_back(d > slice.getDim() ? d - 1 : d);
   return order;
@@ -153,9 +178,9 @@ unsigned mlir::tkgpu::getNumWarps(Attribute layout) {
     layout = op.getParent();
   if (auto mma = dyn_cast<MmaEncodingAttr>(layout))
     return mma.getWarpsPerCTA()[0] * mma.getWarpsPerCTA()[1];
-  auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
-  if (!blocked)
-    blocked = cast<SliceEncodingAttr>(layout).getParent();
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
+    return getNumWarps(slice.getParent());
+  auto blocked = cast<BlockedEncodingAttr>(layout);
   unsigned warps = 1;
   for (unsigned w : blocked.getWarpsPerCTA())
     warps *= w;
@@ -168,7 +193,10 @@ SmallVector<unsigned> mlir::tkgpu::getElemsPerThread(Attribute layout, ArrayRef<
   if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
     return blockedElemsPerThread(blocked, shape);
   auto slice = cast<SliceEncodingAttr>(layout);
-  SmallVector<unsigned> elems = blockedElemsPerThread(slice.getParent(), parentShape(slice, shape));
+  if (auto mma = dyn_cast<MmaEncodingAttr>(slice.getParent()))
+    return {mmaSliceElems(mma, slice.getDim(), shape[0])};
+  SmallVector<unsigned> elems = blockedElemsPerThread(cast<BlockedEncodingAttr>(slice.getParent()),
+                                                      parentShape(slice, shape));
   elems.erase(elems.begin() + slice.getDim());
   return elems;
 }
@@ -184,13 +212,16 @@ SmallVector<int64_t> mlir::tkgpu::getElementIndex(Attribute layout, ArrayRef<int
                                                   unsigned warp, unsigned lane, unsigned elem) {
   if (isTensorCoreLayout(layout))
     return tensorCoreIndex(layout, shape, warp, lane, elem);
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout))
+    if (auto mma = dyn_cast<MmaEncodingAttr>(slice.getParent()))
+      return {mmaSliceIndex(mma, slice.getDim(), shape[0], warp, lane, elem)};
   SmallVector<unsigned> elemCoords =
       delinearize(elem, getElemsPerThread(layout, shape), getOrder(layout));
   auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
   auto slice = dyn_cast<SliceEncodingAttr>(layout);
   SmallVector<int64_t> fullShape(shape);
   if (slice) {
-    blocked = slice.getParent();
+    blocked = cast<BlockedEncodingAttr>(slice.getParent());
     fullShape = parentShape(slice, shape);
     elemCoords.insert(elemCoords.begin() + slice.getDim(), 0);
   }

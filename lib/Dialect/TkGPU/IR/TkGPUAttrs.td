@@ -43,9 +43,11 @@ def TkGPU_SliceEncodingAttr : TkGPU_Attr<"SliceEncoding", "slice",
     A tensor of rank r - 1 laid out like its parent (rank r) with dimension `dim` squeezed out:
     element i is held by the threads that hold element i (with 0 inserted at `dim`) of the
     parent. A reduction along `dim` produces it; `tk.expand_dims` at `dim` turns it back into
-    the parent for free.
+    the parent for free. The parent is a blocked layout or an mma layout (the rows or columns
+    of an accumulator: a row maximum of `dot(q, kᵀ)`, say); a thread's elements are the distinct
+    ones of the parent's, in the parent's order.
   }];
-  let parameters = (ins "unsigned":$dim, "BlockedEncodingAttr":$parent);
+  let parameters = (ins "unsigned":$dim, "Attribute":$parent);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }

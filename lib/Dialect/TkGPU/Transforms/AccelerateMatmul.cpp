@@ -37,6 +37,7 @@
 #include "Dialect/TkGPU/IR/Layout.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::tkgpu {
@@ -156,9 +157,18 @@ bool keepsOperandAInRegisters(tk::DotOp dot, unsigned bits) {
   return bits == 16 && def && !isa<tk::LoadOp>(def);
 }
 
-/// A tile holding `operand`, stored from the layout it was converted from (storedOperand).
-Value allocTile(OpBuilder &builder, Value operand) {
+/// A tile holding `operand` of `dot`, stored from the layout it was converted from
+/// (storedOperand). A value the loops around the dot do not change (q in attention) is stored
+/// once, before the outermost of them, not in every iteration.
+Value allocTile(Operation *dot, Value operand) {
   operand = storedOperand(operand);
+  Operation *point = dot;
+  while (auto loop = dyn_cast<scf::ForOp>(point->getParentOp())) {
+    if (!loop.isDefinedOutsideOfLoop(operand))
+      break;
+    point = loop;
+  }
+  OpBuilder builder(point);
   auto type = cast<RankedTensorType>(operand.getType());
   SharedEncodingAttr shared =
       getWgmmaSharedEncoding(builder.getContext(), type.getShape(), getOrder(type.getEncoding()),
@@ -189,8 +199,8 @@ struct TkAccelerateMatmulPass : tkgpu::impl::TkAccelerateMatmulBase<TkAccelerate
         Value a = keepsOperandAInRegisters(dot, bits)
                       ? convertTo(builder, dot.getA(),
                                   DotOperandEncodingAttr::get(context, 0, mma, 32 / bits))
-                      : allocTile(builder, dot.getA());
-        Value b = allocTile(builder, dot.getB());
+                      : allocTile(dot, dot.getA());
+        Value b = allocTile(dot, dot.getB());
         Value c = convertTo(builder, dot.getC(), mma);
         auto product = WarpGroupDotOp::create(builder, dot.getLoc(), withLayout(type, mma), a, b, c,
                                               dot.getInputPrecisionAttr(), UnitAttr());

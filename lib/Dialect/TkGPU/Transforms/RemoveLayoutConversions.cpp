@@ -6,6 +6,7 @@
 /// loop-carried values other than those LoopCarriedLayout moves, hoisting over reshapes and
 /// loads, and choosing layouts by cost (loads and stores are anchors: their layout is
 /// coalesce's choice, not changed here).
+#include "Analysis/Utility.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
@@ -96,23 +97,33 @@ Attribute operandLayoutFor(Operation *op, Attribute layout) {
   if (isElementwise(op) || isa_and_nonnull<tk::BroadcastOp>(op))
     return layout;
   if (auto expand = dyn_cast_or_null<tk::ExpandDimsOp>(op))
-    if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
+    if (isa<BlockedEncodingAttr, MmaEncodingAttr>(layout))
       if (isa<RankedTensorType>(expand.getSrc().getType()))
-        return SliceEncodingAttr::get(op->getContext(), unsigned(expand.getAxis()), blocked);
+        return SliceEncodingAttr::get(op->getContext(), unsigned(expand.getAxis()), layout);
   return {};
 }
 
-/// `value` can be had in `layout` without a real conversion: it is in it, converted from it,
-/// cheap to rebuild in it, `assumed` (a loop-carried value about to take the layout), or made by
+/// `value` is in `layout`, or converting it there moves nothing between threads.
+bool isInRegisters(Value value, Attribute layout) {
+  auto type = cast<RankedTensorType>(value.getType());
+  return type.getEncoding() == layout ||
+         (isa<SliceEncodingAttr, MmaEncodingAttr>(layout) &&
+          isa<SliceEncodingAttr, MmaEncodingAttr>(type.getEncoding()) &&
+          tk::isConversionInRegisters(type, layout));
+}
+
+/// `value` can be had in `layout` without a real conversion: it is in it (or in a layout whose
+/// threads hold the same elements), converted from a value that is free in it, cheap to rebuild
+/// in it, `assumed` (a loop-carried value about to take the layout), or made by
 /// an op that can be rebuilt in it from operands that are free themselves, up to `depth` ops
 /// up. An op with other users is rebuilt beside the original: the ops this looks through do
 /// arithmetic on registers, cheaper than a conversion's round trip through shared memory.
 bool isFree(Value value, Attribute layout, unsigned depth = 8, Value assumed = {}) {
-  if (!isa<RankedTensorType>(value.getType()) || layoutOf(value) == layout || value == assumed)
+  if (!isa<RankedTensorType>(value.getType()) || value == assumed || isInRegisters(value, layout))
     return true;
   Operation *def = value.getDefiningOp();
   if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(def))
-    return layoutOf(convert.getSrc()) == layout;
+    return depth && isFree(convert.getSrc(), layout, depth - 1, assumed);
   if (isCheap(def))
     return true;
   Attribute operandLayout = operandLayoutFor(def, layout);
@@ -133,6 +144,8 @@ struct HoistConversion : OpRewritePattern<ConvertLayoutOp> {
   LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
     Attribute target = convert.getType().getEncoding();
     Operation *def = convert.getSrc().getDefiningOp();
+    if (isInRegisters(convert.getSrc(), target))
+      return rewriter.notifyMatchFailure(convert, "the conversion moves nothing between threads");
     if (isCheap(def) || isa_and_nonnull<ConvertLayoutOp>(def) || !isFree(convert.getSrc(), target))
       return rewriter.notifyMatchFailure(convert, "an operand would need a real conversion");
     Attribute operandLayout = operandLayoutFor(def, target);
@@ -159,7 +172,7 @@ Attribute preferredLayout(Value value, Attribute current, unsigned depth = 8) {
     return {};
   if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
     Attribute source = layoutOf(convert.getSrc());
-    if (source != current && isa<BlockedEncodingAttr, MmaEncodingAttr>(source) &&
+    if (source != current && isa<BlockedEncodingAttr, MmaEncodingAttr, SliceEncodingAttr>(source) &&
         !isCheap(convert.getSrc().getDefiningOp()))
       return source;
     return {};
@@ -216,7 +229,7 @@ struct LoopCarriedLayout : OpRewritePattern<scf::ForOp> {
       Attribute preferred = preferredLayout(yielded, type.getEncoding());
       if (!preferred)
         preferred = accessLayout(arg);
-      if (!preferred || !isFree(yielded, preferred, 8, arg))
+      if (!preferred || isInRegisters(arg, preferred) || !isFree(yielded, preferred, 8, arg))
         continue;
       auto carried = withLayout(type, preferred);
       Location loc = loop.getLoc();
@@ -243,36 +256,47 @@ struct LoopCarriedLayout : OpRewritePattern<scf::ForOp> {
   }
 };
 
-/// elementwise(convert_layout(x: L), convert_layout(y: L), cheap...) -> convert_layout of the
-/// op computed in L: several conversions become one (or none, once later users fold it).
+/// elementwise(convert_layout(x: L), y, ...) -> convert_layout of the op computed in L, when
+/// every other operand is converted from L too, cheap, or free in L (isFree: a row maximum
+/// broadcast back over an mma accumulator): several conversions become one, or none once later
+/// users fold it. This carries an mma result forward through the arithmetic on it.
 struct SinkConversion : RewritePattern {
   SinkConversion(MLIRContext *context)
       : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
 
+  /// The layout of the first operand converted from a real one; null when there is none.
+  static Attribute sourceLayout(Operation *op) {
+    for (Value operand : op->getOperands()) {
+      auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      if (convert && !isCheap(convert.getSrc().getDefiningOp()))
+        return layoutOf(convert.getSrc());
+    }
+    return {};
+  }
+
   LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
     if (!isElementwise(op))
       return failure();
-    Attribute source;
+    Attribute source = sourceLayout(op);
+    if (!source)
+      return failure();
     for (Value operand : op->getOperands()) {
       if (!isa<RankedTensorType>(operand.getType()) || isCheap(operand.getDefiningOp()))
         continue;
       auto convert = operand.getDefiningOp<ConvertLayoutOp>();
       // A chain of conversions is the folder's to shorten first, and a conversion that can be
       // hoisted away is HoistConversion's (sinking it would undo that, and loop).
-      if (!convert || convert.getSrc().getDefiningOp<ConvertLayoutOp>() ||
-          isFree(convert.getSrc(), convert.getType().getEncoding()))
+      if (convert && (convert.getSrc().getDefiningOp<ConvertLayoutOp>() ||
+                      isFree(convert.getSrc(), convert.getType().getEncoding())))
         return failure();
-      Attribute layout = layoutOf(convert.getSrc());
-      if (source && layout != source)
+      if (!isFree(operand, source))
         return failure();
-      source = layout;
     }
-    if (!source)
-      return failure();
     rewriter.setInsertionPoint(op);
     SmallVector<Value> operands;
     for (Value operand : op->getOperands()) {
-      if (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
+      if (auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+          convert && layoutOf(convert.getSrc()) == source)
         operand = convert.getSrc();
       operands.push_back(isa<RankedTensorType>(operand.getType())
                              ? convertTo(rewriter, op->getLoc(), operand, source)
@@ -285,18 +309,19 @@ struct SinkConversion : RewritePattern {
 };
 
 /// reduce(convert_layout(x: L), ...) -> convert_layout(reduce(x) in slice(L)): a reduction works
-/// in any blocked layout, and its result is smaller than its operand (a scalar needs no
-/// conversion at all), so converting after it moves less data, or none.
+/// in any blocked or mma layout (a row maximum of a tensor-core product), and its result is
+/// smaller than its operand (a scalar needs no conversion at all), so converting after it moves
+/// less data, or none.
 struct ReduceBeforeConversion : OpRewritePattern<tk::ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(tk::ReduceOp reduce, PatternRewriter &rewriter) const override {
-    BlockedEncodingAttr source;
+    Attribute source;
     for (Value operand : reduce.getOperands()) {
       auto convert = operand.getDefiningOp<ConvertLayoutOp>();
-      auto layout = convert ? dyn_cast<BlockedEncodingAttr>(layoutOf(convert.getSrc()))
-                            : BlockedEncodingAttr();
-      if (!layout || (source && layout != source))
+      Attribute layout = convert ? layoutOf(convert.getSrc()) : Attribute();
+      if (!isa_and_nonnull<BlockedEncodingAttr, MmaEncodingAttr>(layout) ||
+          (source && layout != source))
         return rewriter.notifyMatchFailure(reduce, "operands not all converted from one layout");
       source = layout;
     }

@@ -277,3 +277,34 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// Rows of a wgmma accumulator (64 x 64, 4 warps down M): lane l holds rows l / 4 and l / 4 + 8,
+// 16 columns each (2 per 8-wide piece); each row's 16 combine in the thread, then a butterfly
+// over the 4 lanes of a row (offsets 1 and 2). No warp holds another's rows: no shared memory.
+// The result, a slice of the mma layout, is 2 elements per thread.
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: llvm.func @row_max_mma
+  // CHECK-COUNT-30: llvm.intr.maxnum
+  // CHECK: %[[O1:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[O1]], %{{.*}} : f32 -> f32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[O1]], %{{.*}} : f32 -> f32
+  // CHECK: %[[O2:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[O2]], %{{.*}} : f32 -> f32
+  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[O2]], %{{.*}} : f32 -> f32
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: llvm.insertvalue %{{.*}}[1] : !llvm.struct<(f32, f32)>
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
+  func.func @row_max_mma(%x: tensor<64x64xf32, #mma>) {
+    %0 = tk.reduce %x {axis = 1 : i32} : (tensor<64x64xf32, #mma>) -> tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #mma}>> {
+    ^bb0(%a: f32, %b: f32):
+      %m = arith.maxnumf %a, %b : f32
+      tk.reduce.return %m : f32
+    }
+    func.return
+  }
+}

@@ -218,3 +218,29 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// The online softmax of attention on wgmma accumulators: the probabilities (64 x 64, an
+// accumulator of n = 64) become the register operand a of the next product (parent n = 128),
+// and a row maximum of one accumulator is taken for the rows of the other. Same warps, same
+// rows, and a's 16-wide K steps are the accumulator's 8-wide column pairs: every thread already
+// holds what it needs, so no shared memory and no barrier.
+// CHECK: module attributes {{.*}}tkgpu.shared = 0
+// CHECK-LABEL: llvm.func @softmax_to_operand
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#mma1 = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>
+#op = #tkgpu.dot_operand<{opIdx = 0, parent = #mma1, kWidth = 2}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @softmax_to_operand(%p: tensor<64x64xf16, #mma>,
+                                %m: tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #mma}>>) {
+    %0 = tkgpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #op>
+    %1 = tkgpu.convert_layout %m : tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #mma}>> -> tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #mma1}>>
+    %2 = tk.expand_dims %1 {axis = 1 : i32} : tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #mma1}>> -> tensor<64x1xf32, #mma1>
+    %3 = tk.broadcast %2 : tensor<64x1xf32, #mma1> -> tensor<64x128xf32, #mma1>
+    func.return
+  }
+}

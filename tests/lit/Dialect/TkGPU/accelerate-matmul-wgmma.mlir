@@ -122,3 +122,28 @@ func.func @register_a(%s: tensor<64x64xf32, #b>, %v: tensor<64x64xf16, #b>, %c: 
   func.return %d : tensor<64x64xf32, #b>
 }
 }
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// An operand the loop does not change (q in attention) is stored to its tile once, before the
+// loop; the one loaded in the loop is stored in it.
+// CHECK-LABEL: func.func @invariant_operand
+// CHECK: %[[A:.+]] = tkgpu.local_alloc %{{.+}} : tensor<64x64xf16, #blocked> -> !tkgpu.memdesc<64x64xf16
+// CHECK-NEXT: scf.for
+// CHECK: %[[B:.+]] = tkgpu.local_alloc %{{.+}} : tensor<64x64xf16, #blocked> -> !tkgpu.memdesc<64x64xf16
+// CHECK: tkgpu.warp_group_dot %[[A]], %[[B]]
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @invariant_operand(%q: tensor<64x64xf16, #b>, %k: tensor<64x64x!tk.ptr<f16>, #b>, %n: i32) -> tensor<64x64xf32, #b> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #b>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #b>) : i32 {
+    %kt = tk.load %k : (tensor<64x64x!tk.ptr<f16>, #b>) -> tensor<64x64xf16, #b>
+    %d = tk.dot %q, %kt, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+    scf.yield %d : tensor<64x64xf32, #b>
+  }
+  func.return %r : tensor<64x64xf32, #b>
+}
+}

@@ -228,3 +228,8 @@ func.func @warp_group_dot_register_a(%a: tensor<64x64xf16, #b>, %b: !tkgpu.memde
   %d = tkgpu.warp_group_dot %a, %b, %c : tensor<64x64xf16, #b>, !tkgpu.memdesc<64x64xf16, #s>, tensor<64x64xf32, #m> -> tensor<64x64xf32, #m>
   func.return
 }
+
+// -----
+
+// expected-error @+1 {{slice layout's parent must be a blocked or mma layout}}
+func.func @slice_parent(%x: tensor<4xf32, #tkgpu.slice<{dim = 0, parent = #tkgpu.dot_operand<{opIdx = 0, parent = #tkgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>}>>)

@@ -264,3 +264,51 @@ func.func @square_trans(%x: tensor<64x64xf32, #bl>) -> tensor<64x64xf32, #bl> {
   %r = tkgpu.convert_layout %t : tensor<64x64xf32, #tr> -> tensor<64x64xf32, #bl>
   func.return %r : tensor<64x64xf32, #bl>
 }
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#c = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#mma1 = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>
+#op = #tkgpu.dot_operand<{opIdx = 0, parent = #mma1, kWidth = 2}>
+
+// One step of an online softmax on a tensor-core product (attention): the row maximum, the
+// exponentials, their cast and the accumulator's rescaling all stay in the mma layouts. What
+// is left converts nothing between threads: the probabilities to the next dot's operand, and
+// the row maxima from one accumulator's rows to the other's (same warps, same rows).
+// CHECK: #[[MMA:[a-z0-9]+]] = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+// CHECK: #[[MMA1:[a-z0-9]+]] = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>
+// CHECK: #[[S:[a-z0-9]+]] = #tkgpu.slice<{dim = 1, parent = #[[MMA]]}>
+// CHECK: #[[S1:[a-z0-9]+]] = #tkgpu.slice<{dim = 1, parent = #[[MMA1]]}>
+// CHECK-LABEL: func.func @online_softmax_on_mma
+// CHECK: %[[MAX:.+]] = tk.reduce %{{.+}} {axis = 1 : i32} : (tensor<64x64xf32, #[[MMA]]>) -> tensor<64xf32, #[[S]]>
+// CHECK: math.exp2 %{{.+}} : tensor<64x64xf32, #[[MMA]]>
+// CHECK: arith.truncf %{{.+}} : tensor<64x64xf32, #[[MMA]]> to tensor<64x64xf16, #[[MMA]]>
+// CHECK: tkgpu.convert_layout %{{.+}} : tensor<64x64xf16, #[[MMA]]> -> tensor<64x64xf16, #{{.+}}>
+// CHECK: tkgpu.convert_layout %[[MAX]] : tensor<64xf32, #[[S]]> -> tensor<64xf32, #[[S1]]>
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : tensor<64x128xf32, #[[MMA1]]>
+// CHECK-NOT: tkgpu.convert_layout
+// CHECK: return
+func.func @online_softmax_on_mma(%s: tensor<64x64xf32, #mma>, %acc: tensor<64x128xf32, #mma1>)
+    -> (tensor<64x64xf16, #op>, tensor<64x128xf32, #mma1>) {
+  %0 = tkgpu.convert_layout %s : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b>
+  %m = tk.reduce %0 {axis = 1 : i32} : (tensor<64x64xf32, #b>) -> tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #b}>> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.maxnumf %x, %y : f32
+    tk.reduce.return %r : f32
+  }
+  %e = tk.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #b}>> -> tensor<64x1xf32, #b>
+  %bc = tk.broadcast %e : tensor<64x1xf32, #b> -> tensor<64x64xf32, #b>
+  %d = arith.subf %0, %bc : tensor<64x64xf32, #b>
+  %p = math.exp2 %d : tensor<64x64xf32, #b>
+  %h = arith.truncf %p : tensor<64x64xf32, #b> to tensor<64x64xf16, #b>
+  %a = tkgpu.convert_layout %h : tensor<64x64xf16, #b> -> tensor<64x64xf16, #op>
+  %ac = tkgpu.convert_layout %acc : tensor<64x128xf32, #mma1> -> tensor<64x128xf32, #c>
+  %m2 = tkgpu.convert_layout %m : tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #b}>> -> tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #c}>>
+  %e2 = tk.expand_dims %m2 {axis = 1 : i32} : tensor<64xf32, #tkgpu.slice<{dim = 1, parent = #c}>> -> tensor<64x1xf32, #c>
+  %bc2 = tk.broadcast %e2 : tensor<64x1xf32, #c> -> tensor<64x128xf32, #c>
+  %scaled = arith.mulf %ac, %bc2 : tensor<64x128xf32, #c>
+  %back = tkgpu.convert_layout %scaled : tensor<64x128xf32, #c> -> tensor<64x128xf32, #mma1>
+  func.return %a, %back : tensor<64x64xf16, #op>, tensor<64x128xf32, #mma1>
+}

@@ -1,0 +1,98 @@
+/// @file attention.hpp
+/// Flash attention, forward: O = softmax(Q Kᵀ · sm_scale) V for every (batch, head), without
+/// ever holding the S x S score matrix. Each program instance owns BLOCK_M rows of Q and walks the
+/// keys in BLOCK_N steps, keeping a running row maximum m, a running row sum l and an f32
+/// accumulator; a new block of scores rescales the old accumulator by exp2(m_old - m_new) (the
+/// "online softmax"). Two dots per step: Q Kᵀ (both loaded tiles) and P V, where P, the
+/// probabilities cast back to the input type, is computed in the kernel.
+///
+/// The key blocks fall in two stages. Blocks wholly inside the sequence and, when causal, wholly
+/// below the diagonal need no mask; the rest (the diagonal blocks and the sequence's tail) are
+/// masked with -inf. The split keeps the masks out of the loop that does most of the work.
+///
+/// Launch contract:
+/// - grid: `tk::grid(tk::cdiv(seq_len, BLOCK_M), batch * heads)`;
+/// - `q`, `k`, `v`, `o` point to contiguous [batch, heads, seq_len, HEAD_DIM] tensors of one
+///   16-bit float type (f16 or bf16); each tensor holds fewer than 2^31 elements;
+/// - `sm_scale` multiplies the scores before the softmax (usually 1/sqrt(HEAD_DIM));
+/// - constants: HEAD_DIM, BLOCK_M, BLOCK_N, powers of two >= 16 with BLOCK_M a multiple of
+///   BLOCK_N; CAUSAL, whether row i attends to keys j <= i only.
+#pragma once
+
+#include <tk/tk.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace examples {
+
+// [snippet:attention]
+inline auto attention =
+    tk::jit("attention", [](auto o, auto q, auto k, auto v, tk::f32 sm_scale, tk::i32 seq_len,
+                            tk::constant<int> HEAD_DIM, tk::constant<int> BLOCK_M,
+                            tk::constant<int> BLOCK_N, tk::constant<bool> CAUSAL) {
+      using T = std::remove_const_t<std::remove_pointer_t<typename decltype(q)::element_type>>;
+      if (BLOCK_M % BLOCK_N != 0)
+        throw tk::error("attention: BLOCK_M (" + std::to_string(BLOCK_M) +
+                            ") must be a multiple of BLOCK_N (" + std::to_string(BLOCK_N) + ")",
+                        std::source_location::current());
+
+      // This program's rows of Q, in the head (program_id(1)) it works on.
+      auto start_m = tk::program_id(0);
+      auto head = tk::program_id(1) * seq_len * HEAD_DIM;
+      auto offs_m = start_m * BLOCK_M + tk::arange(0, BLOCK_M);
+      auto offs_n = tk::arange(0, BLOCK_N);
+      auto offs_d = tk::arange(0, HEAD_DIM);
+      auto row_mask = offs_m(tk::_, tk::newaxis) < seq_len;
+      auto q_tile =
+          tk::load(q + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
+                   row_mask, 0.0f);
+
+      // Scores are kept in base 2: exp(x) = exp2(x · log2(e)).
+      auto qk_scale = sm_scale * 1.44269504f;
+      auto m_i = tk::full({BLOCK_M}, -tk::inf<float>());
+      auto l_i = tk::zeros<float>({BLOCK_M});
+      auto acc = tk::zeros<float>({BLOCK_M, HEAD_DIM});
+
+      // One stage: key blocks [lo, hi) in BLOCK_N steps, masked or not (a trace-time choice).
+      auto stage = [&](auto lo, auto hi, bool masked) {
+        tk::for_range(lo, hi, BLOCK_N, [&](tk::i32 start_n) {
+          auto cols = start_n + offs_n;
+          auto k_ptrs = k + head + cols(tk::newaxis, tk::_) * HEAD_DIM + offs_d(tk::_, tk::newaxis);
+          auto v_ptrs = v + head + cols(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_);
+          auto k_tile = masked ? tk::load(k_ptrs, cols(tk::newaxis, tk::_) < seq_len, 0.0f)
+                               : tk::load(k_ptrs);
+          auto qk = tk::dot(q_tile, k_tile) * qk_scale; // BLOCK_M x BLOCK_N
+          if (masked) {
+            auto keep = cols(tk::newaxis, tk::_) < seq_len;
+            if (CAUSAL)
+              keep = keep & (offs_m(tk::_, tk::newaxis) >= cols(tk::newaxis, tk::_));
+            qk = tk::where(keep, qk, -tk::inf<float>());
+          }
+          auto m_new = tk::maximum(m_i, tk::max(qk, 1));
+          auto p = tk::exp2(qk - m_new(tk::_, tk::newaxis));
+          auto alpha = tk::exp2(m_i - m_new);
+          l_i = l_i * alpha + tk::sum(p, 1);
+          auto v_tile = masked ? tk::load(v_ptrs, cols(tk::_, tk::newaxis) < seq_len, 0.0f)
+                               : tk::load(v_ptrs);
+          acc = tk::dot(tk::cast<T>(p), v_tile, acc * alpha(tk::_, tk::newaxis));
+          m_i = m_new;
+        });
+      };
+      // Unmasked: every key block before the first that crosses the sequence's end or, when
+      // causal, this program's diagonal. Masked: the rest, up to the end or the diagonal.
+      auto full_blocks_end = seq_len / BLOCK_N * BLOCK_N;
+      auto hi = seq_len;
+      if (CAUSAL) {
+        full_blocks_end = tk::minimum(full_blocks_end, start_m * BLOCK_M);
+        hi = tk::minimum(hi, (start_m + 1) * BLOCK_M);
+      }
+      stage(0, full_blocks_end, false);
+      stage(full_blocks_end, hi, true);
+
+      tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
+                acc / l_i(tk::_, tk::newaxis), row_mask);
+    });
+// [/snippet]
+
+} // namespace examples
