@@ -39,7 +39,7 @@ inline void check_same_type(const value_ref &before, const value_ref &after, con
     fail(loc, what, ": a carried block handle was left without a value by the body");
   check_origin(*before, loc);
   check_origin(*after, loc);
-  if (before->type != after->type || before->shape != after->shape)
+  if (before->type != after->type || before->shape != after->shape || before->kind != after->kind)
     fail(loc, what, ": a carried value changes from ", to_string(before->type), " ",
          to_string(before->shape), " to ", to_string(after->type), " ", to_string(after->shape),
          " in the body; a carried value must keep its type and shape");
@@ -107,7 +107,7 @@ void for_range(const term &lo, const term &hi, const term &step, Body &body, loc
     r.args.push_back(make_value(iv_type, {}));
     for (auto &[h, old] : carried) {
       o->operands.push_back(old);
-      r.args.push_back(make_value(old->type, old->shape));
+      r.args.push_back(make_value_like(*old));
       h->v_ = r.args.back();
     }
     call_body(body, scalar<IV>(r.args[0]));
@@ -122,7 +122,7 @@ void for_range(const term &lo, const term &hi, const term &step, Body &body, loc
     record("scf.yield", syntax::terminator, yields, {}, "", loc);
   }
   for (auto &[h, old] : carried) {
-    o->results.push_back(make_value(old->type, old->shape));
+    o->results.push_back(make_value_like(*old));
     h->v_ = o->results.back();
   }
   append(ctx, std::move(o));
@@ -255,7 +255,7 @@ auto if_(const C &condition, Then then_branch, Else else_branch,
     o->regions[std::size_t(k)].ops.push_back(std::move(y));
   }
   for (auto &v : yield_then)
-    o->results.push_back(detail::make_value(v->type, v->shape));
+    o->results.push_back(detail::make_value_like(*v));
   std::size_t next = ret_then.size();
   for (auto &entry : carried)
     entry.first->v_ = o->results[next++];
@@ -301,7 +301,7 @@ void while_(Cond condition, Body body, std::source_location loc = std::source_lo
     detail::region_scope scope(ctx, before);
     for (auto &[h, old] : carried) {
       o->operands.push_back(old);
-      before.args.push_back(detail::make_value(old->type, old->shape));
+      before.args.push_back(detail::make_value_like(*old));
       h->v_ = before.args.back();
     }
     auto c = condition();
@@ -314,7 +314,7 @@ void while_(Cond condition, Body body, std::source_location loc = std::source_lo
     detail::region &after = o->regions[1];
     detail::region_scope scope(ctx, after);
     for (auto &[h, old] : carried) {
-      after.args.push_back(detail::make_value(old->type, old->shape));
+      after.args.push_back(detail::make_value_like(*old));
       h->v_ = after.args.back();
     }
     body();
@@ -326,7 +326,7 @@ void while_(Cond condition, Body body, std::source_location loc = std::source_lo
     detail::record("scf.yield", detail::syntax::terminator, yields, {}, "", loc);
   }
   for (auto &[h, old] : carried) {
-    o->results.push_back(detail::make_value(old->type, old->shape));
+    o->results.push_back(detail::make_value_like(*old));
     h->v_ = o->results.back();
   }
   detail::append(ctx, std::move(o));

@@ -44,30 +44,35 @@ private:
 
 namespace detail {
 
+/// The block shape of a descriptor or block pointer (made by `what`): the block rules, and
+/// powers of two.
+inline void check_access_block(const shape_t &block, const char *what, loc_t loc) {
+  check_block_shape(block, what, loc);
+  for (std::int64_t d : block)
+    if ((d & (d - 1)) != 0)
+      fail(loc, what, ": block dimensions must be powers of two, got ", to_string(block));
+}
+
 /// A descriptor's run-time value: interpreter, `i` = {base, shape..., strides...} and the base's
 /// buffer; tracing, the `!tk.tensordesc` SSA value. Its shape is the block shape.
 inline value_ref make_tensor_descriptor(const value_ref &base, const std::vector<value_ref> &shape,
                                         const std::vector<value_ref> &strides, shape_t block,
                                         loc_t loc) {
   context &ctx = active(loc);
-  check_block_shape(block, "tk::make_tensor_descriptor", loc);
-  for (std::int64_t d : block)
-    if ((d & (d - 1)) != 0)
-      fail(loc, "tk::make_tensor_descriptor: block dimensions must be powers of two, got ",
-           to_string(block));
+  check_access_block(block, "tk::make_tensor_descriptor", loc);
   if (ctx.tracing()) {
     std::vector<value_ref> operands{base};
     operands.insert(operands.end(), shape.begin(), shape.end());
     operands.insert(operands.end(), strides.begin(), strides.end());
     auto r = record1("tk.make_tensor_descriptor", syntax::generic, std::move(operands), base->type,
                      std::move(block), "", loc);
-    r->descriptor = true;
+    r->kind = value_kind::tensor_descriptor;
     return r;
   }
   const std::size_t rank = block.size();
   const std::int64_t bytes = elem_type{base->type.pointee}.bytes();
   auto v = make_value(base->type, std::move(block));
-  v->descriptor = true;
+  v->kind = value_kind::tensor_descriptor;
   v->extent = base->extent;
   v->i.push_back(base->i[0]);
   for (const value_ref &s : shape)

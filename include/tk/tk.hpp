@@ -5,6 +5,7 @@
 
 #include <tk/autotune.hpp>
 #include <tk/block.hpp>
+#include <tk/block_pointer.hpp>
 #include <tk/control.hpp>
 #include <tk/creation.hpp>
 #include <tk/descriptor.hpp>

@@ -30,6 +30,9 @@ namespace {
 
 using PassFactory = std::unique_ptr<Pass> (*)(const LoweringOptions &);
 
+std::unique_ptr<Pass> rewriteBlockPointers(const LoweringOptions &) {
+  return tkgpu::createTkRewriteBlockPointers();
+}
 std::unique_ptr<Pass> rewriteTensorDescriptors(const LoweringOptions &) {
   return tkgpu::createTkRewriteTensorDescriptors();
 }
@@ -80,6 +83,7 @@ struct Stage {
 // and the last stage verifies the result.
 // clang-format off
 constexpr Stage kStages[] = {
+    {"tk-rewrite-block-pointers",    rewriteBlockPointers, true},     // to pointer blocks
     {"tk-rewrite-tensor-descriptors", rewriteTensorDescriptors, true}, // to pointer blocks
     {"canonicalize",                 canonicalize, true},  // tk folders (splats), arith, DCE
     {"cse",                          cse, true},           // the front end repeats ranges, splats

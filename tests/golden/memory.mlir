@@ -189,3 +189,36 @@ module {
   } loc("golden_kernels.hpp":907:19)
 }
 
+// -----
+
+// kernel: memory.block_pointer
+module {
+  func.func @block_pointer(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg2: i32, %arg3: i32 {tk.divisibility = 16 : i32}, %arg4: i32 {tk.divisibility = 16 : i32}) {
+    %0 = "tk.get_program_id"() <{axis = 0 : i32}> : () -> i32 loc("golden_kernels.hpp":924:30)
+    %1 = arith.constant 16 : i32 loc("golden_kernels.hpp":924:36)
+    %2 = arith.muli %0, %1 : i32 loc("golden_kernels.hpp":924:36)
+    %3 = arith.extsi %arg4 : i32 to i64 loc("golden_kernels.hpp":925:46)
+    %4 = arith.constant 1 : i64 loc("golden_kernels.hpp":925:50)
+    %5 = arith.constant 0 : i32 loc("golden_kernels.hpp":925:60)
+    %6 = "tk.make_block_ptr"(%arg1, %arg2, %arg3, %3, %4, %2, %5) <{order = array<i32: 1, 0>}> : (!tk.ptr<f32>, i32, i32, i64, i64, i32, i32) -> !tk.blockptr<tensor<16x32xf32>> loc("golden_kernels.hpp":925:32)
+    %7 = arith.constant dense<0.0> : tensor<16x32xf32> loc("golden_kernels.hpp":926:32)
+    %8 = arith.constant 0 : i32 loc("golden_kernels.hpp":927:18)
+    %9 = arith.constant 32 : i32 loc("golden_kernels.hpp":927:18)
+    %10:2 = scf.for %11 = %8 to %arg3 step %9 iter_args(%12 = %7, %13 = %6) -> (tensor<16x32xf32>, !tk.blockptr<tensor<16x32xf32>>) : i32 {
+      %14 = "tk.block_load"(%13) <{boundary_check = array<i32: 0, 1>, nan_padding}> : (!tk.blockptr<tensor<16x32xf32>>) -> tensor<16x32xf32> loc("golden_kernels.hpp":928:38)
+      %15 = arith.maxnumf %12, %14 : tensor<16x32xf32> loc("golden_kernels.hpp":928:24)
+      %16 = arith.constant 0 : i32 loc("golden_kernels.hpp":929:27)
+      %17 = arith.constant 32 : i32 loc("golden_kernels.hpp":929:30)
+      %18 = "tk.advance"(%13, %16, %17) : (!tk.blockptr<tensor<16x32xf32>>, i32, i32) -> !tk.blockptr<tensor<16x32xf32>> loc("golden_kernels.hpp":929:22)
+      scf.yield %15, %18 : tensor<16x32xf32>, !tk.blockptr<tensor<16x32xf32>> loc("golden_kernels.hpp":927:18)
+    } loc("golden_kernels.hpp":927:18)
+    %19 = arith.constant 32 : i64 loc("golden_kernels.hpp":931:48)
+    %20 = arith.constant 32 : i32 loc("golden_kernels.hpp":931:42)
+    %21 = arith.constant 1 : i64 loc("golden_kernels.hpp":931:52)
+    %22 = arith.constant 0 : i32 loc("golden_kernels.hpp":931:62)
+    %23 = "tk.make_block_ptr"(%arg0, %arg2, %20, %19, %21, %2, %22) <{order = array<i32: 1, 0>}> : (!tk.ptr<f32>, i32, i32, i64, i64, i32, i32) -> !tk.blockptr<tensor<16x32xf32>> loc("golden_kernels.hpp":931:32)
+    "tk.block_store"(%23, %10#0) <{boundary_check = array<i32: 0>}> : (!tk.blockptr<tensor<16x32xf32>>, tensor<16x32xf32>) -> () loc("golden_kernels.hpp":932:14)
+    func.return loc("golden_kernels.hpp":922:19)
+  } loc("golden_kernels.hpp":922:19)
+}
+

@@ -915,6 +915,25 @@ inline std::string memory_descriptor() {
   return k.ir(buffers::f32, buffers::f32, 100, 64, 64);
 }
 
+// Block pointers: a block advanced through a loop with boundary checks and NaN padding, and a
+// store checked along one dimension (tk.make_block_ptr, tk.advance, tk.block_load,
+// tk.block_store).
+inline std::string memory_block_pointer() {
+  auto k = tk::jit("block_pointer", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 M,
+                                       tk::i32 K, tk::i32 ld) {
+    auto row = tk::program_id(0) * 16;
+    auto a = tk::make_block_ptr(in, {M, K}, {ld, 1}, {row, 0}, {16, 32}, {1, 0});
+    auto acc = tk::zeros<float>({16, 32});
+    tk::for_range(0, K, 32, [&](tk::i32) {
+      acc = tk::maximum(acc, tk::load(a, {0, 1}, tk::padding::nan));
+      a = tk::advance(a, {0, 32});
+    });
+    auto o = tk::make_block_ptr(out, {M, 32}, {32, 1}, {row, 0}, {16, 32});
+    tk::store(o, acc, {0});
+  });
+  return k.ir(buffers::f32, buffers::f32, 100, 64, 64);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 inline const std::vector<kernel_case> &cases() {
@@ -934,6 +953,7 @@ inline const std::vector<kernel_case> &cases() {
       {"memory", "scalar", memory_scalar},
       {"memory", "pointer_select", memory_pointer_select},
       {"memory", "descriptor", memory_descriptor},
+      {"memory", "block_pointer", memory_block_pointer},
       {"arith", "promotion", arith_promotion},
       {"arith", "integer", arith_integer},
       {"arith", "compare", arith_compare},

@@ -38,6 +38,14 @@ inline value_ref make_value(elem_type t, shape_t shape) {
   return v;
 }
 
+/// A new symbolic value of `v`'s type, shape and kind: a loop's or branch's value standing for
+/// `v` (a block, a descriptor or a block pointer).
+inline value_ref make_value_like(const value &v) {
+  auto r = make_value(v.type, v.shape);
+  r->kind = v.kind;
+  return r;
+}
+
 /// Where program instance `generation` of the launch `ctx` runs, as "(x, y, z)".
 inline std::string instance_name(const context &ctx, std::uint64_t generation) {
   const auto n = ctx.num_programs;

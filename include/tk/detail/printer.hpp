@@ -51,8 +51,9 @@ inline std::string mlir_element(const elem_type &t) {
 }
 
 inline std::string mlir_type(const value &v) {
-  if (v.descriptor) {
-    std::string s = "!tk.tensordesc<tensor<";
+  if (v.kind != value_kind::block) {
+    std::string s =
+        v.kind == value_kind::tensor_descriptor ? "!tk.tensordesc<tensor<" : "!tk.blockptr<tensor<";
     for (auto d : v.shape)
       s += std::to_string(d) + "x";
     return s + mlir_element(v.type.pointee) + ">>";

@@ -57,6 +57,8 @@ inline std::string to_string(const elem_type &t) {
   return std::string(name(t.code));
 }
 
+enum class value_kind : std::uint8_t { block, tensor_descriptor, block_pointer };
+
 struct value : refcounted {
   elem_type type;
   shape_t shape;               ///< empty for a scalar
@@ -69,9 +71,11 @@ struct value : refcounted {
   /// Interpreter, pointers: the launch argument whose buffer the addresses point into, as an
   /// index into `context::extents`, or -1 when unknown.
   int extent = -1;
-  /// A tensor descriptor (`tk::tensor_descriptor`): `type` is its base pointer's, `shape` its block
-  /// shape; interpreter, `i` holds the base, the sizes and the strides.
-  bool descriptor = false;
+  /// What the value is: a block of elements, or a tensor descriptor (`tk::tensor_descriptor`) or
+  /// a block pointer (`tk::block_ptr`), whose `type` is their base pointer's and `shape` their
+  /// block shape. Interpreter: `i` holds the base, the sizes and the strides, then a block
+  /// pointer's offsets.
+  value_kind kind = value_kind::block;
 
   value(elem_type t, shape_t s) : type(t), shape(std::move(s)) {}
   int rank() const { return int(shape.size()); }

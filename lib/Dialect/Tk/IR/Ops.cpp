@@ -460,3 +460,61 @@ LogicalResult DescriptorStoreOp::verify() {
   return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
                                 getSrc().getType());
 }
+
+LogicalResult MakeBlockPtrOp::verify() {
+  RankedTensorType block = getType().getBlockType();
+  const int64_t rank = block.getRank();
+  if (int64_t(getShape().size()) != rank)
+    return emitOpError() << "needs one size, one stride and one offset per dimension of its block "
+                         << block << ", got " << getShape().size();
+  if (getBase().getType().getPointeeType() != block.getElementType())
+    return emitOpError() << "base " << getBase().getType() << " must point to the block's element "
+                         << "type " << block.getElementType();
+  SmallVector<bool> seen(size_t(rank), false);
+  bool permutation = int64_t(getOrder().size()) == rank;
+  for (int32_t d : getOrder()) {
+    permutation = permutation && d >= 0 && d < rank && !seen[size_t(d)];
+    if (permutation)
+      seen[size_t(d)] = true;
+  }
+  if (!permutation)
+    return emitOpError() << "order must be a permutation of the block's " << rank
+                         << " dimensions, got [" << getOrder() << "]";
+  return success();
+}
+
+LogicalResult AdvanceOp::verify() {
+  if (int64_t(getOffsets().size()) != getPtr().getType().getBlockType().getRank())
+    return emitOpError() << "needs one offset per dimension of " << getPtr().getType() << ", got "
+                         << getOffsets().size();
+  return success();
+}
+
+/// A block-pointer access's block type and boundary checks against its pointer's.
+static LogicalResult verifyBlockAccess(Operation *op, BlockPtrType ptr, Type block,
+                                       ArrayRef<int32_t> boundaryCheck) {
+  RankedTensorType want = ptr.getBlockType();
+  auto tensor = dyn_cast<RankedTensorType>(block);
+  if (!tensor || tensor.getShape() != want.getShape() ||
+      tensor.getElementType() != want.getElementType()) // a layout may come with it
+    return op->emitOpError() << "accesses blocks of " << want << ", got " << block;
+  SmallVector<bool> seen(size_t(want.getRank()), false);
+  for (int32_t d : boundaryCheck) {
+    if (d < 0 || d >= want.getRank() || seen[size_t(d)])
+      return op->emitOpError() << "boundary_check must list distinct dimensions of the "
+                               << want.getRank() << "-dimensional block, got [" << boundaryCheck
+                               << "]";
+    seen[size_t(d)] = true;
+  }
+  return success();
+}
+
+LogicalResult BlockLoadOp::verify() {
+  if (getNanPadding() && !isa<FloatType>(getType().getElementType()))
+    return emitOpError() << "pads with NaN only blocks of floats, got " << getType();
+  return verifyBlockAccess(*this, getPtr().getType(), getType(), getBoundaryCheck());
+}
+
+LogicalResult BlockStoreOp::verify() {
+  return verifyBlockAccess(*this, getPtr().getType(), getSrc().getType(), getBoundaryCheck());
+}

@@ -184,7 +184,8 @@ def Tk_MakeTensorDescOp : Tk_Op<"make_tensor_descriptor", [Pure, SameVariadicOpe
   let arguments = (ins Tk_PtrType:$base, Variadic<I32>:$shape, Variadic<I64>:$strides);
   let results = (outs Tk_TensorDescType:$result);
   let assemblyFormat = [{
-    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` type($base) `,` type($result)
+    $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict `:` qualified(type($base)) `,`
+    qualified(type($result))
   }];
   let hasVerifier = 1;
 }
@@ -215,6 +216,60 @@ def Tk_DescriptorStoreOp : Tk_Op<"descriptor_store"> {
   let assemblyFormat = [{
     $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
   }];
+  let hasVerifier = 1;
+}
+
+// Block pointers (Triton's tl.make_block_ptr, tl.advance, tl.load / tl.store on them).
+
+def Tk_MakeBlockPtrOp : Tk_Op<"make_block_ptr", [Pure, SameVariadicOperandSize]> {
+  let summary = "a pointer to the block at `offsets` of the tensor at `base`";
+  let description = [{
+    The tensor's element (i0, ..., in) is at `base + i0 strides[0] + ... + in strides[n]`
+    (elements), for 0 <= id < shape[d]; the block's first element is the tensor's element
+    `offsets`. `order` lists the dimensions from the fastest-varying (a permutation; a hint,
+    as in Triton). Strides are any values: there are no alignment rules.
+  }];
+  let arguments = (ins Tk_PtrType:$base, Variadic<I32>:$shape, Variadic<I64>:$strides,
+                       Variadic<I32>:$offsets, DenseI32ArrayAttr:$order);
+  let results = (outs Tk_BlockPtrType:$result);
+  let assemblyFormat = [{
+    $base `,` `[` $shape `]` `,` `[` $strides `]` `,` `[` $offsets `]` attr-dict `:`
+    qualified(type($base)) `,` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tk_AdvanceOp : Tk_Op<"advance", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "the block pointer moved by `offsets` elements";
+  let arguments = (ins Tk_BlockPtrType:$ptr, Variadic<I32>:$offsets);
+  let results = (outs Tk_BlockPtrType:$result);
+  let assemblyFormat = "$ptr `[` $offsets `]` attr-dict `:` qualified(type($ptr))";
+  let hasVerifier = 1;
+}
+
+def Tk_BlockLoadOp : Tk_Op<"block_load"> {
+  let summary = "loads the block a block pointer points to";
+  let description = [{
+    Along each dimension in `boundary_check`, elements outside the tensor read as zero, or as
+    NaN with `nan_padding` (floats only). Along the other dimensions the block must lie inside
+    the tensor: nothing is checked there (the interpreter reports it).
+  }];
+  let arguments = (ins Arg<Tk_BlockPtrType, "the block", [MemRead]>:$ptr,
+                       DenseI32ArrayAttr:$boundary_check, UnitAttr:$nan_padding);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$ptr attr-dict `:` qualified(type($ptr)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tk_BlockStoreOp : Tk_Op<"block_store"> {
+  let summary = "stores a block where a block pointer points";
+  let description = [{
+    Along each dimension in `boundary_check`, elements outside the tensor are not written.
+    Along the other dimensions the block must lie inside the tensor.
+  }];
+  let arguments = (ins Arg<Tk_BlockPtrType, "the block", [MemWrite]>:$ptr, Tk_Tensor:$src,
+                       DenseI32ArrayAttr:$boundary_check);
+  let assemblyFormat = "$ptr `,` $src attr-dict `:` qualified(type($ptr)) `,` type($src)";
   let hasVerifier = 1;
 }
 

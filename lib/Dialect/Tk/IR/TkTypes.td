@@ -42,6 +42,20 @@ def Tk_TensorDescType : Tk_TypeDef<"TensorDesc", "tensordesc"> {
   let genVerifyDecl = 1;
 }
 
+def Tk_BlockPtrType : Tk_TypeDef<"BlockPtr", "blockptr"> {
+  let summary = "a pointer to a block of a tensor in global memory";
+  let description = [{
+    `!tk.blockptr<tensor<64x32xf16>>`: Triton's block pointer (`tl.make_block_ptr`), a tensor in
+    global memory (base, shape, strides) and the offsets of a block of `blockType`'s shape in
+    it. `tk.advance` moves the block; `tk.block_load` and `tk.block_store` access it, checking
+    the tensor's bounds along the dimensions they list. Unlike a descriptor, a block pointer may
+    be carried through loops and branches.
+  }];
+  let parameters = (ins "::mlir::RankedTensorType":$blockType);
+  let assemblyFormat = "`<` $blockType `>`";
+  let genVerifyDecl = 1;
+}
+
 // Element types of the front end: i1 ... i64 (signless), f16, bf16, f32, f64, pointers.
 def Tk_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
 def Tk_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;

@@ -35,16 +35,27 @@ void TkDialect::registerTypes() {
       >();
 }
 
-LogicalResult TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                     RankedTensorType block) {
+/// The block type of a descriptor or block pointer (`what`): static, non-empty, of elements,
+/// with power-of-two dimensions.
+static LogicalResult verifyAccessBlock(function_ref<InFlightDiagnostic()> emitError,
+                                       RankedTensorType block, StringRef what) {
   if (!block || block.getRank() == 0 || !block.hasStaticShape() ||
       !isScalarElementType(block.getElementType()))
-    return emitError() << "!tk.tensordesc's block must be a statically shaped tensor of integers "
-                          "or floats, got "
+    return emitError() << what
+                       << "'s block must be a statically shaped tensor of integers or floats, got "
                        << block;
   for (int64_t d : block.getShape())
     if (!llvm::isPowerOf2_64(uint64_t(d)))
-      return emitError() << "!tk.tensordesc's block dimensions must be powers of two, got "
-                         << block;
+      return emitError() << what << "'s block dimensions must be powers of two, got " << block;
   return success();
+}
+
+LogicalResult TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                     RankedTensorType block) {
+  return verifyAccessBlock(emitError, block, "!tk.tensordesc");
+}
+
+LogicalResult BlockPtrType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   RankedTensorType block) {
+  return verifyAccessBlock(emitError, block, "!tk.blockptr");
 }

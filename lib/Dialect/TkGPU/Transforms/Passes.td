@@ -6,6 +6,19 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TkRewriteBlockPointers : Pass<"tk-rewrite-block-pointers", "::mlir::ModuleOp"> {
+  let summary = "block pointers as masked pointer blocks (Triton's RewriteTensorPointer)";
+  let description = [{
+    A `!tk.blockptr` becomes its base, shape, strides and offsets (a 1:N type conversion, also
+    of the loops and branches that carry it); tk.advance adds to the offsets; each
+    tk.block_load / tk.block_store becomes a tk.load / tk.store through the block of pointers
+    base + sum (offsets[d] + arange(B_d)) strides[d], masked to the tensor along the dimensions
+    of `boundary_check` (NaN-padded loads yield NaN there). Any other op holding a block
+    pointer is an error (RewriteBlockPointers.cpp).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::ModuleOp"> {
   let summary = "tensor-descriptor loads and stores as masked pointer blocks";
   let description = [{

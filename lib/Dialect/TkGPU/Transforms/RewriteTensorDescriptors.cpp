@@ -14,6 +14,7 @@
 /// block argument (a loop or branch carrying it, a function argument) it is an error.
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
+#include "Dialect/TkGPU/Transforms/TensorBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -32,50 +33,14 @@ namespace {
 std::pair<Value, Value> emitBlockPointers(OpBuilder &b, Location loc, tk::MakeTensorDescOp desc,
                                           ValueRange indices) {
   RankedTensorType block = desc.getType().getBlockType();
-  ArrayRef<int64_t> shape = block.getShape();
-  const int64_t rank = block.getRank();
-  Type i1 = b.getI1Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
-  auto tensorOf = [&](ArrayRef<int64_t> dims, Type element) {
-    return RankedTensorType::get(dims, element);
-  };
-  Value offsets, mask;
-  for (int64_t d = 0; d < rank; ++d) {
-    // indices[d] + arange(0, B_d), as a [1, ..., B_d, ..., 1] block.
-    auto range = tk::MakeRangeOp::create(b, loc, tensorOf(shape[d], i32), 0, int32_t(shape[d]));
-    Value start = tk::SplatOp::create(b, loc, tensorOf(shape[d], i32), indices[d]);
-    Value index = arith::AddIOp::create(b, loc, start, range);
-    SmallVector<int64_t> dims(rank, 1);
-    dims[d] = shape[d];
-    for (int64_t axis = 0; axis < rank; ++axis) {
-      if (axis == d)
-        continue;
-      // Axes in increasing order: the new unit dimension goes at `axis` of the result.
-      SmallVector<int64_t> expanded(cast<RankedTensorType>(index.getType()).getShape());
-      expanded.insert(expanded.begin() + axis, 1);
-      index = tk::ExpandDimsOp::create(b, loc, tensorOf(expanded, i32), index, int32_t(axis));
-    }
-    // In the tensor: 0 <= index < shape[d].
-    auto bounds = [&](Value scalar) {
-      return tk::SplatOp::create(b, loc, tensorOf(dims, i32), scalar).getResult();
-    };
-    Value zero = bounds(arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0)));
-    Value limit = bounds(desc.getShape()[d]);
-    Value atLeastZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
-    Value belowLimit = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, limit);
-    Value inside = arith::AndIOp::create(b, loc, atLeastZero, belowLimit);
-    Value term = arith::ExtSIOp::create(b, loc, tensorOf(dims, i64), index);
-    if (d + 1 < rank)
-      term = arith::MulIOp::create(
-          b, loc, term, tk::SplatOp::create(b, loc, tensorOf(dims, i64), desc.getStrides()[d]));
-    term = tk::BroadcastOp::create(b, loc, tensorOf(shape, i64), term);
-    inside = tk::BroadcastOp::create(b, loc, tensorOf(shape, i1), inside);
-    offsets = offsets ? arith::AddIOp::create(b, loc, offsets, term).getResult() : term;
-    mask = mask ? arith::AndIOp::create(b, loc, mask, inside).getResult() : inside;
-  }
-  Type ptrType = desc.getBase().getType();
-  Value base = tk::SplatOp::create(b, loc, tensorOf(shape, ptrType), desc.getBase());
-  Value ptrs = tk::AddPtrOp::create(b, loc, tensorOf(shape, ptrType), base, offsets);
-  return {ptrs, mask};
+  tkgpu::TensorBlock tensor{block,
+                            desc.getBase(),
+                            desc.getShape(),
+                            desc.getStrides(),
+                            indices,
+                            /*unitLastStride=*/true};
+  SmallVector<bool> everyDimension(size_t(block.getRank()), true);
+  return tkgpu::emitTensorBlockPointers(b, loc, tensor, everyDimension);
 }
 
 struct TkRewriteTensorDescriptorsPass

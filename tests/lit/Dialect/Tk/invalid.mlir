@@ -676,3 +676,80 @@ func.func @desc_store_block(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32, %x: ten
   tk.descriptor_store %d[%i], %x : !tk.tensordesc<tensor<16xf32>>, tensor<32xf32>
   func.return
 }
+
+// -----
+
+// expected-error @+1 {{!tk.blockptr's block dimensions must be powers of two, got 'tensor<16x12xf32>'}}
+func.func @blockptr_block(%p: !tk.blockptr<tensor<16x12xf32>>) { func.return }
+
+// -----
+
+func.func @blockptr_sizes(%p: !tk.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tk.make_block_ptr' op needs one size, one stride and one offset per dimension of its block 'tensor<16x16xf32>', got 1}}
+  %b = tk.make_block_ptr %p, [%n], [%s], [%n] {order = array<i32: 0>} : !tk.ptr<f32>, !tk.blockptr<tensor<16x16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @blockptr_pointee(%p: !tk.ptr<f16>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tk.make_block_ptr' op base '!tk.ptr<f16>' must point to the block's element type 'f32'}}
+  %b = tk.make_block_ptr %p, [%n], [%s], [%n] {order = array<i32: 0>} : !tk.ptr<f16>, !tk.blockptr<tensor<16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @blockptr_order(%p: !tk.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tk.make_block_ptr' op order must be a permutation of the block's 2 dimensions, got [1, 1]}}
+  %b = tk.make_block_ptr %p, [%n, %n], [%s, %s], [%n, %n] {order = array<i32: 1, 1>} : !tk.ptr<f32>, !tk.blockptr<tensor<16x16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @blockptr_order_rank(%p: !tk.ptr<f32>, %n: i32, %s: i64) {
+  // expected-error @+1 {{'tk.make_block_ptr' op order must be a permutation of the block's 2 dimensions, got [0]}}
+  %b = tk.make_block_ptr %p, [%n, %n], [%s, %s], [%n, %n] {order = array<i32: 0>} : !tk.ptr<f32>, !tk.blockptr<tensor<16x16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @advance_offsets(%b: !tk.blockptr<tensor<16x16xf32>>, %i: i32) {
+  // expected-error @+1 {{'tk.advance' op needs one offset per dimension of '!tk.blockptr<tensor<16x16xf32>>', got 1}}
+  %c = tk.advance %b[%i] : !tk.blockptr<tensor<16x16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @block_load_shape(%b: !tk.blockptr<tensor<16xf32>>) {
+  // expected-error @+1 {{'tk.block_load' op accesses blocks of 'tensor<16xf32>', got 'tensor<32xf32>'}}
+  %x = tk.block_load %b {boundary_check = array<i32>} : !tk.blockptr<tensor<16xf32>> -> tensor<32xf32>
+  func.return
+}
+
+// -----
+
+func.func @block_load_check(%b: !tk.blockptr<tensor<16x16xf32>>) {
+  // expected-error @+1 {{'tk.block_load' op boundary_check must list distinct dimensions of the 2-dimensional block, got [0, 2]}}
+  %x = tk.block_load %b {boundary_check = array<i32: 0, 2>} : !tk.blockptr<tensor<16x16xf32>> -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @block_load_nan(%b: !tk.blockptr<tensor<16xi32>>) {
+  // expected-error @+1 {{'tk.block_load' op pads with NaN only blocks of floats, got 'tensor<16xi32>'}}
+  %x = tk.block_load %b {boundary_check = array<i32: 0>, nan_padding} : !tk.blockptr<tensor<16xi32>> -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @block_store_check(%b: !tk.blockptr<tensor<16xf32>>, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.block_store' op boundary_check must list distinct dimensions of the 1-dimensional block, got [0, 0]}}
+  tk.block_store %b, %x {boundary_check = array<i32: 0, 0>} : !tk.blockptr<tensor<16xf32>>, tensor<16xf32>
+  func.return
+}

@@ -172,3 +172,28 @@ func.func @loop(%arg0: !tk.ptr<f16>, %arg1: i32) {
   }
   func.return
 }
+
+// Block pointers, carried through a loop.
+// CHECK-LABEL: func.func @block_pointer
+// GENERIC-LABEL: sym_name = "block_pointer"
+func.func @block_pointer(%arg0: !tk.ptr<f32>, %arg1: i32, %arg2: i64) {
+  %0 = arith.constant 0 : i32
+  %1 = arith.constant 32 : i32
+  // CHECK: %[[P:.+]] = tk.make_block_ptr %arg0, [%arg1, %arg1], [%arg2, %{{.+}}], [%{{.+}}, %{{.+}}] {order = array<i32: 1, 0>} : !tk.ptr<f32>, !tk.blockptr<tensor<16x32xf32>>
+  // GENERIC: "tk.make_block_ptr"(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}) <{order = array<i32: 1, 0>}> : (!tk.ptr<f32>, i32, i32, i64, i64, i32, i32) -> !tk.blockptr<tensor<16x32xf32>>
+  %2 = arith.constant 1 : i64
+  %3 = "tk.make_block_ptr"(%arg0, %arg1, %arg1, %arg2, %2, %0, %0) <{order = array<i32: 1, 0>}> : (!tk.ptr<f32>, i32, i32, i64, i64, i32, i32) -> !tk.blockptr<tensor<16x32xf32>>
+  %4 = scf.for %5 = %0 to %arg1 step %1 iter_args(%6 = %3) -> (!tk.blockptr<tensor<16x32xf32>>) : i32 {
+    // CHECK: tk.block_load %{{.+}} {boundary_check = array<i32: 0, 1>, nan_padding} : !tk.blockptr<tensor<16x32xf32>> -> tensor<16x32xf32>
+    // GENERIC: "tk.block_load"(%{{.+}}) <{boundary_check = array<i32: 0, 1>, nan_padding}> : (!tk.blockptr<tensor<16x32xf32>>) -> tensor<16x32xf32>
+    %7 = "tk.block_load"(%6) <{boundary_check = array<i32: 0, 1>, nan_padding}> : (!tk.blockptr<tensor<16x32xf32>>) -> tensor<16x32xf32>
+    // CHECK: tk.block_store %{{.+}}, %{{.+}} {boundary_check = array<i32: 1>} : !tk.blockptr<tensor<16x32xf32>>, tensor<16x32xf32>
+    // GENERIC: "tk.block_store"(%{{.+}}, %{{.+}}) <{boundary_check = array<i32: 1>}> : (!tk.blockptr<tensor<16x32xf32>>, tensor<16x32xf32>) -> ()
+    "tk.block_store"(%6, %7) <{boundary_check = array<i32: 1>}> : (!tk.blockptr<tensor<16x32xf32>>, tensor<16x32xf32>) -> ()
+    // CHECK: tk.advance %{{.+}}[%{{.+}}, %{{.+}}] : !tk.blockptr<tensor<16x32xf32>>
+    // GENERIC: "tk.advance"(%{{.+}}, %{{.+}}, %{{.+}}) : (!tk.blockptr<tensor<16x32xf32>>, i32, i32) -> !tk.blockptr<tensor<16x32xf32>>
+    %8 = "tk.advance"(%6, %0, %1) : (!tk.blockptr<tensor<16x32xf32>>, i32, i32) -> !tk.blockptr<tensor<16x32xf32>>
+    scf.yield %8 : !tk.blockptr<tensor<16x32xf32>>
+  }
+  func.return
+}
