@@ -1,6 +1,7 @@
 // Interpreter numerics of whole kernels (vector add, fused softmax, layernorm forward, argmax,
 // cumsum) against plain C++ references, on fresh random inputs every run.
 #include "interpreter_support.hpp"
+#include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"
 #include "kernels/softmax.hpp"
 #include "kernels/vector_add.hpp"
@@ -250,3 +251,21 @@ TEST_CASE("interpreter: cumsum along axis 0 of 1-D and along both axes of 2-D bl
 }
 
 } // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Flash attention (examples/kernels/attention.hpp): its numerics are checked by the example
+// (example.attention.*); here, its launch contract's error.
+
+TEST_CASE("attention: BLOCK_M not a multiple of BLOCK_N is an error at the kernel's check",
+          "[interpreter][errors]") {
+  std::vector<tk::half> o(64 * 64);
+  const std::vector<tk::half> qkv(o.size(), tk::half(0.5f));
+  try {
+    tk_test::run(examples::attention, tk::grid(1, 1), o, qkv, qkv, qkv, 0.125f, 64,
+                 tk::constant(64), tk::constant(16), tk::constant(32), tk::constant(false));
+    FAIL("expected a tk::error");
+  } catch (const tk::error &e) {
+    CHECK(e.message() == "attention: BLOCK_M (16) must be a multiple of BLOCK_N (32)");
+    CHECK(std::string_view(e.where().file_name()).ends_with("kernels/attention.hpp"));
+  }
+}
