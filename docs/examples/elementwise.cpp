@@ -103,6 +103,18 @@ auto casts = tk::jit("casts", [](tk::ptr<std::int32_t> out, tk::ptr<const float>
 });
 // [/snippet]
 
+// [snippet:fp8]
+// Scales f32 values into fp8 (e4m3: largest finite 448), rounding to nearest even and toward
+// zero; out-of-range values saturate.
+auto to_fp8 = tk::jit("to_fp8", [](tk::ptr<tk::f8e4m3> nearest, tk::ptr<tk::f8e4m3> toward_zero,
+                                   tk::ptr<const float> in, tk::f32 scale) {
+  auto offs = tk::arange(0, 4);
+  auto x = tk::load(in + offs) * scale;
+  tk::store(nearest + offs, tk::cast<tk::f8e4m3>(x));
+  tk::store(toward_zero + offs, tk::cast<tk::f8e4m3>(x, tk::rounding::rtz));
+});
+// [/snippet]
+
 // [snippet:math]
 auto gelu = tk::jit("gelu", [](tk::ptr<float> out, tk::ptr<const float> in) {
   auto offs = tk::arange(0, 8);
@@ -175,6 +187,17 @@ DOC_EXAMPLE("elementwise.casts") {
   doc::check(out[0] == 2 && out[1] == -2 && out[2] == 1 && out[3] == 0, "cast");
   doc::check(out[6] == 0x3F800000, "bitcast");
   doc::check(out[8] == 1 && out[9] == 1 && out[10] == 1 && out[11] == 0, "cast to bool");
+}
+
+DOC_EXAMPLE("elementwise.fp8") {
+  const std::vector<float> in = {1.24f, -1.24f, 1000.0f, 0.001f};
+  std::vector<tk::f8e4m3> nearest(4), toward_zero(4);
+  to_fp8.interpret(tk::grid(1), nearest.data(), toward_zero.data(), in.data(), 1.0f);
+  doc::check(float(nearest[0]) == 1.25f && float(toward_zero[0]) == 1.125f, "rounding modes");
+  doc::check(float(nearest[1]) == -1.25f && float(toward_zero[1]) == -1.125f, "negative");
+  doc::check(float(nearest[2]) == 448.0f, "saturates at the largest finite value");
+  doc::check(float(nearest[3]) == 0.001953125f && float(toward_zero[3]) == 0.0f,
+             "0.001 lies between 0 and the smallest subnormal, 2^-9");
 }
 
 DOC_EXAMPLE("elementwise.math") {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <tk/float16.hpp>
+#include <tk/float8.hpp>
 
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/type.hpp>
@@ -25,6 +26,8 @@ enum class dtype : std::uint8_t {
   u16,
   u32,
   u64,
+  f8e4m3, ///< 8-bit float, 4 exponent bits, no infinities (tk::f8e4m3)
+  f8e5m2, ///< 8-bit float, 5 exponent bits (tk::f8e5m2)
   f16,
   bf16,
   f32,
@@ -37,11 +40,12 @@ enum class dtype : std::uint8_t {
 /// Every element type a block may hold, pointers aside. `bool` is Triton's i1.
 inline constexpr auto element_types =
     boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                         std::uint16_t, std::uint32_t, std::uint64_t, half, bfloat16, float,
-                         double>;
+                         std::uint16_t, std::uint32_t, std::uint64_t, f8e4m3, f8e5m2, half,
+                         bfloat16, float, double>;
 
+constexpr bool is_fp8(dtype d) { return d == dtype::f8e4m3 || d == dtype::f8e5m2; }
 constexpr bool is_float(dtype d) {
-  return d == dtype::f16 || d == dtype::bf16 || d == dtype::f32 || d == dtype::f64 ||
+  return is_fp8(d) || d == dtype::f16 || d == dtype::bf16 || d == dtype::f32 || d == dtype::f64 ||
          d == dtype::weak_float;
 }
 constexpr bool is_int(dtype d) { return !is_float(d) && d != dtype::ptr; } // i1 included
@@ -56,6 +60,8 @@ constexpr int bit_width(dtype d) {
     return 1;
   case dtype::i8:
   case dtype::u8:
+  case dtype::f8e4m3:
+  case dtype::f8e5m2:
     return 8;
   case dtype::i16:
   case dtype::u16:
@@ -74,8 +80,9 @@ constexpr int bit_width(dtype d) {
 /// The name Triton and the printed IR use (`u32` prints as `i32` in IR, whose integers are
 /// signless).
 constexpr std::string_view name(dtype d) {
-  constexpr std::string_view names[] = {"i1",  "i8",  "i16",  "i32", "i64", "u8",  "u16", "u32",
-                                        "u64", "f16", "bf16", "f32", "f64", "ptr", "int", "float"};
+  constexpr std::string_view names[] = {"i1",   "i8",  "i16", "i32",    "i64",    "u8",
+                                        "u16",  "u32", "u64", "f8e4m3", "f8e5m2", "f16",
+                                        "bf16", "f32", "f64", "ptr",    "int",    "float"};
   return names[static_cast<int>(d)];
 }
 
@@ -95,6 +102,8 @@ TK_DTYPE_OF(std::uint8_t, u8);
 TK_DTYPE_OF(std::uint16_t, u16);
 TK_DTYPE_OF(std::uint32_t, u32);
 TK_DTYPE_OF(std::uint64_t, u64);
+TK_DTYPE_OF(f8e4m3, f8e4m3);
+TK_DTYPE_OF(f8e5m2, f8e5m2);
 TK_DTYPE_OF(half, f16);
 TK_DTYPE_OF(bfloat16, bf16);
 TK_DTYPE_OF(float, f32);
@@ -136,6 +145,8 @@ TK_TYPE_OF(u8, std::uint8_t);
 TK_TYPE_OF(u16, std::uint16_t);
 TK_TYPE_OF(u32, std::uint32_t);
 TK_TYPE_OF(u64, std::uint64_t);
+TK_TYPE_OF(f8e4m3, f8e4m3);
+TK_TYPE_OF(f8e5m2, f8e5m2);
 TK_TYPE_OF(f16, half);
 TK_TYPE_OF(bf16, bfloat16);
 TK_TYPE_OF(f32, float);
@@ -191,8 +202,15 @@ constexpr dtype promote(dtype a, dtype b) {
     return dtype::f64;
   if (a == dtype::f32 || b == dtype::f32)
     return dtype::f32;
-  if (is_float(a) && is_float(b))
-    return a == b ? a : dtype::f32; // f16 with bf16 meets in f32
+  if (is_float(a) && is_float(b)) {
+    if (a == b)
+      return a;
+    if (a == dtype::f16 || b == dtype::f16) // f16 with an fp8 type: f16 (Triton's rule)
+      return b == dtype::bf16 || a == dtype::bf16 ? dtype::f32 : dtype::f16;
+    if (is_fp8(a) && is_fp8(b)) // the two fp8 types meet in f16
+      return dtype::f16;
+    return dtype::f32; // bf16 with f16 or an fp8 type
+  }
   if (is_float(a))
     return a;
   if (is_float(b))

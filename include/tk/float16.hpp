@@ -11,12 +11,19 @@
 #include <limits>
 
 namespace tk {
+
+/// The rounding of a conversion to a narrower float type (Triton's `fp_downcast_rounding`):
+/// to nearest, ties to even (the default), or toward zero.
+enum class rounding { rtne, rtz };
+
 namespace detail {
 
 /// Rounds `x` to the nearest value (ties to even) of a binary format with `mantissa_bits` stored
 /// fraction bits and `exponent_bits` exponent bits; overflow gives infinity, tiny values become
-/// subnormal or zero as IEEE 754 prescribes.
-inline double round_to_format(double x, int mantissa_bits, int exponent_bits) {
+/// subnormal or zero as IEEE 754 prescribes. With `rounding::rtz`, toward zero: an overflow
+/// gives the largest finite value.
+inline double round_to_format(double x, int mantissa_bits, int exponent_bits,
+                              rounding mode = rounding::rtne) {
   if (x == 0 || !std::isfinite(x))
     return x;
   const int emax = (1 << (exponent_bits - 1)) - 1;
@@ -25,11 +32,14 @@ inline double round_to_format(double x, int mantissa_bits, int exponent_bits) {
   std::frexp(x, &e); // |x| = m * 2^e with m in [0.5, 1)
   const int exponent = (e - 1 < emin) ? emin : e - 1;
   const double quantum = std::ldexp(1.0, exponent - mantissa_bits);
-  const double rounded = std::nearbyint(x / quantum) * quantum;
+  const double steps = x / quantum; // exact: a power-of-two scaling
+  const double rounded =
+      (mode == rounding::rtz ? std::trunc(steps) : std::nearbyint(steps)) * quantum;
   const double max_finite = std::ldexp(2.0 - std::ldexp(1.0, -mantissa_bits), emax);
-  if (std::fabs(rounded) > max_finite)
-    return std::copysign(std::numeric_limits<double>::infinity(), x);
-  return rounded;
+  if (std::fabs(rounded) > max_finite) // toward zero, an overflow stops at the largest finite
+    return mode == rounding::rtz ? std::copysign(max_finite, x)
+                                 : std::copysign(std::numeric_limits<double>::infinity(), x);
+  return rounded == 0 ? std::copysign(0.0, x) : rounded;
 }
 
 /// Rounds the f32 value `x` to TF32 (10 stored fraction bits, f32's exponent range) the way the

@@ -157,12 +157,21 @@ auto cdiv(const A &a, const B &b, std::source_location loc = std::source_locatio
   return detail::arith_op<detail::binop::div>(num, b, loc);
 }
 
-/// Converts each element to `U` (float→int truncates toward zero; x→bool is x != 0).
+/// Converts each element to `U` (float→int truncates toward zero; x→bool is x != 0). A float
+/// narrowed to a smaller float type rounds to nearest even, or as `mode` says (Triton's
+/// `fp_downcast_rounding`); conversions to f8e4m3 and f8e5m2 saturate at the largest finite value.
+template <element U, class T, int R>
+block<U, R> cast(const block<T, R> &x, rounding mode,
+                 std::source_location loc = std::source_location::current()) {
+  static_assert(!std::is_pointer_v<U> || !is_float(dtype_of<T>),
+                "tk::cast: a float block cannot become pointers");
+  return block<U, R>(
+      detail::convert(detail::operand_of(x.v_, loc).v, detail::elem_of<U>(), loc, mode));
+}
+
 template <element U, class T, int R>
 block<U, R> cast(const block<T, R> &x, std::source_location loc = std::source_location::current()) {
-  static_assert(!std::is_pointer_v<U> || !std::is_floating_point_v<T>,
-                "tk::cast: a float block cannot become pointers");
-  return block<U, R>(detail::convert(detail::operand_of(x.v_, loc).v, detail::elem_of<U>(), loc));
+  return cast<U>(x, rounding::rtne, loc);
 }
 
 /// Reinterprets each element's bits as `U`, which must have the same size as `T`.

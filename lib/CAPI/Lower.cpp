@@ -36,6 +36,7 @@ std::unique_ptr<Pass> rewriteBlockPointers(const LoweringOptions &) {
 std::unique_ptr<Pass> rewriteTensorDescriptors(const LoweringOptions &) {
   return tkgpu::createTkRewriteTensorDescriptors();
 }
+std::unique_ptr<Pass> legalizeFp8(const LoweringOptions &) { return tkgpu::createTkLegalizeFp8(); }
 std::unique_ptr<Pass> assignLayouts(const LoweringOptions &options) {
   return tkgpu::createTkAssignLayouts(tkgpu::TkAssignLayoutsOptions{options.numWarps});
 }
@@ -85,6 +86,7 @@ struct Stage {
 constexpr Stage kStages[] = {
     {"tk-rewrite-block-pointers",    rewriteBlockPointers, true},     // to pointer blocks
     {"tk-rewrite-tensor-descriptors", rewriteTensorDescriptors, true}, // to pointer blocks
+    {"tk-legalize-fp8",              legalizeFp8, true},   // fp8 math in f32, fp8 as bytes
     {"canonicalize",                 canonicalize, true},  // tk folders (splats), arith, DCE
     {"cse",                          cse, true},           // the front end repeats ranges, splats
     {"tk-assign-layouts",            assignLayouts, true}, // blocked layouts for every tensor

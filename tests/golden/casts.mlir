@@ -103,3 +103,36 @@ module {
   } loc("golden_kernels.hpp":477:19)
 }
 
+// -----
+
+// kernel: casts.fp8
+module {
+  func.func @fp8(%arg0: !tk.ptr<f8E4M3FN> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %arg2: !tk.ptr<f8E5M2> {tk.divisibility = 16 : i32}, %arg3: !tk.ptr<f32> {tk.divisibility = 16 : i32}) {
+    %0 = "tk.make_range"() <{end = 64 : i32, start = 0 : i32}> : () -> tensor<64xi32> loc("golden_kernels.hpp":942:27)
+    %1 = "tk.splat"(%arg3) : (!tk.ptr<f32>) -> tensor<64x!tk.ptr<f32>> loc("golden_kernels.hpp":943:48)
+    %2 = "tk.addptr"(%1, %0) : (tensor<64x!tk.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f32>> loc("golden_kernels.hpp":943:48)
+    %3 = "tk.load"(%2) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<64x!tk.ptr<f32>>) -> tensor<64xf32> loc("golden_kernels.hpp":943:43)
+    %4 = arith.truncf %3 toward_zero : tensor<64xf32> to tensor<64xf8E4M3FN> loc("golden_kernels.hpp":943:34)
+    %5 = "tk.splat"(%arg2) : (!tk.ptr<f8E5M2>) -> tensor<64x!tk.ptr<f8E5M2>> loc("golden_kernels.hpp":944:28)
+    %6 = "tk.addptr"(%5, %0) : (tensor<64x!tk.ptr<f8E5M2>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f8E5M2>> loc("golden_kernels.hpp":944:28)
+    %7 = "tk.load"(%6) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<64x!tk.ptr<f8E5M2>>) -> tensor<64xf8E5M2> loc("golden_kernels.hpp":944:22)
+    %8 = arith.extf %7 : tensor<64xf8E5M2> to tensor<64xf32> loc("golden_kernels.hpp":945:58)
+    %9 = arith.truncf %8 : tensor<64xf32> to tensor<64xf8E4M3FN> loc("golden_kernels.hpp":945:58)
+    %10 = arith.constant dense<2.0> : tensor<64xf8E4M3FN> loc("golden_kernels.hpp":945:31)
+    %11 = arith.mulf %4, %10 : tensor<64xf8E4M3FN> loc("golden_kernels.hpp":945:31)
+    %12 = arith.addf %11, %9 : tensor<64xf8E4M3FN> loc("golden_kernels.hpp":945:60)
+    %13 = "tk.splat"(%arg0) : (!tk.ptr<f8E4M3FN>) -> tensor<64x!tk.ptr<f8E4M3FN>> loc("golden_kernels.hpp":945:21)
+    %14 = "tk.addptr"(%13, %0) : (tensor<64x!tk.ptr<f8E4M3FN>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f8E4M3FN>> loc("golden_kernels.hpp":945:21)
+    "tk.store"(%14, %12) : (tensor<64x!tk.ptr<f8E4M3FN>>, tensor<64xf8E4M3FN>) -> () loc("golden_kernels.hpp":945:14)
+    %15 = arith.extf %4 : tensor<64xf8E4M3FN> to tensor<64xf32> loc("golden_kernels.hpp":946:33)
+    %16 = arith.truncf %15 : tensor<64xf32> to tensor<64xf16> loc("golden_kernels.hpp":946:33)
+    %17 = arith.extf %7 : tensor<64xf8E5M2> to tensor<64xf32> loc("golden_kernels.hpp":946:33)
+    %18 = arith.truncf %17 : tensor<64xf32> to tensor<64xf16> loc("golden_kernels.hpp":946:33)
+    %19 = arith.addf %16, %18 : tensor<64xf16> loc("golden_kernels.hpp":946:33)
+    %20 = "tk.splat"(%arg1) : (!tk.ptr<f16>) -> tensor<64x!tk.ptr<f16>> loc("golden_kernels.hpp":946:23)
+    %21 = "tk.addptr"(%20, %0) : (tensor<64x!tk.ptr<f16>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f16>> loc("golden_kernels.hpp":946:23)
+    "tk.store"(%21, %19) : (tensor<64x!tk.ptr<f16>>, tensor<64xf16>) -> () loc("golden_kernels.hpp":946:14)
+    func.return loc("golden_kernels.hpp":940:19)
+  } loc("golden_kernels.hpp":940:19)
+}
+

@@ -934,6 +934,22 @@ inline std::string memory_block_pointer() {
   return k.ir(buffers::f32, buffers::f32, 100, 64, 64);
 }
 
+// fp8: loads and stores of both fp8 types, casts with both rounding modes, arithmetic on fp8
+// and the fp8 types meeting in f16.
+inline std::string casts_fp8() {
+  auto k = tk::jit("fp8", [](tk::ptr<tk::f8e4m3> out, tk::ptr<tk::half> mixed,
+                             tk::ptr<const tk::f8e5m2> in, tk::ptr<const float> x) {
+    auto offs = tk::arange(0, 64);
+    auto a = tk::cast<tk::f8e4m3>(tk::load(x + offs), tk::rounding::rtz);
+    auto b = tk::load(in + offs);
+    tk::store(out + offs, a * 2.0f + tk::cast<tk::f8e4m3>(b));
+    tk::store(mixed + offs, a + b);
+  });
+  alignas(64) static tk::f8e4m3 f8e4m3[8];
+  alignas(64) static tk::f8e5m2 f8e5m2[8];
+  return k.ir(f8e4m3, buffers::f16, f8e5m2, buffers::f32);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 inline const std::vector<kernel_case> &cases() {
@@ -962,6 +978,7 @@ inline const std::vector<kernel_case> &cases() {
       {"casts", "float", casts_float},
       {"casts", "int", casts_int},
       {"casts", "bitcast", casts_bitcast},
+      {"casts", "fp8", casts_fp8},
       {"math", "unary", math_unary},
       {"math", "binary", math_binary},
       {"shapes", "broadcast", shapes_broadcast},

@@ -5,6 +5,7 @@
 
 #include <tk/detail/value.hpp>
 #include <tk/float16.hpp>
+#include <tk/float8.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -34,15 +35,20 @@ inline std::int64_t wrap_int(std::int64_t x, dtype d) {
   }
 }
 
-/// Rounds a real result to the float format `d` (round to nearest even, once).
-inline double round_float(double x, dtype d) {
+/// Rounds a real result to the float format `d` (once, to nearest even unless `mode` says
+/// otherwise; fp8 formats saturate, see float8.hpp).
+inline double round_float(double x, dtype d, rounding mode = rounding::rtne) {
   switch (d) {
+  case dtype::f8e4m3:
+    return round_to_fp8(x, e4m3_format, mode);
+  case dtype::f8e5m2:
+    return round_to_fp8(x, e5m2_format, mode);
   case dtype::f16:
-    return round_to_format(x, half::mantissa_bits, half::exponent_bits);
+    return round_to_format(x, half::mantissa_bits, half::exponent_bits, mode);
   case dtype::bf16:
-    return round_to_format(x, bfloat16::mantissa_bits, bfloat16::exponent_bits);
+    return round_to_format(x, bfloat16::mantissa_bits, bfloat16::exponent_bits, mode);
   case dtype::f32:
-    return double(float(x));
+    return mode == rounding::rtz ? round_to_format(x, 23, 8, mode) : double(float(x));
   default:
     return x;
   }
@@ -121,6 +127,12 @@ inline void load_element(const void *address, dtype d, double &f, std::int64_t &
   case dtype::u32:
     i = read(std::uint32_t{});
     break;
+  case dtype::f8e4m3:
+    f = decode_fp8(read(std::uint8_t{}), e4m3_format);
+    break;
+  case dtype::f8e5m2:
+    f = decode_fp8(read(std::uint8_t{}), e5m2_format);
+    break;
   case dtype::f16:
     f = float(half::from_bits(read(std::uint16_t{})));
     break;
@@ -159,6 +171,12 @@ inline void store_element(void *address, dtype d, double f, std::int64_t i) {
   case dtype::u64:
   case dtype::ptr:
     write(i);
+    break;
+  case dtype::f8e4m3:
+    write(encode_fp8(f, e4m3_format));
+    break;
+  case dtype::f8e5m2:
+    write(encode_fp8(f, e5m2_format));
     break;
   case dtype::f16:
     write(half(f).bits);

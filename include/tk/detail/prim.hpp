@@ -633,14 +633,31 @@ inline value_ref select(const value_ref &c, const value_ref &a, const value_ref 
 }
 
 /// Converts between element types with Triton's `tl.cast` semantics (not a bit cast).
-inline value_ref convert(const value_ref &x, elem_type to, loc_t loc) {
+inline value_ref convert(const value_ref &x, elem_type to, loc_t loc,
+                         rounding mode = rounding::rtne) {
   context &ctx = active(loc);
   const elem_type from = x->type;
+  if (mode != rounding::rtne &&
+      !(from.is_float() && to.is_float() && bit_width(to.code) < bit_width(from.code)))
+    fail(loc,
+         "tk::cast: a rounding mode applies only to a float conversion to a narrower float "
+         "type, not ",
+         to_string(from), " to ", to_string(to));
   if (from == to)
     return x;
+  // fp8 converts through f32 only: exactly from fp8 and from f16/bf16, rounded once from f32
+  // (f64 rounds to f32 first, and integers convert to f32 first).
+  const elem_type f32{dtype::f32};
+  if (is_fp8(to.code) && from != f32 && !from.is_pointer())
+    return convert(convert(x, f32, loc, from.code == dtype::f64 ? mode : rounding::rtne), to, loc,
+                   mode);
+  if (is_fp8(from.code) && to != f32 && !to.is_pointer() && to.code != dtype::i1)
+    return convert(convert(x, f32, loc), to, loc, mode);
   if (ctx.tracing()) {
     auto emit = [&](const char *name, const value_ref &src, elem_type t) {
-      return record1(name, syntax::convert, {src}, t, x->shape, "", loc);
+      const bool narrowing = std::string_view(name) == "arith.truncf";
+      return record1(name, syntax::convert, {src}, t, x->shape,
+                     narrowing && mode == rounding::rtz ? "toward_zero" : "", loc);
     };
     if (from.is_pointer() && to.is_pointer())
       return record1("tk.bitcast", syntax::generic, {x}, to, x->shape, "", loc);
@@ -680,7 +697,7 @@ inline value_ref convert(const value_ref &x, elem_type to, loc_t loc) {
   const auto n = std::size_t(v->size());
   for (std::size_t k = 0; k < n; ++k) {
     if (from.is_float() && to.is_float())
-      v->f[k] = round_float(x->f[k], to.code);
+      v->f[k] = round_float(x->f[k], to.code, mode);
     else if (from.is_float())
       v->i[k] = to.code == dtype::i1 ? (x->f[k] != 0) : float_to_int(x->f[k], to.code);
     else if (to.is_float())

@@ -33,6 +33,10 @@ inline std::string mlir_element(dtype d) {
   case dtype::i64:
   case dtype::u64:
     return "i64";
+  case dtype::f8e4m3:
+    return "f8E4M3FN";
+  case dtype::f8e5m2:
+    return "f8E5M2";
   case dtype::f16:
     return "f16";
   case dtype::bf16:
@@ -278,8 +282,8 @@ private:
       break;
     case syntax::convert:
       define_results(o);
-      out_ += o.name + " " + name(o.operands[0]) + " : " + mlir_type(*o.operands[0]) + " to " +
-              mlir_type(*o.results[0]);
+      out_ += o.name + " " + name(o.operands[0]) + (o.attrs.empty() ? "" : " " + o.attrs) + " : " +
+              mlir_type(*o.operands[0]) + " to " + mlir_type(*o.results[0]);
       break;
     case syntax::select:
       define_results(o);

@@ -31,6 +31,18 @@ def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TkLegalizeFp8 : Pass<"tk-legalize-fp8", "::mlir::ModuleOp"> {
+  let summary = "arithmetic on f8E4M3FN / f8E5M2 as integer and f32 arithmetic";
+  let description = [{
+    arith.extf from fp8 decodes the byte's fields; arith.truncf to fp8 rounds in f32 (to
+    nearest even, or toward zero with `roundingmode`), saturating at the largest finite value
+    as the GPU's satfinite conversions do, and encodes the fields (NaN: 0x7F); other arith and
+    math ops on fp8 compute in f32 and round back; fp8 constants become i8 constants, bitcast.
+    What stays on fp8 is data movement, lowered on i8 (LegalizeFp8.cpp).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TkAssignLayouts : Pass<"tk-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "gives every tensor a tkgpu layout (Triton's ConvertTritonToTritonGPU)";
   let description = [{

@@ -2,7 +2,7 @@
 // plus a few of the ODS constraints, each with the message the user sees.
 // RUN: tk-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{!tk.ptr points to an integer or floating-point type (i1 ... i64, f16, bf16, f32, f64), got 'index'}}
+// expected-error @+1 {{!tk.ptr points to an integer or floating-point type (i1 ... i64, f8E4M3FN, f8E5M2, f16, bf16, f32, f64), got 'index'}}
 func.func @ptr_to_index(%arg0: !tk.ptr<index>)
 
 // -----

@@ -1,0 +1,84 @@
+// tk-legalize-fp8: no arithmetic is left on fp8 values. extf decodes the byte's fields, truncf
+// rounds in f32 (the 2^23 addition to nearest even, an integer conversion toward zero) after
+// saturating, other ops compute in f32 and round back, constants become bytes; data movement
+// (loads, stores, selects) keeps the fp8 type.
+// RUN: tk-opt %s -split-input-file -tk-legalize-fp8 | FileCheck %s
+
+// CHECK-LABEL: func.func @decode_e4m3
+// CHECK: %[[BYTE:.+]] = arith.bitcast %arg0 : tensor<16xf8E4M3FN> to tensor<16xi8>
+// CHECK: arith.extui %[[BYTE]] : tensor<16xi8> to tensor<16xi32>
+// CHECK: arith.uitofp
+// CHECK: arith.mulf
+// The NaN pattern, S.1111.111 (0x7F), gives the f32 NaN 0x7FC00000.
+// CHECK: %[[NAN:.+]] = arith.constant dense<2143289344> : tensor<16xi32>
+// CHECK: %[[ALL:.+]] = arith.constant dense<127> : tensor<16xi32>
+// CHECK: %[[IS_NAN:.+]] = arith.cmpi eq, %{{.+}}, %[[ALL]] : tensor<16xi32>
+// CHECK: arith.select %[[IS_NAN]], %[[NAN]], %{{.+}} : tensor<16xi1>, tensor<16xi32>
+// CHECK-NOT: arith.extf
+func.func @decode_e4m3(%x: tensor<16xf8E4M3FN>) -> tensor<16xf32> {
+  %0 = arith.extf %x : tensor<16xf8E4M3FN> to tensor<16xf32>
+  func.return %0 : tensor<16xf32>
+}
+
+// -----
+
+// e5m2 to f16: decode to f32, then an exact truncf to f16.
+// CHECK-LABEL: func.func @decode_e5m2_to_f16
+// CHECK: arith.bitcast %arg0 : f8E5M2 to i8
+// CHECK-NOT: arith.extf
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// CHECK-NEXT: return
+func.func @decode_e5m2_to_f16(%x: f8E5M2) -> f16 {
+  %0 = arith.extf %x : f8E5M2 to f16
+  func.return %0 : f16
+}
+
+// -----
+
+// Saturation at 448, the rounding to nearest even, the encoding, the byte.
+// CHECK-LABEL: func.func @encode_nearest
+// CHECK: %[[MAX:.+]] = arith.constant 4.480000e+02 : f32
+// CHECK: %[[OVER:.+]] = arith.cmpf ogt, %{{.+}}, %[[MAX]] : f32
+// CHECK: arith.select %[[OVER]], %[[MAX]], %{{.+}} : f32
+// CHECK: %[[MAGIC:.+]] = arith.constant 0x4B000000 : f32
+// CHECK: %[[SUM:.+]] = arith.addf %{{.+}}, %[[MAGIC]] : f32
+// CHECK: arith.subf %[[SUM]], %[[MAGIC]] : f32
+// CHECK: %[[BYTE:.+]] = arith.trunci %{{.+}} : i32 to i8
+// CHECK: arith.bitcast %[[BYTE]] : i8 to f8E4M3FN
+func.func @encode_nearest(%x: f32) -> f8E4M3FN {
+  %0 = arith.truncf %x : f32 to f8E4M3FN
+  func.return %0 : f8E4M3FN
+}
+
+// -----
+
+// Toward zero: an integer conversion instead of the magic addition; bf16 goes through f32.
+// CHECK-LABEL: func.func @encode_toward_zero
+// CHECK: arith.extf %arg0 : tensor<8xbf16> to tensor<8xf32>
+// CHECK: arith.constant dense<5.734400e+04> : tensor<8xf32>
+// CHECK: %[[STEPS:.+]] = arith.fptoui %{{.+}} : tensor<8xf32> to tensor<8xi32>
+// CHECK: arith.uitofp %[[STEPS]] : tensor<8xi32> to tensor<8xf32>
+// CHECK-NOT: 0x4B000000
+// CHECK: arith.bitcast %{{.+}} : tensor<8xi8> to tensor<8xf8E5M2>
+func.func @encode_toward_zero(%x: tensor<8xbf16>) -> tensor<8xf8E5M2> {
+  %0 = arith.truncf %x toward_zero : tensor<8xbf16> to tensor<8xf8E5M2>
+  func.return %0 : tensor<8xf8E5M2>
+}
+
+// -----
+
+// Arithmetic in f32, rounded back once; a constant as bytes; select untouched.
+// CHECK-LABEL: func.func @arithmetic
+// CHECK: %[[BYTES:.+]] = arith.constant dense<64> : tensor<4xi8>
+// CHECK: %[[TWO:.+]] = arith.bitcast %[[BYTES]] : tensor<4xi8> to tensor<4xf8E4M3FN>
+// CHECK: %[[PRODUCT:.+]] = arith.mulf %{{.+}}, %{{.+}} : tensor<4xf32>
+// CHECK: arith.cmpf olt, %{{.+}}, %{{.+}} : tensor<4xf32>
+// CHECK: arith.select %{{.+}}, %{{.+}}, %arg0 : tensor<4xi1>, tensor<4xf8E4M3FN>
+// CHECK-NOT: arith.mulf %{{.+}} : tensor<4xf8E4M3FN>
+func.func @arithmetic(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %two = arith.constant dense<2.0> : tensor<4xf8E4M3FN>
+  %0 = arith.mulf %x, %two : tensor<4xf8E4M3FN>
+  %1 = arith.cmpf olt, %0, %x : tensor<4xf8E4M3FN>
+  %2 = arith.select %1, %0, %x : tensor<4xi1>, tensor<4xf8E4M3FN>
+  func.return %2 : tensor<4xf8E4M3FN>
+}
