@@ -5,10 +5,11 @@
 // readable table on stderr. bench/compare.py puts both outputs side by side.
 //
 //   bench_gpu            all benchmarks but matmul (skips, exit 77, without a GPU)
-//   bench_gpu --matmul   matmul only: fp16, bf16, tf32 (f32 inputs) and int8 at 4096^3, 8192^3
-//                        and 8192x8192x512, TFLOP/s (TOP/s for int8), best of a sweep of Triton's
-//                        tutorial configs, once for the GPU's own target and once lowered for
-//                        sm_80 (launch_options::target_arch: the mma.sync path); bounded by
+//   bench_gpu --matmul   matmul only: fp16, bf16, tf32 (f32 inputs), int8 and fp8 (e4m3) at
+//                        4096^3, 8192^3 and 8192x8192x512, TFLOP/s (TOP/s for int8), best of a
+//                        sweep of Triton's tutorial configs, once for the GPU's own target and
+//                        once lowered for sm_80 (launch_options::target_arch: the mma.sync path;
+//                        fp8: for sm_90, its fp8 mma.sync path, on sm_90a); bounded by
 //                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped
 //   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
 //                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
@@ -348,7 +349,9 @@ double element(const std::vector<T> &chunk, std::size_t i, std::size_t j, std::s
 
 /// C = A B for M x K A and K x N B, row-major, inputs of type In (f32 means tf32, the default
 /// precision), through examples::matmul (examples::matmul_i8 for int8); the best config, per
-/// target, as a JSON line; a sampled check of C against the host in double.
+/// target, as a JSON line; a sampled check of C against the host in double. fp8: B is stored
+/// N x K (K contiguous: B given transposed, as in Triton's fp8 tutorial, where the sm_90 tensor
+/// cores need it).
 template <class In, class Out>
 void bench_matmul_case(const char *dtype, int M, int N, int K,
                        const std::vector<std::string> &archs, CUdeviceptr a, CUdeviceptr b,
@@ -356,6 +359,9 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
   if (!matmul_dtype_wanted(dtype))
     return;
   constexpr bool int8 = std::is_same_v<In, std::int8_t>;
+  constexpr bool fp8 = std::is_same_v<In, tk::f8e4m3>;
+  // B's strides along K and N, and element (k, j) of B as filled.
+  const int stride_bk = fp8 ? 1 : N, stride_bn = fp8 ? K : 1;
   const std::size_t chunk_size = (std::size_t(1) << 20) + 7; // not a multiple of any row
   const auto ca = random_chunk<In>(chunk_size, int8 ? -128.f : -1.f, int8 ? 127.f : 1.f, 11);
   const auto cb = random_chunk<In>(chunk_size, int8 ? -128.f : -1.f, int8 ? 127.f : 1.f, 12);
@@ -383,20 +389,20 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
       const tk::grid g(tk::cdiv(M, cfg.bm) * tk::cdiv(N, cfg.bn));
       if constexpr (int8)
         examples::matmul_i8.launch(g, o, ptr<std::int32_t>(c), ptr<const std::int8_t>(a),
-                                   ptr<const std::int8_t>(b), M, N, K, K, 1, N, 1, N, 1,
-                                   tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(cfg.bk),
-                                   tk::constant(cfg.group));
+                                   ptr<const std::int8_t>(b), M, N, K, K, 1, stride_bk, stride_bn,
+                                   N, 1, tk::constant(cfg.bm), tk::constant(cfg.bn),
+                                   tk::constant(cfg.bk), tk::constant(cfg.group));
       else
         examples::matmul.launch(g, o, ptr<Out>(c), ptr<const In>(a), ptr<const In>(b), M, N, K, K,
-                                1, N, 1, N, 1, tk::constant(cfg.bm), tk::constant(cfg.bn),
-                                tk::constant(cfg.bk), tk::constant(cfg.group),
+                                1, stride_bk, stride_bn, N, 1, tk::constant(cfg.bm),
+                                tk::constant(cfg.bn), tk::constant(cfg.bk), tk::constant(cfg.group),
                                 tk::constant(tk::input_precision::tf32));
     };
     double best = 1e30;
     const matmul_config *best_cfg = nullptr;
     std::string skipped;
-    for (const matmul_config &cfg : int8 ? std::span<const matmul_config>(int8_configs)
-                                         : std::span<const matmul_config>(float_configs)) {
+    for (const matmul_config &cfg : int8 || fp8 ? std::span<const matmul_config>(int8_configs)
+                                                : std::span<const matmul_config>(float_configs)) {
       if (std::chrono::steady_clock::now() > matmul_deadline) {
         skipped += " " + cfg.describe();
         continue;
@@ -433,7 +439,9 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
       const std::size_t j = s % std::uint32_t(N);
       double want = 0, scale = 0;
       for (std::size_t k = 0; k < std::size_t(K); ++k) {
-        const double x = element(ca, i, k, std::size_t(K)), y = element(cb, k, j, std::size_t(N));
+        const double x = element(ca, i, k, std::size_t(K)),
+                     y = fp8 ? element(cb, j, k, std::size_t(K))
+                             : element(cb, k, j, std::size_t(N));
         want += x * y;
         scale += std::fabs(x * y);
       }
@@ -441,8 +449,10 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
       require(cu.cuMemcpyDtoH(&got, c + (i * std::size_t(N) + j) * sizeof(Out), sizeof(Out)),
               "cuMemcpyDtoH");
       // int8: exact. f16/bf16 out: f32 sums, then one rounding of the result; tf32: 2^-8 of
-      // sum |a b| (inputs rounded or truncated to TF32: up to 2^-9; the FMA dot: 0).
-      const double tol = int8                        ? 0
+      // sum |a b| (inputs rounded or truncated to TF32: up to 2^-9; the FMA dot: 0); fp8: exact
+      // products added with fewer bits than f32 by the tensor cores, then an f16 rounding.
+      const double tol = int8  ? 0
+                         : fp8 ? std::ldexp(std::fabs(want), -10) + std::ldexp(scale, -12)
                          : std::is_same_v<In, float> ? std::ldexp(scale, -8)
                          : std::is_same_v<Out, tk::bfloat16>
                              ? std::ldexp(std::fabs(want), -8) + std::ldexp(scale, -20)
@@ -603,9 +613,11 @@ int matmul_main(const std::string &target) {
   const char *limit = std::getenv("TK_BENCH_MATMUL_SECONDS");
   const int seconds = limit && *limit ? std::atoi(limit) : 300;
   matmul_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  std::vector<std::string> archs{""};
+  std::vector<std::string> archs{""}, fp8_archs{""};
   if (std::atoi(target.c_str() + 3) > 80)
     archs.push_back("sm_80");
+  if (target == "sm_90a")
+    fp8_archs.push_back("sm_90"); // fp8 mma.sync instead of wgmma
   std::fprintf(stderr, "matmul on %s, %d s at most\n", target.c_str(), seconds);
   // 8192 x 8192 of f32: 256 MiB per matrix.
   const std::size_t bytes = std::size_t(8192) * 8192 * 4;
@@ -619,6 +631,7 @@ int matmul_main(const std::string &target) {
     bench_matmul_case<tk::bfloat16, tk::bfloat16>("bf16", sh.M, sh.N, sh.K, archs, a, b, c);
     bench_matmul_case<float, float>("tf32", sh.M, sh.N, sh.K, archs, a, b, c);
     bench_matmul_case<std::int8_t, std::int32_t>("int8", sh.M, sh.N, sh.K, archs, a, b, c);
+    bench_matmul_case<tk::f8e4m3, half>("fp8", sh.M, sh.N, sh.K, fp8_archs, a, b, c);
   }
   for (CUdeviceptr p : {a, b, c})
     cu.cuMemFree(p);

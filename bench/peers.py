@@ -13,7 +13,8 @@ Timing matches bench_gpu: CUDA events on the current stream around each run, med
     python3 bench/peers.py --matmul   matmul only: the Triton tutorial's kernel (its autotune
                                       configs swept by hand), in this process (wgmma on Hopper)
                                       and in a child with DISABLE_MMA_V3=1 (mma.sync), and
-                                      torch.matmul (cuBLAS; torch._int_mm for int8); TFLOP/s,
+                                      torch.matmul (cuBLAS; torch._int_mm for int8,
+                                      torch._scaled_mm with unit scales for fp8); TFLOP/s,
                                       bounded by TK_BENCH_MATMUL_SECONDS (default 300) per process
     python3 bench/peers.py --attention  flash attention forward, bf16 B4 H32 S4096 D128, causal and
                                       not: a Triton kernel written as the fused-attention tutorial's
@@ -145,8 +146,12 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     else:
         accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
     for k in range(0, tl.cdiv(K, BLOCK_SIZE_K)):
-        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0)
-        b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0)
+        if ACC_INT32:
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0)
+        else:  # a float zero: Triton casts no int32 block to fp8
+            a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_SIZE_K, other=0.0)
+            b = tl.load(b_ptrs, mask=offs_k[:, None] < K - k * BLOCK_SIZE_K, other=0.0)
         # tl.dot's out_dtype defaults to float32; an i32 accumulator needs it said.
         accumulator = tl.dot(a, b, accumulator, out_dtype=accumulator.dtype)
         a_ptrs += BLOCK_SIZE_K * stride_ak
@@ -177,7 +182,7 @@ MATMUL_CONFIGS_8BIT = [
     _cfg(64, 128, 64, 8, 4, 4), _cfg(128, 32, 64, 8, 4, 4),
 ]
 MATMUL_SHAPES = [(4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 512)]
-MATMUL_DTYPES = ["fp16", "bf16", "tf32", "int8"]
+MATMUL_DTYPES = ["fp16", "bf16", "tf32", "int8", "fp8"]
 
 
 # --- Measuring and reporting ------------------------------------------------------------------
@@ -393,6 +398,11 @@ def matmul_inputs(dtype, M, N, K):
         a = torch.randint(-128, 128, (M, K), device="cuda", dtype=torch.int8)
         b = torch.randint(-128, 128, (K, N), device="cuda", dtype=torch.int8)
         return a, b, torch.empty((M, N), device="cuda", dtype=torch.int32)
+    if dtype == "fp8":
+        # e4m3 into f16, B transposed (K contiguous), as the tutorial passes fp8 on Hopper.
+        a = rand((M, K), -1, 1, torch.float16).to(torch.float8_e4m3fn)
+        b = rand((N, K), -1, 1, torch.float16).to(torch.float8_e4m3fn).T
+        return a, b, torch.empty((M, N), device="cuda", dtype=torch.float16)
     t = {"fp16": torch.float16, "bf16": torch.bfloat16, "tf32": torch.float32}[dtype]
     a, b = rand((M, K), -1, 1, t), rand((K, N), -1, 1, t)
     return a, b, torch.empty((M, N), device="cuda", dtype=t)
@@ -411,6 +421,8 @@ def matmul_check(dtype, a, b, c):
         tol = torch.zeros_like(want)
     elif dtype == "tf32":
         tol = scale * 2.0 ** -8
+    elif dtype == "fp8":  # exact products, added with fewer bits than f32, an f16 result
+        tol = want.abs() * 2.0 ** -10 + scale * 2.0 ** -12
     else:
         tol = want.abs() * (2.0 ** -8 if dtype == "bf16" else 2.0 ** -10) + scale * 2.0 ** -20
     bad = int(((got - want).abs() > tol).sum())
@@ -446,7 +458,7 @@ def bench_matmul_triton(impl, deadline):
         for dtype in matmul_dtypes():
             M, N, K = shape
             a, b, c = matmul_inputs(dtype, M, N, K)
-            configs = MATMUL_CONFIGS_8BIT if dtype == "int8" else MATMUL_CONFIGS
+            configs = MATMUL_CONFIGS_8BIT if dtype in ("int8", "fp8") else MATMUL_CONFIGS
 
             def run(cfg):
                 grid = (triton.cdiv(M, cfg["BLOCK_SIZE_M"]) * triton.cdiv(N, cfg["BLOCK_SIZE_N"]),)
@@ -495,6 +507,13 @@ def bench_matmul_torch():
 
                 def fn():
                     torch._int_mm(a, b, out=c)
+            elif dtype == "fp8":
+                what = "torch._scaled_mm"
+                one = torch.ones((), device="cuda", dtype=torch.float32)
+
+                def fn():
+                    torch._scaled_mm(a, b, scale_a=one, scale_b=one, out_dtype=torch.float16,
+                                     out=c)
             else:
                 what = "torch.matmul"
 

@@ -46,6 +46,19 @@ auto dots = tk::jit("dots", [](tk::ptr<float> out, tk::ptr<const float> a,
 });
 // [/snippet]
 
+// [snippet:dot_fp8]
+// fp8 inputs (here e4m3 activations and e5m2 weights, given N x K: K contiguous, which the
+// sm_90 tensor cores need for 8-bit operands) accumulate in f32; the products are exact.
+auto fp8_dot = tk::jit(
+    "fp8_dot", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> x, tk::ptr<const tk::f8e5m2> w_t) {
+      auto r = tk::arange(0, 32);
+      auto k = tk::arange(0, 64);
+      auto a = tk::load(x + r(tk::_, tk::newaxis) * 64 + k(tk::newaxis, tk::_));   // [32, 64]
+      auto b = tk::load(w_t + k(tk::_, tk::newaxis) + r(tk::newaxis, tk::_) * 64); // [64, 32]
+      tk::store(out + r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_), tk::dot(a, b));
+    });
+// [/snippet]
+
 } // namespace
 
 DOC_EXAMPLE("dot.matmul") {
@@ -90,4 +103,22 @@ DOC_EXAMPLE("dot.precision") {
   for (int k = 0; k < 16; ++k)
     want += std::int32_t(ia[std::size_t(k)]) * std::int32_t(ia[std::size_t(k * 16)]);
   doc::check(iout[0] == want, "i8 dot");
+}
+
+DOC_EXAMPLE("dot.fp8") {
+  std::vector<tk::f8e4m3> x(32 * 64);
+  std::vector<tk::f8e5m2> w_t(32 * 64);
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    x[i] = tk::f8e4m3(float(int(i % 13) - 6) * 0.375f); // multiples of 3/8: exact in e4m3
+    w_t[i] = tk::f8e5m2(float(int(i % 7) - 3) * 0.25f); // exact in e5m2
+  }
+  std::vector<float> out(32 * 32);
+  fp8_dot.interpret(tk::grid(1), out.data(), x.data(), w_t.data());
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float want = 0;
+      for (int k = 0; k < 64; ++k)
+        want += float(x[std::size_t(i * 64 + k)]) * float(w_t[std::size_t(j * 64 + k)]);
+      doc::check(out[std::size_t(i * 32 + j)] == want, "fp8 dot");
+    }
 }

@@ -6,10 +6,11 @@
 ///
 /// Launch contract:
 /// - grid: `tk::grid(tk::cdiv(M, BLOCK_M) * tk::cdiv(N, BLOCK_N))`, one program instance per tile;
-/// - arguments: `a` and `b` point to one float type (f16, bf16 or f32), `c` to any float type (the
-///   pointer parameters are `auto`, typed by the launch arguments; the f32 accumulator is stored
-///   converted to c's type); `stride_xy` is the distance between neighbours along dimension y of
-///   matrix x, in elements (row-major A: stride_am = K, stride_ak = 1; column-major B:
+/// - arguments: `a` and `b` point to one float type (f16, bf16 or f32) or to fp8 (f8e4m3, f8e5m2,
+///   either mix; for sm_90's wgmma, pass B with K contiguous: stride_bk = 1), `c` to any float type
+///   (the pointer parameters are `auto`, typed by the launch arguments; the f32 accumulator is
+///   stored converted to c's type); `stride_xy` is the distance between neighbours along dimension
+///   y of matrix x, in elements (row-major A: stride_am = K, stride_ak = 1; column-major B:
 ///   stride_bk = 1, stride_bn = K);
 /// - constants, passed as `tk::constant` (with `auto` parameters a plain int would become a
 ///   run-time `tk::i32`): BLOCK_M, BLOCK_N, BLOCK_K, powers of two >= 16; GROUP_M >= 1;

@@ -1,6 +1,7 @@
 /// @file dot.hpp
 /// `tk::dot(a, b, acc)`: the matrix product of a [M, K] and a [K, N] block added to an [M, N]
-/// accumulator, for f16, bf16, f32 (TF32 by default, like Triton) and i8 inputs.
+/// accumulator, for f16, bf16, f32 (TF32 by default, like Triton), fp8 (e4m3 and e5m2, which may
+/// be mixed) and i8 inputs.
 #pragma once
 
 #include <tk/creation.hpp>
@@ -8,8 +9,8 @@
 namespace tk {
 
 /// How f32 inputs of `tk::dot` are multiplied (as Triton's `input_precision`). Inputs of other
-/// types (f16, bf16, i8) are multiplied exactly whatever it says: there it has no effect, as in
-/// Triton.
+/// types (f16, bf16, fp8, i8) are multiplied exactly whatever it says: there it has no effect, as
+/// in Triton.
 enum class input_precision {
   tf32, ///< each input rounded to TF32 (10 fraction bits) toward zero, as the tensor cores read f32
   ieee, ///< full f32 products
@@ -20,10 +21,12 @@ enum class input_precision {
 
 namespace detail {
 
+template <class A> constexpr bool is_fp8_v = std::is_same_v<A, f8e4m3> || std::is_same_v<A, f8e5m2>;
+
 template <class A> struct dot_accumulator {
   static_assert(std::is_same_v<A, half> || std::is_same_v<A, bfloat16> ||
-                    std::is_same_v<A, float> || std::is_same_v<A, std::int8_t>,
-                "tk::dot: inputs must be f16, bf16, f32 or i8 blocks");
+                    std::is_same_v<A, float> || is_fp8_v<A> || std::is_same_v<A, std::int8_t>,
+                "tk::dot: inputs must be f16, bf16, f32, f8e4m3, f8e5m2 or i8 blocks");
   using type = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
 };
 
@@ -31,8 +34,9 @@ template <class A, int RA, class B, int RB> constexpr void check_dot() {
   static_assert(RA == 2 && RB == 2,
                 "tk::dot multiplies 2-D blocks [M, K] x [K, N]; turn a vector into a matrix "
                 "with x(tk::_, tk::newaxis) or tk::expand_dims");
-  static_assert(std::is_same_v<A, B>, "tk::dot: both inputs must have the same element type; "
-                                      "convert one with tk::cast");
+  static_assert(std::is_same_v<A, B> || (is_fp8_v<A> && is_fp8_v<B>),
+                "tk::dot: both inputs must have the same element type (or be two fp8 types); "
+                "convert one with tk::cast");
 }
 
 /// The precision the IR records for inputs of type A: `precision` for f32, ieee for the others
@@ -65,7 +69,8 @@ value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc,
 
 } // namespace detail
 
-/// a x b, accumulated in f32 (i32 for i8 inputs).
+/// a x b, accumulated in f32 (i32 for i8 inputs). fp8 products are exact in f32; GPU tensor
+/// cores may add them with fewer bits than f32 (docs/writing-kernels.md, "Matrix products").
 template <class A, int RA, class B, int RB>
 auto dot(const block<A, RA> &a, const block<B, RB> &b,
          input_precision precision = input_precision::tf32,
@@ -77,7 +82,7 @@ auto dot(const block<A, RA> &a, const block<B, RB> &b,
                                          detail::precision_for<A>(precision), loc));
 }
 
-/// a x b + acc. The accumulator is f32 (or f16 for f16 inputs), i32 for i8 inputs.
+/// a x b + acc. The accumulator is f32 (or f16 for f16 inputs; f32 for fp8), i32 for i8 inputs.
 template <class A, int RA, class B, int RB, class C>
 block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> &acc,
                 input_precision precision = input_precision::tf32,
@@ -85,8 +90,8 @@ block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> 
   detail::check_dot<A, RA, B, RB>();
   using Default = typename detail::dot_accumulator<A>::type;
   static_assert(std::is_same_v<C, Default> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
-                "tk::dot: the accumulator must be f32 for float inputs (or f16 for f16 inputs) "
-                "and i32 for i8 inputs");
+                "tk::dot: the accumulator must be f32 for float inputs, fp8 included (or f16 "
+                "for f16 inputs), and i32 for i8 inputs");
   return block<C, 2>(detail::dot_impl<C>(
       detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
       detail::operand_of(acc.v_, loc).v, detail::precision_for<A>(precision), loc));

@@ -257,9 +257,9 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
         static_cast<size_t>(mlir::tkgpu::TkGPUDialect::getModuleSharedBytes(*module));
   }
 
-  FailureOr<mlir::tk::PTXModule> ptx =
-      mlir::tk::translateToPTX(*module, target, static_cast<unsigned>(opts.num_warps) * 32,
-                               /*fpFusion=*/opts.fp_fusion != 0);
+  FailureOr<mlir::tk::PTXModule> ptx = mlir::tk::translateToPTX(
+      *module, target, static_cast<unsigned>(opts.num_warps) * 32,
+      /*fpFusion=*/opts.fp_fusion != 0, mlir::tkgpu::TkGPUDialect::getModulePtxVersion(*module));
   if (failed(ptx))
     return fail(result, TK_ERROR_CODEGEN, "");
   result.stageMs[TK_STAGE_TRANSLATE] = ptx->translateMs;

@@ -36,7 +36,9 @@ std::unique_ptr<Pass> rewriteBlockPointers(const LoweringOptions &) {
 std::unique_ptr<Pass> rewriteTensorDescriptors(const LoweringOptions &) {
   return tkgpu::createTkRewriteTensorDescriptors();
 }
-std::unique_ptr<Pass> legalizeFp8(const LoweringOptions &) { return tkgpu::createTkLegalizeFp8(); }
+std::unique_ptr<Pass> legalizeFp8(const LoweringOptions &options) {
+  return tkgpu::createTkLegalizeFp8(tkgpu::TkLegalizeFp8Options{options.computeCapability});
+}
 std::unique_ptr<Pass> assignLayouts(const LoweringOptions &options) {
   return tkgpu::createTkAssignLayouts(tkgpu::TkAssignLayoutsOptions{options.numWarps});
 }

@@ -30,6 +30,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 
@@ -172,7 +173,8 @@ void registerPTXCodeGenDialects(DialectRegistry &registry) {
 }
 
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
-                                    unsigned threadsPerBlock, bool fpFusion) {
+                                    unsigned threadsPerBlock, bool fpFusion,
+                                    unsigned minPtxVersion) {
   PTXModule result;
   auto start = std::chrono::steady_clock::now();
 
@@ -201,7 +203,7 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   const llvm::Target *nvptx = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!nvptx)
     return module.emitError("NVPTX target unavailable: ") << error;
-  std::string features = "+ptx" + std::to_string(target.ptxVersion);
+  std::string features = "+ptx" + std::to_string(std::max(target.ptxVersion, minPtxVersion));
   // With fpFusion, multiplies and adds may fuse into fma (one rounding instead of two), as
   // Triton's default (enable_fp_fusion) allows; without it NVPTX writes mul.rn / add.rn, which
   // ptxas may not contract either, so each operation is rounded as the interpreter rounds it.

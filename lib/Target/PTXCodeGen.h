@@ -36,9 +36,12 @@ void registerPTXCodeGenDialects(DialectRegistry &registry);
 
 /// Translates `module` for `target`. A kernel without nvvm.maxntid / nvvm.reqntid gets
 /// nvvm.maxntid = [threadsPerBlock, 1, 1]. With `fpFusion`, a multiply feeding an add may become
-/// one fma (rounded once); without it, each is rounded on its own.
+/// one fma (rounded once); without it, each is rounded on its own. The PTX is written for the
+/// target's ISA, or for `minPtxVersion` (times ten) where that is higher: the ISA the module's
+/// instructions need (fp8 mma.sync needs 8.4).
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
-                                    unsigned threadsPerBlock, bool fpFusion = true);
+                                    unsigned threadsPerBlock, bool fpFusion = true,
+                                    unsigned minPtxVersion = 0);
 
 } // namespace mlir::tk
 

@@ -1,5 +1,5 @@
-// expect: static assertion failed.*tk::dot: inputs must be f16, bf16, f32 or i8 blocks
-// tk::dot of f64 blocks (tensor cores take f16, bf16, f32 and i8).
+// expect: static assertion failed.*tk::dot: inputs must be f16, bf16, f32, f8e4m3, f8e5m2 or i8 blocks
+// tk::dot of f64 blocks (tensor cores take f16, bf16, f32, fp8 and i8).
 #include <tk/tk.hpp>
 
 void check() {

@@ -4,8 +4,9 @@
 // pair, f32 in tf32, ieee and tf32x3, column-major and transposed operands, num_warps, num_stages
 // 1 to 4, tiles that take wgmma on sm_90a, a dot inside tk::if_ and two chained dots. On a GPU
 // newer than sm_80 everything runs twice: for the GPU's own target and lowered as for sm_80
-// (launch_options::target_arch: the mma.sync path on Hopper); TK_TARGET_ARCH=<sm_XY> runs only
-// that.
+// (launch_options::target_arch: the mma.sync path on Hopper, fp8 widened to f16), and on sm_90a
+// the fp8 cases once more lowered as for sm_90 (fp8 mma.sync, as on sm_89, instead of wgmma);
+// TK_TARGET_ARCH=<sm_XY> runs only that.
 //
 //   tk_e2e_gpu_dot [--interpreter] [seed]
 //
@@ -87,6 +88,20 @@ void run_all(bool gpu, const std::string &arch_note, std::uint64_t seed) {
         seed + n++);
 }
 
+/// The fp8 cases of run_all only.
+void run_fp8(const std::string &arch_note, std::uint64_t seed) {
+  std::vector<dot_cases::tiled_case> cases = dot_cases::all_tiled_cases();
+  for (const dot_cases::tiled_case &c : dot_cases::wgmma_cases())
+    cases.push_back(c);
+  std::uint64_t n = 0;
+  for (const dot_cases::tiled_case &c : cases)
+    if (dot_cases::is_fp8(c.t))
+      run(
+          c.describe(), true, arch_note,
+          [&](std::mt19937_64 &g, bool on_gpu) { return dot_cases::run_tiled(c, g, on_gpu); },
+          seed + n++);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -123,6 +138,10 @@ int main(int argc, char **argv) {
     if (cc > 80) {
       dot_cases::gpu_target_arch = "sm_80";
       run_all(true, " (lowered for sm_80)", seed);
+    }
+    if (gpu.find("(sm_90a)") != std::string::npos) {
+      dot_cases::gpu_target_arch = "sm_90";
+      run_fp8(" (lowered for sm_90)", seed);
     }
   }
   std::printf("%d failure(s) in %d checks on %s\n", failures, checks, gpu.c_str());

@@ -153,6 +153,26 @@ std::vector<check_case> example_cases() {
        80,
        {R"(cvt\.rna\.tf32)"}}); // the tensor cores read f32 registers as tf32
 
+  // fp8 (e4m3, B given K-major through its strides, as the Triton tutorial does): mma.sync
+  // m16n8k32 from sm_89 (PTX 8.4), wgmma k32 on sm_90a; widened to f16 below sm_89.
+  out.push_back({"matmul",
+                 "e4m3_128x128x64",
+                 [] {
+                   return examples::matmul.ir(aligned<half>(), aligned<const tk::f8e4m3>(),
+                                              aligned<const tk::f8e4m3>(), 4096, 4096, 4096, 4096,
+                                              1, 1, 4096, 4096, 1, tk::constant(128),
+                                              tk::constant(128), tk::constant(64), tk::constant(8),
+                                              tk::constant(tk::input_precision::tf32));
+                 },
+                 8,
+                 {R"(mma\.sync\.aligned\.m16n8k32\.row\.col\.f32\.e4m3\.e4m3\.f32)",
+                  R"(cp\.async\.cg\.shared\.global)"},
+                 true,
+                 89,
+                 {},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n\d+k32\.f32\.e4m3\.e4m3)",
+                  R"(cp\.async\.cg\.shared\.global)"}});
+
   // Flash attention: two dots per step, the second reading P from registers on sm_90a.
   struct attention_case {
     const char *type;

@@ -52,3 +52,33 @@ module {
   } loc("golden_kernels.hpp":727:19)
 }
 
+// -----
+
+// kernel: dot.fp8
+module {
+  func.func @dot_fp8(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f8E4M3FN> {tk.divisibility = 16 : i32}, %arg2: !tk.ptr<f8E5M2> {tk.divisibility = 16 : i32}) {
+    %0 = "tk.make_range"() <{end = 32 : i32, start = 0 : i32}> : () -> tensor<32xi32> loc("golden_kernels.hpp":957:24)
+    %1 = "tk.expand_dims"(%0) <{axis = 0 : i32}> : (tensor<32xi32>) -> tensor<1x32xi32> loc("golden_kernels.hpp":958:47)
+    %2 = "tk.expand_dims"(%0) <{axis = 1 : i32}> : (tensor<32xi32>) -> tensor<32x1xi32> loc("golden_kernels.hpp":958:18)
+    %3 = arith.constant dense<32> : tensor<32x1xi32> loc("golden_kernels.hpp":958:41)
+    %4 = arith.muli %2, %3 : tensor<32x1xi32> loc("golden_kernels.hpp":958:41)
+    %5 = "tk.broadcast"(%4) : (tensor<32x1xi32>) -> tensor<32x32xi32> loc("golden_kernels.hpp":958:66)
+    %6 = "tk.broadcast"(%1) : (tensor<1x32xi32>) -> tensor<32x32xi32> loc("golden_kernels.hpp":958:66)
+    %7 = arith.addi %5, %6 : tensor<32x32xi32> loc("golden_kernels.hpp":958:66)
+    %8 = "tk.splat"(%arg1) : (!tk.ptr<f8E4M3FN>) -> tensor<32x32x!tk.ptr<f8E4M3FN>> loc("golden_kernels.hpp":959:28)
+    %9 = "tk.addptr"(%8, %7) : (tensor<32x32x!tk.ptr<f8E4M3FN>>, tensor<32x32xi32>) -> tensor<32x32x!tk.ptr<f8E4M3FN>> loc("golden_kernels.hpp":959:28)
+    %10 = "tk.load"(%9) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<32x32x!tk.ptr<f8E4M3FN>>) -> tensor<32x32xf8E4M3FN> loc("golden_kernels.hpp":959:22)
+    %11 = "tk.splat"(%arg2) : (!tk.ptr<f8E5M2>) -> tensor<32x32x!tk.ptr<f8E5M2>> loc("golden_kernels.hpp":960:28)
+    %12 = "tk.addptr"(%11, %7) : (tensor<32x32x!tk.ptr<f8E5M2>>, tensor<32x32xi32>) -> tensor<32x32x!tk.ptr<f8E5M2>> loc("golden_kernels.hpp":960:28)
+    %13 = "tk.load"(%12) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<32x32x!tk.ptr<f8E5M2>>) -> tensor<32x32xf8E5M2> loc("golden_kernels.hpp":960:22)
+    %14 = "tk.trans"(%10) <{order = array<i32: 1, 0>}> : (tensor<32x32xf8E4M3FN>) -> tensor<32x32xf8E4M3FN> loc("golden_kernels.hpp":961:36)
+    %15 = arith.constant dense<0.0> : tensor<32x32xf32> loc("golden_kernels.hpp":961:23)
+    %16 = "tk.dot"(%10, %14, %15) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x32xf8E4M3FN>, tensor<32x32xf8E4M3FN>, tensor<32x32xf32>) -> tensor<32x32xf32> loc("golden_kernels.hpp":961:23)
+    %17 = "tk.dot"(%10, %13, %16) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x32xf8E4M3FN>, tensor<32x32xf8E5M2>, tensor<32x32xf32>) -> tensor<32x32xf32> loc("golden_kernels.hpp":962:34)
+    %18 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<32x32x!tk.ptr<f32>> loc("golden_kernels.hpp":962:21)
+    %19 = "tk.addptr"(%18, %7) : (tensor<32x32x!tk.ptr<f32>>, tensor<32x32xi32>) -> tensor<32x32x!tk.ptr<f32>> loc("golden_kernels.hpp":962:21)
+    "tk.store"(%19, %17) : (tensor<32x32x!tk.ptr<f32>>, tensor<32x32xf32>) -> () loc("golden_kernels.hpp":962:14)
+    func.return loc("golden_kernels.hpp":955:19)
+  } loc("golden_kernels.hpp":955:19)
+}
+

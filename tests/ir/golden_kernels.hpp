@@ -950,6 +950,22 @@ inline std::string casts_fp8() {
   return k.ir(f8e4m3, buffers::f16, f8e5m2, buffers::f32);
 }
 
+// fp8 dots: e4m3 x e4m3 and e4m3 x e5m2 into f32 accumulators.
+inline std::string dot_fp8() {
+  auto k = tk::jit("dot_fp8", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> pa,
+                                 tk::ptr<const tk::f8e5m2> pb) {
+    auto r = tk::arange(0, 32);
+    auto offs = r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_); // [32, 32]
+    auto a = tk::load(pa + offs);
+    auto b = tk::load(pb + offs);
+    auto acc = tk::dot(a, tk::trans(a));
+    tk::store(out + offs, tk::dot(a, b, acc));
+  });
+  alignas(64) static tk::f8e4m3 f8e4m3[8];
+  alignas(64) static tk::f8e5m2 f8e5m2[8];
+  return k.ir(buffers::f32, f8e4m3, f8e5m2);
+}
+
 // ---------------------------------------------------------------------------------------------
 
 inline const std::vector<kernel_case> &cases() {
@@ -990,6 +1006,7 @@ inline const std::vector<kernel_case> &cases() {
       {"scans", "basic", scans_basic},
       {"scans", "associative", scans_associative},
       {"dot", "kinds", dot_kinds},
+      {"dot", "fp8", dot_fp8},
       {"control", "for_plain", control_for_plain},
       {"control", "for_carried", control_for_carried},
       {"control", "for_matmul", control_for_matmul},

@@ -17,6 +17,10 @@
 ///     small * small is left out);
 ///   - f16 -> f16: (ceil(k / 16) + 1) 2^-11 A (the interpreter rounds once per tk::dot; mma.sync
 ///     once per 16-deep step);
+///   - fp8 (e4m3, e5m2, mixed) -> f32: (k + 2) u A on the interpreter (products are exact); the
+///     GPU's tensor cores add fp8 products with fewer bits than f32 (about 13 fraction bits on
+///     Hopper, each 32-deep instruction), so GPU against interpreter allows another
+///     (ceil(k / 32) + 1) 2^-10 A;
 ///   - the chained kernel: 2^-9 sum_j p_j |v_j| + 10^-6 for the output (p is rounded to f16 before
 ///     the second dot, and computed in f32 with exp).
 /// The GPU-vs-interpreter tolerance is the sum of the two sides' tolerances.
@@ -164,7 +168,11 @@ void launch(const K &k, const tk::grid &g, tk::launch_options options, A &&...ar
 // ---------------------------------------------------------------------------------------------
 // Cases
 
-enum class types { f16_f32, f16_f16, bf16_f32, f32_f32, i8_i32 };
+enum class types { f16_f32, f16_f16, bf16_f32, f32_f32, i8_i32, e4m3_f32, e5m2_f32, e4m3_e5m2_f32 };
+
+inline bool is_fp8(types t) {
+  return t == types::e4m3_f32 || t == types::e5m2_f32 || t == types::e4m3_e5m2_f32;
+}
 enum class layout { row_major, column_major };
 
 inline const char *name_of(types t) {
@@ -179,6 +187,12 @@ inline const char *name_of(types t) {
     return "f32 x f32 -> f32";
   case types::i8_i32:
     return "i8 x i8 -> i32";
+  case types::e4m3_f32:
+    return "e4m3 x e4m3 -> f32";
+  case types::e5m2_f32:
+    return "e5m2 x e5m2 -> f32";
+  case types::e4m3_e5m2_f32:
+    return "e4m3 x e5m2 -> f32";
   }
   return "?";
 }
@@ -223,10 +237,16 @@ inline std::vector<tiled_case> all_tiled_cases() {
     tk::input_precision p;
   };
   const pair pairs[] = {
-      {types::f16_f32, tk::input_precision::ieee},  {types::f16_f16, tk::input_precision::ieee},
-      {types::bf16_f32, tk::input_precision::ieee}, {types::f32_f32, tk::input_precision::ieee},
-      {types::f32_f32, tk::input_precision::tf32},  {types::f32_f32, tk::input_precision::tf32x3},
+      {types::f16_f32, tk::input_precision::ieee},
+      {types::f16_f16, tk::input_precision::ieee},
+      {types::bf16_f32, tk::input_precision::ieee},
+      {types::f32_f32, tk::input_precision::ieee},
+      {types::f32_f32, tk::input_precision::tf32},
+      {types::f32_f32, tk::input_precision::tf32x3},
       {types::i8_i32, tk::input_precision::ieee},
+      {types::e4m3_f32, tk::input_precision::ieee},
+      {types::e5m2_f32, tk::input_precision::ieee},
+      {types::e4m3_e5m2_f32, tk::input_precision::ieee},
   };
   struct shape {
     int M, N, K;
@@ -235,8 +255,8 @@ inline std::vector<tiled_case> all_tiled_cases() {
                           {1, 100, 40}, {100, 1, 40}, {33, 17, 130}};
   std::vector<tiled_case> cases;
   for (const pair &p : pairs) {
-    // i8 tensor-core tiles are 32 deep.
-    const int bk = p.t == types::i8_i32 ? 32 : 16;
+    // i8 and fp8 tensor-core tiles are 32 deep.
+    const int bk = p.t == types::i8_i32 || is_fp8(p.t) ? 32 : 16;
     for (const shape &s : shapes)
       cases.push_back({s.M, s.N, s.K, 32, 32, bk, p.t, p.p});
     tiled_case col{37, 45, 70, 32, 32, bk, p.t, p.p, layout::column_major, layout::row_major};
@@ -247,6 +267,8 @@ inline std::vector<tiled_case> all_tiled_cases() {
     tiled_case both{29, 30, 31, 64, 16, bk, p.t, p.p, layout::column_major, layout::column_major};
     both.num_warps = 2;
     cases.push_back(both);
+    if (is_fp8(p.t)) // 16 deep: too shallow for fp8 tensor cores, widened to f16 instead
+      cases.push_back({37, 45, 70, 32, 32, 16, p.t, p.p});
   }
   return cases;
 }
@@ -255,8 +277,8 @@ inline std::vector<tiled_case> all_tiled_cases() {
 /// 256-byte rows of b in two panels (128 x 128 x 64), n = 256 on two warpgroups (128 x 256 x 64,
 /// 8 warps), warpgroups side by side along N (64 x 128 x 32, 8 warps), the 32-byte swizzle
 /// (K = 16), f16 accumulators, a transposed from M-major tiles (A column-major), b from K-major
-/// tiles (B column-major: what tf32 and i8 need), num_stages 1 (tiles stored from registers) to
-/// 4; shapes not multiples of the tile, K tails included.
+/// tiles (B column-major: what tf32, i8 and fp8 need), num_stages 1 (tiles stored from registers)
+/// to 4; shapes not multiples of the tile, K tails included.
 inline std::vector<tiled_case> wgmma_cases() {
   using enum types;
   const auto ieee = tk::input_precision::ieee, tf32 = tk::input_precision::tf32;
@@ -272,6 +294,10 @@ inline std::vector<tiled_case> wgmma_cases() {
       {90, 70, 100, 64, 64, 32, f32_f32, tf32, row, col},
       {90, 70, 200, 64, 64, 64, i8_i32, ieee, row, col},
       {65, 64, 64, 64, 64, 64, i8_i32, ieee, col, col}, // M-major i8: mma.sync instead
+      {90, 70, 200, 64, 64, 64, e4m3_f32, ieee, row, col},
+      {150, 200, 300, 128, 128, 64, e4m3_e5m2_f32, ieee, row, col, 8},
+      {130, 70, 100, 128, 64, 128, e5m2_f32, ieee, row, col},
+      {70, 80, 100, 64, 64, 64, e4m3_f32, ieee, row, row}, // N-major fp8 b: mma.sync instead
   };
   for (int stages : {1, 2, 4}) {
     tiled_case c{150, 200, 300, 128, 128, 64, f16_f32, ieee, row, row};
@@ -333,6 +359,11 @@ inline double tolerance(const tiled_case &c, double A, int k, bool gpu_vs_interp
     const double once = ((k + 15) / 16 + 1) * std::ldexp(1.0, -11) * A;
     return gpu_vs_interpreter ? 2 * once : once;
   }
+  case types::e4m3_f32:
+  case types::e5m2_f32:
+  case types::e4m3_e5m2_f32:
+    return gpu_vs_interpreter ? 2 * sums * A + ((k + 31) / 32 + 1) * std::ldexp(1.0, -10) * A
+                              : sums * A;
   case types::f32_f32:
     if (c.precision == tk::input_precision::tf32)
       return (gpu_vs_interpreter ? 2 : 1) * (std::ldexp(1.0, -9) + sums) * A;
@@ -361,10 +392,10 @@ template <class In> std::vector<In> random_inputs(std::mt19937_64 &gen, std::siz
 /// Runs `c` with inputs from `gen` (the same for the same seed): on the interpreter, and also on
 /// the GPU when `gpu`. Returns {interpreter, GPU (empty without)}, each with the exact reference
 /// and the tolerance (the GPU's against the interpreter: the sum of both tolerances).
-template <class In, class Acc>
+template <class In, class Acc, class InB = In>
 std::pair<outcome, outcome> run_tiled(const tiled_case &c, std::mt19937_64 &gen, bool gpu) {
   const auto a = random_inputs<In>(gen, std::size_t(c.M) * c.K);
-  const auto b = random_inputs<In>(gen, std::size_t(c.K) * c.N);
+  const auto b = random_inputs<InB>(gen, std::size_t(c.K) * c.N);
   // Strides: row-major A is M x K with K per row; column-major A has M per column.
   const int sam = c.a == layout::row_major ? c.K : 1, sak = c.a == layout::row_major ? 1 : c.M;
   const int sbk = c.b == layout::row_major ? c.N : 1, sbn = c.b == layout::row_major ? 1 : c.K;
@@ -418,6 +449,12 @@ inline std::pair<outcome, outcome> run_tiled(const tiled_case &c, std::mt19937_6
     return run_tiled<float, float>(c, gen, gpu);
   case types::i8_i32:
     return run_tiled<std::int8_t, std::int32_t>(c, gen, gpu);
+  case types::e4m3_f32:
+    return run_tiled<tk::f8e4m3, float>(c, gen, gpu);
+  case types::e5m2_f32:
+    return run_tiled<tk::f8e5m2, float>(c, gen, gpu);
+  case types::e4m3_e5m2_f32:
+    return run_tiled<tk::f8e4m3, float, tk::f8e5m2>(c, gen, gpu);
   }
   return {};
 }

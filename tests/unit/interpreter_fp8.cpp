@@ -53,6 +53,13 @@ auto arithmetic =
               tk::store(mixed + offs, x + tk::load(c + offs));
             });
 
+/// fp8 blocks from tk::zeros and an fp8 literal: in * 0.5 + 0, each operation rounded to e4m3.
+auto literals = tk::jit("fp8_literals", [](tk::ptr<tk::f8e4m3> out, tk::ptr<const tk::f8e4m3> in) {
+  auto offs = tk::arange(0, 256);
+  auto zero = tk::zeros<tk::f8e4m3>({256});
+  tk::store(out + offs, tk::load(in + offs) * tk::f8e4m3(0.5f) + zero);
+});
+
 int rounding_line = 0;
 auto bad_rounding = tk::jit("fp8_bad_rounding", [](tk::ptr<float> out, tk::ptr<const int> in) {
   auto offs = tk::arange(0, 16);
@@ -213,6 +220,21 @@ TEST_CASE("fp8: arithmetic rounds each result to fp8 once", "[interpreter][numer
       UNSCOPED_INFO(x << " * " << y << " + " << x << ": got " << float(out[k]) << ", want "
                       << float(want) << "; mixed got " << float(mixed[k]) << ", want "
                       << float(want_mixed));
+  }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("fp8: zeros and literals of an fp8 type", "[interpreter][numerics][fp8]") {
+  std::vector<tk::f8e4m3> in(256), out(256);
+  for (std::size_t k = 0; k < 256; ++k)
+    in[k] = k == 0x7F || k == 0xFF ? tk::f8e4m3(1.0f) : tk::f8e4m3::from_bits(std::uint8_t(k));
+  tk_test::run(literals, tk::grid(1), out, in);
+  int mismatches = 0;
+  for (std::size_t k = 0; k < 256; ++k) {
+    const tk::f8e4m3 half_of(double(float(in[k])) * 0.5); // each op rounded to e4m3
+    const tk::f8e4m3 want(double(float(half_of)) + 0.0);  // -0 + 0 is +0
+    if (out[k].bits != want.bits && mismatches++ < 8)
+      UNSCOPED_INFO(float(in[k]) << " * 0.5: got " << float(out[k]) << ", want " << float(want));
   }
   CHECK(mismatches == 0);
 }

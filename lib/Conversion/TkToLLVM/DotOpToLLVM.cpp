@@ -115,6 +115,9 @@ struct DotOpConversion : OpConversionPattern<DotOp> {
     for (Value operand : adaptor.getOperands())
       if (!isa<LLVM::LLVMStructType>(operand.getType()))
         return rewriter.notifyMatchFailure(op, "operand is not a converted tensor");
+    if (isFloat8(aType.getElementType()))
+      return op.emitError() << "tk.dot: fp8 inputs on the FMA path (tk-legalize-fp8 widens them to "
+                               "f16 where the tensor cores cannot take them)";
     const int64_t M = aType.getDimSize(0), K = aType.getDimSize(1), N = bType.getDimSize(1);
     Type inType = getTypeConverter()->convertType(aType.getElementType());
     Type accType = getTypeConverter()->convertType(cType.getElementType());

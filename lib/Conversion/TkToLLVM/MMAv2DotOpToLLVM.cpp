@@ -10,6 +10,11 @@
 ///   f16         f16           m16n8k16 .f16.f16.f16.f16          4 / 2 / 2 f16x2
 ///   f32 (tf32)  f32           m16n8k8  .f32.tf32.tf32.f32        4 / 2 / 4 f32
 ///   i8          i32           m16n8k32 .s32.s8.s8.s32            4 / 2 / 4 i32
+///   fp8         f32           m16n8k32 .f32.{e4m3,e5m2}x2.f32    4 / 2 / 4 f32  (PTX 8.4)
+///
+/// fp8 mma.sync needs PTX ISA 8.4, above the 8.0 of sm_89 and sm_90: tk-to-llvm raises the
+/// module's `tkgpu.ptx_version` before lowering, and translation to PTX takes the higher of it
+/// and the target's.
 ///
 /// tf32: each f32 operand register goes to mma.sync as it is; the tensor cores read its top 19
 /// bits, which rounds toward zero (the interpreter rounds the same way). Rounding to nearest
@@ -99,6 +104,7 @@ struct MMAv2DotOpConversion : OpConversionPattern<DotOp> {
     const unsigned kWidth = aLayout.getKWidth();
     Type in = aType.getElementType(), acc = cType.getElementType();
     const bool tf32 = in.isF32(), tf32x3 = tf32 && op.getInputPrecision() == "tf32x3";
+    const bool fp8 = isFloat8(in) && isFloat8(bType.getElementType());
 
     // Instruction shape and register counts.
     std::string shape = "m16n8k" + std::to_string(aLayout.getInstrK());
@@ -113,6 +119,8 @@ struct MMAv2DotOpConversion : OpConversionPattern<DotOp> {
       types = ".f32.tf32.tf32.f32";
     else if (in.isSignlessInteger(8))
       types = ".s32.s8.s8.s32";
+    else if (fp8 && acc.isF32())
+      types = ".f32." + fp8PtxType(in) + "." + fp8PtxType(bType.getElementType()) + ".f32";
     else
       return op.emitError() << "tk.dot on tensor cores does not support " << in << " inputs";
     const bool packedAcc = acc.isF16(); // f16 accumulators: two per register

@@ -96,6 +96,16 @@ VectorWidths chooseVectorWidths(ModuleOp module) {
   return widths;
 }
 
+/// Raises the module's `tkgpu.ptx_version` to what its instructions need beyond every target's
+/// own ISA: fp8 mma.sync (m16n8k32 .e4m3/.e5m2) needs PTX 8.4.
+void requirePtxVersion(ModuleOp module) {
+  module.walk([&](DotOp dot) {
+    if (isFloat8(dot.getA().getType().getElementType()) &&
+        isa_and_nonnull<tkgpu::MmaEncodingAttr>(dot.getType().getEncoding()))
+      tkgpu::TkGPUDialect::requireModulePtxVersion(module, 84);
+  });
+}
+
 struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -108,6 +118,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     VectorWidths widths = chooseVectorWidths(module);
     if (tkgpu::TkGPUDialect::getModuleSharedBytes(module) > 0)
       declareSharedMemory(module);
+    requirePtxVersion(module);
 
     TkToLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);

@@ -31,6 +31,9 @@ llvm::SmallVector<llvm::SmallVector<Value>> emitIndices(OpBuilder &builder, Loca
 /// `count` inline-asm operands numbered from `first`, as `{$first, ..., $(first + count - 1)}`.
 std::string asmOperands(unsigned first, unsigned count);
 
+/// The PTX type name of an fp8 element type in tensor-core instructions: "e4m3" or "e5m2".
+inline std::string fp8PtxType(Type fp8) { return isa<Float8E4M3FNType>(fp8) ? "e4m3" : "e5m2"; }
+
 /// An inline-asm statement (AT&T dialect) returning `results` values of `resultType` (a struct
 /// of them when more than one; none: void). Without `sideEffects` LLVM may move or drop it like
 /// any pure computation.

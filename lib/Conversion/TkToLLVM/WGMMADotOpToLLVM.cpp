@@ -11,6 +11,7 @@
 ///   f16         f16           m64nNk16 .f16.f16.f16 (f16x2 registers)   a and b
 ///   f32 (tf32)  f32           m64nNk8  .f32.tf32.tf32                   neither
 ///   i8          i32           m64nNk32 .s32.s8.s8                       neither
+///   fp8         f32           m64nNk32 .f32.{e4m3,e5m2}.{e4m3,e5m2}     neither
 ///
 /// Matrix descriptors. Both operands are tiles in the layouts getWgmmaSharedEncoding gives: rows
 /// of S = 32, 64 or 128 bytes along the contiguous dimension (panels of S bytes where the
@@ -158,6 +159,9 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
       types = ".f32.tf32.tf32", transposable = false;
     else if (in.isSignlessInteger(8) && acc.isSignlessInteger(32))
       types = ".s32.s8.s8", transposable = false;
+    else if (aTile && isFloat8(aTile.getElementType()) && isFloat8(in) && acc.isF32())
+      types = ".f32." + fp8PtxType(aTile.getElementType()) + "." + fp8PtxType(in),
+      transposable = false;
     else
       return op.emitError() << "tkgpu.warp_group_dot does not support " << in << " inputs with "
                             << acc << " accumulators";

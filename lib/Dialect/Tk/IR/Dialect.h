@@ -28,6 +28,9 @@ LogicalResult verifyBlockSizes(Operation *op, bool operands);
 /// with block sizes, on IR whose ops are not all tk ops.
 LogicalResult verifyBlockSizesIn(Operation *root);
 
+/// Whether `type` is one of the fp8 element types tk has: f8E4M3FN or f8E5M2.
+inline bool isFloat8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
 /// The tk ops' trait: no operand or result larger than a block may be.
 template <typename ConcreteType>
 class BlockSizeLimit : public OpTrait::TraitBase<ConcreteType, BlockSizeLimit> {

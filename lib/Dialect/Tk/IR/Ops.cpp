@@ -383,15 +383,17 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "every dimension must be at least 16 (tensor-core tiles), got a " << a
                          << " and b " << b;
   Type in = a.getElementType(), acc = c.getElementType();
-  if (b.getElementType() != in)
-    return emitOpError() << "a and b must have one element type, got " << in << " and "
-                         << b.getElementType();
+  const bool fp8 = isFloat8(in) && isFloat8(b.getElementType());
+  if (b.getElementType() != in && !fp8)
+    return emitOpError() << "a and b must have one element type (or two fp8 types), got " << in
+                         << " and " << b.getElementType();
   const bool supported = (in.isF16() && (acc.isF32() || acc.isF16())) ||
                          (in.isBF16() && acc.isF32()) || (in.isF32() && acc.isF32()) ||
+                         (fp8 && acc.isF32()) ||
                          (in.isSignlessInteger(8) && acc.isSignlessInteger(32));
   if (!supported)
     return emitOpError() << "unsupported input/accumulator types " << in << "/" << acc
-                         << "; supported: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32";
+                         << "; supported: f16/f32, f16/f16, bf16/f32, f32/f32, fp8/f32, i8/i32";
   const StringRef precision = getInputPrecision();
   if (precision != "tf32" && precision != "tf32x3" && precision != "ieee")
     return emitOpError() << "input_precision must be \"tf32\", \"tf32x3\" or \"ieee\", got \""

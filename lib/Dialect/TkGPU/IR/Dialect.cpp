@@ -35,6 +35,18 @@ void TkGPUDialect::setModuleSharedBytes(Operation *module, uint64_t bytes) {
   module->setAttr(getSharedAttrName(), b.getI32IntegerAttr(static_cast<int32_t>(bytes)));
 }
 
+unsigned TkGPUDialect::getModulePtxVersion(Operation *module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(getPtxVersionAttrName());
+  return attr ? static_cast<unsigned>(attr.getInt()) : 0;
+}
+
+void TkGPUDialect::requireModulePtxVersion(Operation *module, unsigned version) {
+  if (getModulePtxVersion(module) >= version)
+    return;
+  Builder b(module->getContext());
+  module->setAttr(getPtxVersionAttrName(), b.getI32IntegerAttr(static_cast<int32_t>(version)));
+}
+
 std::optional<uint64_t> TkGPUDialect::getSharedOffset(Operation *op) {
   auto attr = op->getAttrOfType<IntegerAttr>(getSharedOffsetAttrName());
   if (!attr)
@@ -65,11 +77,14 @@ LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribu
   const bool isNumWarps = attr.getName() == getNumWarpsAttrName();
   const bool isShared = attr.getName() == getSharedAttrName();
   const bool isSharedOffset = attr.getName() == getSharedOffsetAttrName();
-  if (!isNumWarps && !isShared && !isSharedOffset && attr.getName() != getThreadsPerWarpAttrName())
+  const bool isPtxVersion = attr.getName() == getPtxVersionAttrName();
+  if (!isNumWarps && !isShared && !isSharedOffset && !isPtxVersion &&
+      attr.getName() != getThreadsPerWarpAttrName())
     return op->emitError() << "unknown attribute '" << attr.getName().getValue()
                            << "' (the tkgpu dialect defines '" << getNumWarpsAttrName() << "', '"
-                           << getThreadsPerWarpAttrName() << "', '" << getSharedAttrName()
-                           << "' and '" << getSharedOffsetAttrName() << "')";
+                           << getThreadsPerWarpAttrName() << "', '" << getSharedAttrName() << "', '"
+                           << getPtxVersionAttrName() << "' and '" << getSharedOffsetAttrName()
+                           << "')";
   if (isSharedOffset) {
     if (!value || !value.getType().isSignlessInteger(32) || value.getInt() < 0)
       return op->emitError() << "'" << getSharedOffsetAttrName()
@@ -82,6 +97,12 @@ LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribu
     return op->emitError() << "'" << attr.getName().getValue() << "' must be an i32 integer, got "
                            << attr.getValue();
   const int64_t n = value.getInt();
+  if (isPtxVersion) {
+    if (n < 60 || n > 99)
+      return op->emitError() << "'" << getPtxVersionAttrName()
+                             << "' must be a PTX ISA version times ten (60 to 99), got " << n;
+    return success();
+  }
   if (isShared) {
     if (n < 0)
       return op->emitError() << "'" << getSharedAttrName() << "' must be at least 0, got " << n;

@@ -109,9 +109,10 @@ LogicalResult WarpGroupDotOp::verify() {
       aShape[0] != result.getDimSize(0) || b.getShape()[1] != result.getDimSize(1))
     return emitOpError() << "shapes do not form a matrix product: " << getA().getType() << " x "
                          << b << " -> " << result;
-  if (aElement != b.getElementType())
-    return emitOpError() << "a and b must have the same element type, got " << aElement << " and "
-                         << b.getElementType();
+  if (aElement != b.getElementType() &&
+      !(tk::isFloat8(aElement) && tk::isFloat8(b.getElementType())))
+    return emitOpError() << "a and b must have the same element type (or two fp8 types), got "
+                         << aElement << " and " << b.getElementType();
   return success();
 }
 

@@ -19,7 +19,8 @@ def TkGPU_Dialect : Dialect {
 
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
-  // `tkgpu.num_warps`, `tkgpu.threads_per_warp` and `tkgpu.shared` on the module;
+  // `tkgpu.num_warps`, `tkgpu.threads_per_warp`, `tkgpu.shared` and `tkgpu.ptx_version` on the
+  // module;
   // `tkgpu.shared_offset` on the ops that use shared memory.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
@@ -35,6 +36,9 @@ def TkGPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSharedOffsetAttrName() {
       return ::llvm::StringLiteral("tkgpu.shared_offset");
     }
+    static constexpr ::llvm::StringLiteral getPtxVersionAttrName() {
+      return ::llvm::StringLiteral("tkgpu.ptx_version");
+    }
 
     /// The module's warps per program (`tkgpu.num_warps`), or 0 before layouts are assigned.
     static unsigned getModuleNumWarps(::mlir::Operation *module);
@@ -43,6 +47,12 @@ def TkGPU_Dialect : Dialect {
     /// The shared memory the module's kernel needs in bytes (`tkgpu.shared`), 0 when unset.
     static uint64_t getModuleSharedBytes(::mlir::Operation *module);
     static void setModuleSharedBytes(::mlir::Operation *module, uint64_t bytes);
+    /// The least PTX ISA (times ten: 84 is PTX 8.4) the module's instructions need
+    /// (`tkgpu.ptx_version`, set by the lowering when an instruction needs more than every
+    /// target's ISA), 0 when unset.
+    static unsigned getModulePtxVersion(::mlir::Operation *module);
+    /// Raises `tkgpu.ptx_version` to at least `version`.
+    static void requireModulePtxVersion(::mlir::Operation *module, unsigned version);
     /// The byte offset of `op`'s buffer in the kernel's shared memory (`tkgpu.shared_offset`,
     /// set by tk-allocate-shared-memory on every op that uses scratch), none when unset.
     static std::optional<uint64_t> getSharedOffset(::mlir::Operation *op);

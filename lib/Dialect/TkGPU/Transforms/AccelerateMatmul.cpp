@@ -9,8 +9,11 @@
 ///   f16 x f16 -> f32 or f16, bf16 x bf16 -> f32   m16n8k16, kWidth 2
 ///   f32 x f32 -> f32 with tf32 or tf32x3           m16n8k8,  kWidth 1 (tf32 operands)
 ///   i8 x i8 -> i32, K a multiple of 32             m16n8k32, kWidth 4
+///   fp8 x fp8 -> f32 (e4m3, e5m2, either mix),      m16n8k32, kWidth 4 (sm_89 and newer)
+///     K a multiple of 32
 /// Others stay on the FMA path: `ieee` f32 products (exact, as that precision promises), i8 with
-/// K = 16, and every dot below sm_80.
+/// K = 16, and every dot below sm_80. (tk-legalize-fp8 has widened the fp8 dots that mma.sync
+/// cannot take to f16.)
 ///
 /// wgmma (version 3, sm_90a only: the `wgmma` option): the dot becomes a
 /// tkgpu.warp_group_dot whose operands are shared-memory tiles (tkgpu.local_alloc of the
@@ -20,7 +23,8 @@
 /// version-3 layout; keepsOperandAInRegisters). Taken where
 ///   - the CTA has a multiple of 4 warps, M is a multiple of 64 and N of 8 (wgmma's m64nNk);
 ///   - the inputs are f16 or bf16 (f32 accumulator, or f16 with f16 inputs), f32 with tf32
-///     precision, or i8 (i32 accumulator, K a multiple of 32);
+///     precision, fp8 (f32 accumulator, K a multiple of 32) or i8 (i32 accumulator, K a
+///     multiple of 32);
 ///   - a 32- or 8-bit operand has K contiguous (wgmma transposes 16-bit tiles only), and each
 ///     tile's contiguous rows hold at least 32 bytes (the narrowest swizzle).
 /// Other dots take mma.sync. The warps: a warpgroup holds 64 rows, so 4 warps down M at
@@ -50,8 +54,16 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// Elements per 32-bit register of the operands (kWidth) when mma.sync computes `dot`, or 0.
-unsigned getKWidth(tk::DotOp dot) {
+/// Whether `dot` multiplies fp8 values (of one type or two) into an f32 accumulator.
+bool isFp8Dot(tk::DotOp dot) {
+  return tk::isFloat8(dot.getA().getType().getElementType()) &&
+         tk::isFloat8(dot.getB().getType().getElementType()) &&
+         dot.getC().getType().getElementType().isF32();
+}
+
+/// Elements per 32-bit register of the operands (kWidth) when mma.sync computes `dot` on a GPU of
+/// `computeCapability`, or 0.
+unsigned getKWidth(tk::DotOp dot, unsigned computeCapability) {
   Type in = dot.getA().getType().getElementType();
   Type acc = dot.getC().getType().getElementType();
   const int64_t k = dot.getA().getType().getDimSize(1);
@@ -61,6 +73,8 @@ unsigned getKWidth(tk::DotOp dot) {
     return k % 8 == 0 ? 1 : 0;
   if (in.isSignlessInteger(8) && acc.isSignlessInteger(32))
     return k % 32 == 0 ? 4 : 0;
+  if (isFp8Dot(dot))
+    return computeCapability >= 89 && k % 32 == 0 ? 4 : 0;
   return 0;
 }
 
@@ -118,8 +132,8 @@ bool canUseWgmma(tk::DotOp dot, unsigned numWarps) {
     return false;
   const bool halves = (in.isF16() && (acc.isF32() || acc.isF16())) || (in.isBF16() && acc.isF32());
   const bool tf32 = in.isF32() && acc.isF32() && dot.getInputPrecision() == "tf32";
-  const bool int8 = in.isSignlessInteger(8) && acc.isSignlessInteger(32);
-  if (!halves && !tf32 && !int8)
+  const bool bytes = (in.isSignlessInteger(8) && acc.isSignlessInteger(32)) || isFp8Dot(dot);
+  if (!halves && !tf32 && !bytes)
     return false;
   const unsigned bits = in.getIntOrFloatBitWidth();
   if (k % (256 / bits) != 0) // one instruction's K: 32 bytes
@@ -209,7 +223,7 @@ struct TkAccelerateMatmulPass : tkgpu::impl::TkAccelerateMatmulBase<TkAccelerate
         dot.erase();
         return;
       }
-      const unsigned kWidth = getKWidth(dot);
+      const unsigned kWidth = getKWidth(dot, computeCapability);
       if (kWidth == 0)
         return;
       auto mma = MmaEncodingAttr::get(context, 2,

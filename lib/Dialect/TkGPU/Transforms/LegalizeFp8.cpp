@@ -12,9 +12,13 @@
 ///   every sum, product and quotient of two fp8 values to well beyond twice fp8's precision, so
 ///   the result is the correctly rounded one, as the interpreter computes it).
 /// - fp8 constants become i8 constants of the same bits, bitcast.
+/// - tk.dot on fp8 stays on fp8 where the tensor cores multiply it: compute capability 8.9 and
+///   newer (mma.sync m16n8k32 .e4m3/.e5m2; wgmma on sm_90a) and K a multiple of 32, one
+///   instruction's K. Elsewhere its operands are decoded and narrowed to f16, which holds every
+///   fp8 value exactly, so the dot takes the f16 path with the same products.
 ///
-/// What is left on fp8 is data movement (loads, stores, splats, layouts, selects, bitcasts),
-/// which the LLVM lowering does on i8.
+/// What is left on fp8 is data movement (loads, stores, splats, layouts, selects, bitcasts) and
+/// those dots, which the LLVM lowering does on i8.
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
@@ -255,11 +259,29 @@ bool needsLegalizing(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), isFp8) || llvm::any_of(op->getResultTypes(), isFp8);
 }
 
+/// Widens the fp8 operands of `dot` to f16 (exact) where the target's tensor cores do not
+/// multiply fp8 (the file comment).
+void legalizeDot(tk::DotOp dot, unsigned computeCapability) {
+  const int64_t k = dot.getA().getType().getDimSize(1);
+  if (!isFp8(dot.getA().getType()) || (computeCapability >= 89 && k % 32 == 0))
+    return;
+  OpBuilder b(dot);
+  for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {
+    Value x = operand->get();
+    operand->set(exactlyAs(b, dot.getLoc(), decode(b, dot.getLoc(), x),
+                           withElement(x.getType(), b.getF16Type())));
+  }
+}
+
 struct TkLegalizeFp8Pass : tkgpu::impl::TkLegalizeFp8Base<TkLegalizeFp8Pass> {
+  using TkLegalizeFp8Base::TkLegalizeFp8Base;
+
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (needsLegalizing(op))
+      if (auto dot = dyn_cast<tk::DotOp>(op))
+        legalizeDot(dot, computeCapability);
+      else if (needsLegalizing(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)

@@ -38,8 +38,14 @@ def TkLegalizeFp8 : Pass<"tk-legalize-fp8", "::mlir::ModuleOp"> {
     nearest even, or toward zero with `roundingmode`), saturating at the largest finite value
     as the GPU's satfinite conversions do, and encodes the fields (NaN: 0x7F); other arith and
     math ops on fp8 compute in f32 and round back; fp8 constants become i8 constants, bitcast.
-    What stays on fp8 is data movement, lowered on i8 (LegalizeFp8.cpp).
+    A tk.dot keeps its fp8 operands where the tensor cores multiply fp8 (compute capability 8.9
+    and newer, K a multiple of 32); elsewhere they are widened to f16, exactly. What stays on
+    fp8 is data movement and those dots, lowered on i8 (LegalizeFp8.cpp).
   }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "unsigned", "80",
+           "the target's compute capability times ten (fp8 tensor cores need 89)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -89,3 +89,26 @@ func.func @tf32(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: te
   func.return %d : tensor<64x16xf32, #mma>
 }
 }
+
+// -----
+
+#a = #tkgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #tkgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{version = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#opa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 4}>
+#opb = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 4}>
+
+// fp8, e4m3 x e5m2, 64 x 64 x 32 on a 2 x 2 warp grid: 8 mma.sync m16n8k32 naming both types,
+// registers of four bytes as for i8. The instruction needs PTX 8.4: the module says so.
+// CHECK: module attributes {{{.*}}tkgpu.ptx_version = 84 : i32
+// CHECK-LABEL: func.func @fp8
+// CHECK-COUNT-8: mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32
+// CHECK-NOT: mma.sync
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @fp8(%a: tensor<64x32xf8E4M3FN, #a>, %b: tensor<32x64xf8E5M2, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %0 = tkgpu.convert_layout %a : tensor<64x32xf8E4M3FN, #a> -> tensor<64x32xf8E4M3FN, #opa>
+  %1 = tkgpu.convert_layout %b : tensor<32x64xf8E5M2, #b> -> tensor<32x64xf8E5M2, #opb>
+  %d = tk.dot %0, %1, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf8E4M3FN, #opa> * tensor<32x64xf8E5M2, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  func.return %d : tensor<64x64xf32, #mma>
+}
+}

@@ -87,3 +87,24 @@ func.func @register_a(%a: tensor<64x32xf16, #opa>, %tb: !tkgpu.memdesc<32x64xf16
   func.return %d : tensor<64x64xf32, #mma>
 }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>
+#sa = #tkgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+#sb = #tkgpu.shared<{vec = 16, perPhase = 2, maxPhase = 4, order = [0, 1]}>
+
+// fp8, e4m3 x e5m2, 64 x 128 x 64, both tiles K-major (64-byte rows, the 64-byte swizzle): two
+// K steps of 32, each naming both types, with the scale immediates and no transposes. wgmma
+// takes fp8 in PTX 8.0: the module asks for no higher ISA.
+// CHECK-NOT: tkgpu.ptx_version
+// CHECK-LABEL: func.func @fp8
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {$0, {{.*}}, $63}, $64, $65, p, 1, 1;
+// CHECK-NOT: wgmma.mma_async
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @fp8(%ta: !tkgpu.memdesc<64x64xf8E4M3FN, #sa>, %tb: !tkgpu.memdesc<64x128xf8E5M2, #sb>, %c: tensor<64x128xf32, #mma>) -> tensor<64x128xf32, #mma> {
+  %d = tkgpu.warp_group_dot %ta, %tb, %c : !tkgpu.memdesc<64x64xf8E4M3FN, #sa>, !tkgpu.memdesc<64x128xf8E5M2, #sb>, tensor<64x128xf32, #mma> -> tensor<64x128xf32, #mma>
+  func.return %d : tensor<64x128xf32, #mma>
+}
+}

@@ -547,7 +547,7 @@ func.func @dot_small(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<8x1
 // -----
 
 func.func @dot_mixed_inputs(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
-  // expected-error @+1 {{'tk.dot' op a and b must have one element type, got 'f16' and 'bf16'}}
+  // expected-error @+1 {{'tk.dot' op a and b must have one element type (or two fp8 types), got 'f16' and 'bf16'}}
   %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
@@ -555,8 +555,24 @@ func.func @dot_mixed_inputs(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: t
 // -----
 
 func.func @dot_types(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor<16x16xf32>) {
-  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'i8'/'f32'; supported: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32}}
+  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'i8'/'f32'; supported: f16/f32, f16/f16, bf16/f32, f32/f32, fp8/f32, i8/i32}}
   %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xi8>, tensor<16x16xi8>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_fp8_f16(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf8E4M3FN>, %c: tensor<16x16xf16>) {
+  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'f8E4M3FN'/'f16'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf8E4M3FN>, tensor<16x16xf8E4M3FN>, tensor<16x16xf16>) -> tensor<16x16xf16>
+  func.return
+}
+
+// -----
+
+func.func @dot_fp8_f16_mixed(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op a and b must have one element type (or two fp8 types), got 'f8E4M3FN' and 'f16'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf8E4M3FN>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 

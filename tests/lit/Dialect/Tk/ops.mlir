@@ -155,6 +155,14 @@ func.func @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf3
   func.return
 }
 
+// fp8 inputs, of one type or of both, accumulate in f32.
+// CHECK-LABEL: func.func @dot_fp8
+func.func @dot_fp8(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<32x16xf32>) {
+  // CHECK: tk.dot {{.*}} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E5M2> + tensor<32x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x32xf8E4M3FN>, tensor<32x16xf8E5M2>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  func.return
+}
+
 // The upstream ops the front end prints alongside (scf.for carrying blocks of pointers).
 // CHECK-LABEL: func.func @loop
 func.func @loop(%arg0: !tk.ptr<f16>, %arg1: i32) {

@@ -147,3 +147,29 @@ func.func @invariant_operand(%q: tensor<64x64xf16, #b>, %k: tensor<64x64x!tk.ptr
   func.return %r : tensor<64x64xf32, #b>
 }
 }
+
+// -----
+
+#ka = #tkgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#kb = #tkgpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#nb = #tkgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// fp8, e4m3 x e5m2 here: with both tiles K-major (b loaded N x K, K contiguous) wgmma takes it
+// (K 64: 64-byte rows, the 64-byte swizzle); with b N-major it cannot (wgmma transposes 16-bit
+// tiles only), and mma.sync does, kWidth 4.
+// CHECK-LABEL: func.func @fp8
+// CHECK: %[[A:.+]] = tkgpu.local_alloc %arg0 : tensor<64x64xf8E4M3FN, #{{.+}}> -> !tkgpu.memdesc<64x64xf8E4M3FN
+// CHECK: %[[B:.+]] = tkgpu.local_alloc %arg1 : tensor<64x128xf8E5M2, #{{.+}}> -> !tkgpu.memdesc<64x128xf8E5M2
+// CHECK: tkgpu.warp_group_dot %[[A]], %[[B]], %{{.*}} : !tkgpu.memdesc<64x64xf8E4M3FN, {{.*}}>, !tkgpu.memdesc<64x128xf8E5M2, {{.*}}>, tensor<64x128xf32, #{{.+}}> -> tensor<64x128xf32
+// CHECK-NOT: warp_group_dot
+// CHECK: tk.dot {{.*}} : tensor<64x64xf8E4M3FN, #{{.+}}> * tensor<64x128xf8E5M2, #{{.+}}> + tensor<64x128xf32, #mma1> -> tensor<64x128xf32, #mma1>
+// SYNC-LABEL: func.func @fp8
+// SYNC-NOT: warp_group_dot
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @fp8(%a: tensor<64x64xf8E4M3FN, #ka>, %b: tensor<64x128xf8E5M2, #kb>, %n: tensor<64x128xf8E5M2, #nb>, %c: tensor<64x128xf32, #ka>)
+    -> (tensor<64x128xf32, #ka>, tensor<64x128xf32, #ka>) {
+  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf8E4M3FN, #ka> * tensor<64x128xf8E5M2, #kb> + tensor<64x128xf32, #ka> -> tensor<64x128xf32, #ka>
+  %e = tk.dot %a, %n, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf8E4M3FN, #ka> * tensor<64x128xf8E5M2, #nb> + tensor<64x128xf32, #ka> -> tensor<64x128xf32, #ka>
+  func.return %d, %e : tensor<64x128xf32, #ka>, tensor<64x128xf32, #ka>
+}
+}

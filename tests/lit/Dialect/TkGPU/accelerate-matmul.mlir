@@ -1,5 +1,6 @@
 // RUN: tk-opt %s -split-input-file -tk-accelerate-matmul | FileCheck %s
 // RUN: tk-opt %s -split-input-file -tk-accelerate-matmul=compute-capability=75 | FileCheck %s --check-prefix=SM75
+// RUN: tk-opt %s -split-input-file -tk-accelerate-matmul=compute-capability=89 | FileCheck %s --check-prefix=SM89
 
 #b = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 
@@ -51,5 +52,22 @@ func.func @kinds(%a: tensor<128x32xf32, #b>, %b: tensor<32x128xf32, #b>, %c: ten
   %2 = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   %3 = tk.dot %ja, %jb, %jc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xi8, #b> * tensor<16x32xi8, #b> + tensor<32x32xi32, #b> -> tensor<32x32xi32, #b>
   func.return %0, %1, %2, %3 : tensor<128x128xf32, #b>, tensor<32x256xi32, #b>, tensor<128x128xf32, #b>, tensor<32x32xi32, #b>
+}
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// fp8 (e4m3 x e5m2 here) takes mma.sync m16n8k32 from sm_89, kWidth 4 as i8; below, it stays
+// on the FMA path here (tk-legalize-fp8 has widened it to f16 in the pipeline).
+// SM89-LABEL: func.func @fp8
+// SM89: tk.dot {{.*}} : tensor<64x64xf8E4M3FN, #{{.+}}> * tensor<64x64xf8E5M2, #{{.+}}> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+// CHECK-LABEL: func.func @fp8
+// CHECK: tk.dot {{.*}} -> tensor<64x64xf32, #blocked>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @fp8(%a: tensor<64x64xf8E4M3FN, #b>, %b: tensor<64x64xf8E5M2, #b>, %c: tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b> {
+  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf8E4M3FN, #b> * tensor<64x64xf8E5M2, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  func.return %d : tensor<64x64xf32, #b>
 }
 }

@@ -78,8 +78,14 @@ module attributes {tkgpu.threads_per_warp = 64 : i32} {
 
 // -----
 
-// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps', 'tkgpu.threads_per_warp', 'tkgpu.shared' and 'tkgpu.shared_offset')}}
+// expected-error @+1 {{unknown attribute 'tkgpu.warps' (the tkgpu dialect defines 'tkgpu.num_warps', 'tkgpu.threads_per_warp', 'tkgpu.shared', 'tkgpu.ptx_version' and 'tkgpu.shared_offset')}}
 module attributes {tkgpu.warps = 4 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.ptx_version' must be a PTX ISA version times ten (60 to 99), got 8}}
+module attributes {tkgpu.ptx_version = 8 : i32} {
 }
 
 // -----

@@ -3,6 +3,7 @@
 // saturating, other ops compute in f32 and round back, constants become bytes; data movement
 // (loads, stores, selects) keeps the fp8 type.
 // RUN: tk-opt %s -split-input-file -tk-legalize-fp8 | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tk-legalize-fp8=compute-capability=89 | FileCheck %s --check-prefix=SM89
 
 // CHECK-LABEL: func.func @decode_e4m3
 // CHECK: %[[BYTE:.+]] = arith.bitcast %arg0 : tensor<16xf8E4M3FN> to tensor<16xi8>
@@ -81,4 +82,24 @@ func.func @arithmetic(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
   %1 = arith.cmpf olt, %0, %x : tensor<4xf8E4M3FN>
   %2 = arith.select %1, %0, %x : tensor<4xi1>, tensor<4xf8E4M3FN>
   func.return %2 : tensor<4xf8E4M3FN>
+}
+
+// -----
+
+// A dot on fp8 keeps its operands where fp8 tensor cores take it (sm_89 and newer, K a multiple
+// of 32); below sm_89, or with K = 16, the operands are decoded and narrowed to f16.
+// CHECK-LABEL: func.func @dot
+// CHECK: %[[A:.+]] = arith.truncf %{{.+}} : tensor<32x32xf32> to tensor<32x32xf16>
+// CHECK: %[[B:.+]] = arith.truncf %{{.+}} : tensor<32x16xf32> to tensor<32x16xf16>
+// CHECK: tk.dot %[[A]], %[[B]], %arg2 {{.*}} : tensor<32x32xf16> * tensor<32x16xf16> + tensor<32x16xf32>
+// CHECK: tk.dot {{.*}} : tensor<32x16xf16> * tensor<16x16xf16> + tensor<32x16xf32>
+// SM89-LABEL: func.func @dot
+// SM89: tk.dot %arg0, %arg1, %arg2 {{.*}} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E5M2> + tensor<32x16xf32>
+// SM89: arith.truncf %{{.+}} : tensor<32x16xf32> to tensor<32x16xf16>
+// SM89: tk.dot {{.*}} : tensor<32x16xf16> * tensor<16x16xf16> + tensor<32x16xf32>
+func.func @dot(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<32x16xf32>,
+               %x: tensor<32x16xf8E4M3FN>, %y: tensor<16x16xf8E4M3FN>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {
+  %0 = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E5M2> + tensor<32x16xf32> -> tensor<32x16xf32>
+  %1 = tk.dot %x, %y, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xf8E4M3FN> * tensor<16x16xf8E4M3FN> + tensor<32x16xf32> -> tensor<32x16xf32>
+  func.return %0, %1 : tensor<32x16xf32>, tensor<32x16xf32>
 }
