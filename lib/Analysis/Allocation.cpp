@@ -120,6 +120,27 @@ unsigned mlir::tk::getViewScratchBytes(Operation *op) {
          getScratchElementBytes(map->srcType.getElementType());
 }
 
+uint64_t mlir::tk::getTmaTileBytes(RankedTensorType block) {
+  return uint64_t(block.getNumElements()) * (block.getElementTypeBitWidth() / 8);
+}
+
+/// Whether `op` accesses a tensor map (a descriptor that is a kernel argument, tk-tma-descriptors)
+/// rather than a descriptor made in the kernel.
+static bool accessesTensorMap(Operation *op) {
+  return isa<DescriptorLoadOp, DescriptorStoreOp>(op) && isa<BlockArgument>(op->getOperand(0));
+}
+
+unsigned mlir::tk::getTmaScratchBytes(Operation *op) {
+  if (!accessesTensorMap(op))
+    return 0;
+  auto desc = cast<TensorDescType>(op->getOperand(0).getType());
+  return unsigned(llvm::alignTo(getTmaTileBytes(desc.getBlockType()), 16) + 16);
+}
+
+uint64_t mlir::tk::getScratchAlignment(Operation *op) {
+  return accessesTensorMap(op) ? kTmaAlignment : kSharedAlignment;
+}
+
 unsigned mlir::tk::getScratchBytes(Operation *op) {
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return getReduceScratchBytes(reduce);
@@ -129,7 +150,7 @@ unsigned mlir::tk::getScratchBytes(Operation *op) {
     return getDotScratchBytes(dot);
   if (isa<tkgpu::ConvertLayoutOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp>(op))
     return getViewScratchBytes(op);
-  return 0;
+  return getTmaScratchBytes(op);
 }
 
 uint64_t mlir::tk::getExplicitBufferBytes(Value value) {
@@ -184,7 +205,8 @@ Allocation::Allocation(Operation *root, ExplicitBufferBytes explicitBytes) {
     if (op == root)
       return;
     if (uint64_t bytes = getScratchBytes(op))
-      buffers.push_back({Buffer::Kind::Scratch, op, Value(), bytes, getSpan(op)});
+      buffers.push_back({Buffer::Kind::Scratch, op, Value(), bytes, getSpan(op), /*offset=*/0,
+                         getScratchAlignment(op)});
     for (Value result : op->getResults())
       if (uint64_t bytes = explicitBytes(result))
         buffers.push_back({Buffer::Kind::Explicit, op, result, bytes, getLiveInterval(result),

@@ -58,6 +58,13 @@ unsigned getReduceScratchBytes(ReduceOp op); ///< the warps' partials, when warp
 unsigned getScanScratchBytes(ScanOp op);     ///< the warps' totals, when warps hold the axis
 unsigned getDotScratchBytes(DotOp op);       ///< a then b, row-major
 unsigned getViewScratchBytes(Operation *op); ///< the operand, when it cannot stay in registers
+/// The tile a TMA copy of `block` fills or reads: its elements row-major, unpadded.
+uint64_t getTmaTileBytes(RankedTensorType block);
+/// The scratch of a tk.descriptor_load / tk.descriptor_store through a tensor map (TmaOpToLLVM):
+/// the tile rounded up to 16 bytes, then its mbarrier.
+unsigned getTmaScratchBytes(Operation *op);
+/// The alignment of an op's scratch offset: kTmaAlignment for TMA tiles, else kSharedAlignment.
+uint64_t getScratchAlignment(Operation *op);
 
 /// Bytes of the explicit buffer `value` holds (a tkgpu.local_alloc's), 0 when it holds none.
 uint64_t getExplicitBufferBytes(Value value);
@@ -88,6 +95,10 @@ constexpr uint64_t kSharedAlignment = 16;
 /// The alignment of explicit buffers (tiles), and of the shared array itself: wgmma's
 /// swizzles are functions of the address bits, which repeat every 1024 bytes (8 rows of 128).
 constexpr uint64_t kTileAlignment = 1024;
+
+/// The alignment of tiles that TMA copies into or out of, unswizzled (and of the shared array
+/// of a module that has them).
+constexpr uint64_t kTmaAlignment = 128;
 
 /// Sets each buffer's offset, first fit by size (the file comment); returns the total bytes.
 uint64_t assignOffsets(llvm::MutableArrayRef<Buffer> buffers);

@@ -29,6 +29,7 @@ struct Module {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   int threads = 0;
+  unsigned dynamic_shared_bytes = 0; ///< cuLaunchKernel's sharedMemBytes
   /// False when what the CUDA toolkit provides is missing: no cubin (neither ptxas nor
   /// nvJitLink) or no libdevice. A machine with only the driver skips those checks.
   bool available = true;
@@ -57,6 +58,7 @@ struct Module {
     require(cu.cuModuleGetFunction(&function, module, tk_compile_result_kernel_name(result)),
             "cuModuleGetFunction");
     threads = tk_compile_result_threads_per_block(result);
+    dynamic_shared_bytes = unsigned(tk_compile_result_dynamic_shared_bytes(result));
     tk_compile_result_free(result);
   }
   ~Module() {
@@ -167,6 +169,48 @@ int main(int argc, char **argv) {
       check(wrong == 0, "exp_shared " + targets[1] + " (libdevice expf, shared memory)");
     }
   }
+  // Tensor maps (sm_90 and newer): tma_copy.mlir, a kernel in the form tk-tma-descriptors gives,
+  // with its two maps encoded here as the runtime is to encode them. 100 x 40 f32 matrices with
+  // rows of 48; two programs copy 2 x columns [16, 48) of their 64 rows; outside the tensor
+  // nothing is written.
+  if (std::atoi(base.c_str() + 3) >= 90) {
+    Module kernel(slurp(inputs + "/tma_copy.mlir"), targets[1], TK_OUTPUT_AUTO);
+    if (kernel.available) {
+      const int rows = 100, cols = 40, ld = 48;
+      std::vector<float> sentinel(n, -7.0f);
+      require(cu.cuMemcpyHtoD(dout, sentinel.data(), n * sizeof(float)), "cuMemcpyHtoD");
+      auto encode = [&](CUtensorMap &map, CUdeviceptr base) {
+        const cuuint64_t dims[] = {cuuint64_t(cols), cuuint64_t(rows)}; // innermost first
+        const cuuint64_t strides[] = {cuuint64_t(ld) * sizeof(float)};  // bytes, from dim 1
+        const cuuint32_t box[] = {32, 64}, elementStrides[] = {1, 1};
+        require(cu.cuTensorMapEncodeTiled(
+                    &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, reinterpret_cast<void *>(base), dims,
+                    strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                    CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                "cuTensorMapEncodeTiled");
+      };
+      alignas(64) CUtensorMap in_map, out_map;
+      encode(in_map, da);
+      encode(out_map, dout);
+      int m = rows, k = cols, stride = ld;
+      void *args[] = {&dout, &da, &m, &k, &stride, &in_map, &out_map};
+      require(cu.cuLaunchKernel(kernel.function, 2, 1, 1, kernel.threads, 1, 1,
+                                kernel.dynamic_shared_bytes, nullptr, args, nullptr),
+              "cuLaunchKernel");
+      require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+      require(cu.cuMemcpyDtoH(out.data(), dout, n * sizeof(float)), "cuMemcpyDtoH");
+      int wrong = 0;
+      for (int i = 0; i < 2 * 64 * ld; ++i) {
+        const int r = i / ld, c = i % ld;
+        const bool copied = r < rows && c >= 16 && c < cols;
+        wrong += out[i] != (copied ? 2 * a[i] : -7.0f);
+      }
+      check(wrong == 0, "tma_copy " + targets[1] + " (tensor maps, cp.async.bulk.tensor; " +
+                            std::to_string(wrong) + " wrong)");
+    }
+  }
+
   cu.cuMemFree(da);
   cu.cuMemFree(db);
   cu.cuMemFree(dout);

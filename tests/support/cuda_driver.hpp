@@ -38,7 +38,8 @@ namespace tk_test {
   X(cuEventDestroy, "cuEventDestroy_v2")                                                           \
   X(cuEventRecord, "cuEventRecord")                                                                \
   X(cuEventSynchronize, "cuEventSynchronize")                                                      \
-  X(cuEventElapsedTime, "cuEventElapsedTime_v2")
+  X(cuEventElapsedTime, "cuEventElapsedTime_v2")                                                   \
+  X(cuTensorMapEncodeTiled, "cuTensorMapEncodeTiled")
 
 struct driver {
 #define TK_TEST_DECLARE(function, name) decltype(&::function) function = nullptr;

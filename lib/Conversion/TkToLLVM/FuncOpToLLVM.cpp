@@ -38,6 +38,15 @@ struct FuncOpConversion : OpConversionPattern<func::FuncOp> {
           divisibility && isa<PointerType>(type.getInput(i)))
         kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                           rewriter.getI64IntegerAttr(divisibility.getInt()));
+    // Tensor maps (tk-tma-descriptors): 128 bytes passed by value, 64-byte aligned, which the
+    // kernel reads in place (`__grid_constant__`): TMA takes the parameter's generic address.
+    for (unsigned i = 0; i < type.getNumInputs(); ++i)
+      if (isa<TensorDescType>(type.getInput(i))) {
+        kernel.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                          TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128)));
+        kernel.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(), rewriter.getI64IntegerAttr(64));
+        kernel.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(), rewriter.getUnitAttr());
+      }
     rewriter.inlineRegionBefore(func.getBody(), kernel.getBody(), kernel.end());
     if (failed(rewriter.convertRegionTypes(&kernel.getBody(), *getTypeConverter(), &signature)))
       return failure();

@@ -31,6 +31,7 @@ void populateLoadStoreOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
 void populateReduceOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateScanOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateTmaOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// tkgpu.convert_layout blocked -> dot_operand through swizzled shared memory and ldmatrix,
 /// ahead of ViewOpToLLVM.cpp's generic conversion; tkgpu.local_load of a dot operand.

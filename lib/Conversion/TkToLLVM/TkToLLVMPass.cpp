@@ -131,6 +131,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateViewOpToLLVMPatterns(converter, patterns);
+    populateTmaOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateMMAv2DotOpToLLVMPatterns(converter, patterns);
     populateWGMMADotOpToLLVMPatterns(converter, patterns);

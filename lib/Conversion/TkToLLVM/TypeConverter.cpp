@@ -14,6 +14,11 @@ TkToLLVMTypeConverter::TkToLLVMTypeConverter(MLIRContext *context) : LLVMTypeCon
   addConversion([context](PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/1);
   });
+  // A tensor-map argument (tk-tma-descriptors): a generic pointer to the 128-byte map the
+  // kernel parameter holds.
+  addConversion([context](TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/0);
+  });
   addConversion([context](tkgpu::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(context, /*addressSpace=*/3);
   });

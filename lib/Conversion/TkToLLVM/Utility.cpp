@@ -3,6 +3,8 @@
 /// shared memory.
 #include "Conversion/TkToLLVM/Utility.h"
 
+#include "Analysis/Allocation.h"
+
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
@@ -200,13 +202,21 @@ constexpr llvm::StringLiteral kSharedSymbol = "tk_shared";
 
 void mlir::tk::declareSharedMemory(ModuleOp module) {
   // Tiles (explicit buffers) are placed at multiples of 1024 bytes from the array's start, and
-  // wgmma's swizzles need them at multiples of 1024 in the address space too.
-  bool tiles = false;
-  module.walk([&](tkgpu::LocalAllocOp) { tiles = true; });
+  // wgmma's swizzles need them at multiples of 1024 in the address space too; TMA tiles at
+  // multiples of 128.
+  bool tiles = false, tma = false;
+  module.walk([&](Operation *op) {
+    tiles |= isa<tkgpu::LocalAllocOp>(op);
+    tma |= getScratchAlignment(op) == kTmaAlignment;
+  });
   OpBuilder b(module.getBodyRegion());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
-                         kSharedSymbol, Attribute(), /*alignment=*/tiles ? 1024 : 16,
+                         kSharedSymbol, Attribute(),
+                         /*alignment=*/
+                             tiles ? kTileAlignment
+                         : tma     ? kTmaAlignment
+                                   : kSharedAlignment,
                          /*addrSpace=*/3);
 }
 

@@ -19,6 +19,18 @@ def TkRewriteBlockPointers : Pass<"tk-rewrite-block-pointers", "::mlir::ModuleOp
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TkTmaDescriptors : Pass<"tk-tma-descriptors", "::mlir::ModuleOp"> {
+  let summary = "tensor descriptors the launch knows as tensor-map kernel parameters (TMA)";
+  let description = [{
+    A tk.make_tensor_descriptor of a 16-byte aligned pointer argument, sizes and strides that
+    are arguments or constants (strides of 16-byte multiples, the last 1) and a block TMA can
+    copy becomes a new kernel argument of its type, appended after the others, with the recipe
+    of its tensor map in the argument attribute `tkgpu.tensor_map`: the launch encodes the map
+    (cuTensorMapEncodeTiled) and passes it by value (TmaDescriptors.cpp). Other descriptors are
+    left to tk-rewrite-tensor-descriptors.
+  }];
+}
+
 def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::ModuleOp"> {
   let summary = "tensor-descriptor loads and stores as masked pointer blocks";
   let description = [{

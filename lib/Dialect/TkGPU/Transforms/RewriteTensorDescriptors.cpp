@@ -11,12 +11,15 @@
 /// than 2^31 elements are addressed correctly.
 ///
 /// The descriptor must come from a tk.make_tensor_descriptor in the same function: through a
-/// block argument (a loop or branch carrying it, a function argument) it is an error.
+/// block argument (a loop or branch carrying it, a function argument) it is an error, except a
+/// tensor-map argument of tk-tma-descriptors (`tkgpu.tensor_map`), whose accesses stay for the
+/// TMA lowering.
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 #include "Dialect/TkGPU/Transforms/TensorBlocks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::tkgpu {
@@ -43,6 +46,13 @@ std::pair<Value, Value> emitBlockPointers(OpBuilder &b, Location loc, tk::MakeTe
   return tkgpu::emitTensorBlockPointers(b, loc, tensor, everyDimension);
 }
 
+/// Whether `desc` is a kernel argument tk-tma-descriptors made, a tensor map.
+bool isTensorMapArgument(Value desc) {
+  auto arg = dyn_cast<BlockArgument>(desc);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  return func && func.getArgAttr(arg.getArgNumber(), "tkgpu.tensor_map");
+}
+
 struct TkRewriteTensorDescriptorsPass
     : tkgpu::impl::TkRewriteTensorDescriptorsBase<TkRewriteTensorDescriptorsPass> {
   void runOnOperation() override {
@@ -53,6 +63,8 @@ struct TkRewriteTensorDescriptorsPass
     });
     for (Operation *op : accesses) {
       Value descValue = op->getOperand(0);
+      if (isTensorMapArgument(descValue))
+        continue;
       auto desc = descValue.getDefiningOp<tk::MakeTensorDescOp>();
       if (!desc) {
         op->emitError() << "the tensor descriptor must be made (tk::make_tensor_descriptor) in "

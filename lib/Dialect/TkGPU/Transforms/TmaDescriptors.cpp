@@ -1,0 +1,154 @@
+/// @file tk-tma-descriptors: tensor descriptors whose tensor the launch knows become kernel
+/// parameters, tensor maps the runtime encodes (`cuTensorMapEncodeTiled`) and passes by value,
+/// for the Hopper Tensor Memory Accelerator (TMA) to copy blocks through.
+///
+/// A `tk.make_tensor_descriptor` qualifies when everything it is made of is known at launch and
+/// fits TMA's rules:
+///   - its base is a kernel argument, 16-byte aligned (`tk.divisibility` >= 16);
+///   - each size is a kernel argument or a constant (at least 1);
+///   - the last stride is the constant 1, each other stride a constant whose bytes are a
+///     multiple of 16, or a kernel argument divisible by 16 (`tk.divisibility`, so its bytes are);
+///   - the block has 1 to 5 dimensions of at most 256 elements, its rows (the last dimension) a
+///     multiple of 16 bytes, and elements of 1, 2, 4 or 8 bytes;
+///   - only `tk.descriptor_load` and `tk.descriptor_store` use it.
+/// The op is replaced by a new argument of the kernel, of the descriptor's type, appended after
+/// the others in the order of the descriptors, with the recipe of its tensor map:
+///
+///   tkgpu.tensor_map = {base = 0 : i32,
+///                       shape_args = array<i32: 2, 3>, shape = array<i64: 0, 0>,
+///                       stride_args = array<i32: 4, -1>, strides = array<i64: 0, 1>}
+///
+/// `base` is the pointer argument's index; per dimension (outermost first, as in the IR), a
+/// size or stride is the argument `*_args[d]`, or the constant `shape[d]` / `strides[d]` where
+/// the argument index is -1. Block shape and element type are the argument's type's. tk-to-llvm
+/// passes such an argument as a 128-byte `__grid_constant__` parameter and lowers the loads and
+/// stores through it to `cp.async.bulk.tensor`.
+///
+/// Why encoded on the host: the launch has the values at hand, a parameter costs no global
+/// memory, and the kernel neither builds descriptors (`tensormap.replace` per program) nor
+/// fences them before use. Descriptors of values the kernel computes keep the pointer path
+/// (tk-rewrite-tensor-descriptors), as on GPUs without TMA.
+#include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+#include <optional>
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKTMADESCRIPTORS
+#include "Dialect/TkGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+
+namespace {
+
+/// Where a size or stride comes from: kernel argument `arg`, or the constant `value` (arg -1).
+struct Source {
+  int32_t arg = -1;
+  int64_t value = 0;
+};
+
+/// The source of `v` in `func`: an argument of its entry block (through a sign extension) or an
+/// integer constant; none otherwise.
+std::optional<Source> sourceOf(func::FuncOp func, Value v) {
+  if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+    v = ext.getIn();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (arg.getOwner() == &func.getBody().front())
+      return Source{int32_t(arg.getArgNumber()), 0};
+  if (auto constant = v.getDefiningOp<arith::ConstantOp>())
+    if (auto value = dyn_cast<IntegerAttr>(constant.getValue()))
+      return Source{-1, value.getInt()};
+  return std::nullopt;
+}
+
+/// The `tk.divisibility` of argument `arg` of `func` (1 when it has none).
+int64_t divisibilityOf(func::FuncOp func, int32_t arg) {
+  auto attr = func.getArgAttrOfType<IntegerAttr>(unsigned(arg), "tk.divisibility");
+  return attr ? attr.getInt() : 1;
+}
+
+/// The recipe of `desc`'s tensor map (the file comment's attribute), or null where TMA cannot
+/// copy its blocks.
+DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
+  RankedTensorType block = desc.getType().getBlockType();
+  const int64_t rank = block.getRank();
+  const unsigned bits = block.getElementTypeBitWidth();
+  if (rank < 1 || rank > 5 || (bits != 8 && bits != 16 && bits != 32 && bits != 64))
+    return {};
+  const int64_t bytes = bits / 8;
+  for (int64_t size : block.getShape())
+    if (size < 1 || size > 256)
+      return {};
+  if (block.getShape().back() * bytes % 16 != 0)
+    return {};
+  for (Operation *user : desc->getUsers())
+    if (!isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp>(user))
+      return {};
+
+  std::optional<Source> base = sourceOf(func, desc.getBase());
+  if (!base || base->arg < 0 || divisibilityOf(func, base->arg) < 16)
+    return {};
+  SmallVector<int32_t> shapeArgs, strideArgs;
+  SmallVector<int64_t> shape, strides;
+  for (Value size : desc.getShape()) {
+    std::optional<Source> s = sourceOf(func, size);
+    if (!s || (s->arg < 0 && s->value < 1))
+      return {};
+    shapeArgs.push_back(s->arg);
+    shape.push_back(s->value);
+  }
+  for (auto [d, stride] : llvm::enumerate(desc.getStrides())) {
+    std::optional<Source> s = sourceOf(func, stride);
+    if (!s)
+      return {};
+    const bool last = int64_t(d) == rank - 1;
+    if (last ? (s->arg >= 0 || s->value != 1)
+             : (s->arg >= 0 ? divisibilityOf(func, s->arg) % 16 != 0
+                            : s->value < 1 || s->value * bytes % 16 != 0))
+      return {};
+    strideArgs.push_back(s->arg);
+    strides.push_back(s->value);
+  }
+  Builder b(desc.getContext());
+  return b.getDictionaryAttr({
+      b.getNamedAttr("base", b.getI32IntegerAttr(base->arg)),
+      b.getNamedAttr("shape_args", b.getDenseI32ArrayAttr(shapeArgs)),
+      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape)),
+      b.getNamedAttr("stride_args", b.getDenseI32ArrayAttr(strideArgs)),
+      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides)),
+  });
+}
+
+struct TkTmaDescriptorsPass : tkgpu::impl::TkTmaDescriptorsBase<TkTmaDescriptorsPass> {
+  void runOnOperation() override {
+    getOperation().walk([](func::FuncOp func) {
+      if (func.isExternal())
+        return;
+      SmallVector<std::pair<tk::MakeTensorDescOp, DictionaryAttr>> chosen;
+      func.walk([&](tk::MakeTensorDescOp desc) {
+        if (DictionaryAttr recipe = getRecipe(func, desc))
+          chosen.push_back({desc, recipe});
+      });
+      for (auto [desc, recipe] : chosen) {
+        const unsigned index = func.getNumArguments();
+        if (failed(func.insertArgument(
+                index, desc.getType(),
+                DictionaryAttr::get(
+                    func.getContext(),
+                    {NamedAttribute(StringAttr::get(func.getContext(), "tkgpu.tensor_map"),
+                                    recipe)}),
+                desc.getLoc())))
+          return;
+        desc.replaceAllUsesWith(func.getArgument(index));
+        desc->erase();
+      }
+    });
+  }
+};
+
+} // namespace

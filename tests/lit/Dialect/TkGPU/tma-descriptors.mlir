@@ -1,0 +1,62 @@
+// tk-tma-descriptors: a descriptor the launch knows (an aligned pointer argument, sizes and
+// strides that are arguments or constants, strides of 16-byte multiples, rows of 16-byte
+// multiples) becomes a kernel argument with its tensor map's recipe; the others stay for
+// tk-rewrite-tensor-descriptors, which leaves the tensor-map accesses alone.
+// RUN: tk-opt %s -split-input-file -tk-tma-descriptors | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tk-tma-descriptors -tk-rewrite-tensor-descriptors | FileCheck %s --check-prefix=REWRITE
+
+// Both descriptors qualify: the row stride is an argument divisible by 16 (sign-extended), the
+// second descriptor's sizes are a constant and an argument. The new arguments come last, in
+// the order of the descriptors; the recipe names arguments, -1 where a constant is meant.
+// CHECK-LABEL: func.func @copy
+// CHECK-SAME: %arg7: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 2, 3>, stride_args = array<i32: 4, -1>, strides = array<i64: 0, 1>}}
+// CHECK-SAME: %arg8: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 1 : i32, shape = array<i64: 1024, 0>, shape_args = array<i32: -1, 3>, stride_args = array<i32: -1, -1>, strides = array<i64: 64, 1>}}
+// CHECK-NOT: tk.make_tensor_descriptor
+// CHECK: %[[X:.+]] = tk.descriptor_load %arg7[%arg5, %arg6]
+// CHECK: tk.descriptor_store %arg8[%arg5, %arg6], %[[X]]
+// REWRITE-LABEL: func.func @copy
+// REWRITE-NOT: tk.load
+// REWRITE: tk.descriptor_load %arg7
+// REWRITE: tk.descriptor_store %arg8
+func.func @copy(%in: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %out: !tk.ptr<f16> {tk.divisibility = 16 : i32},
+                %m: i32, %n: i32, %ld: i32 {tk.divisibility = 16 : i32}, %i: i32, %j: i32) {
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %c1024 = arith.constant 1024 : i32
+  %ld64 = arith.extsi %ld : i32 to i64
+  %d = tk.make_tensor_descriptor %in, [%m, %n], [%ld64, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<64x32xf16>>
+  %e = tk.make_tensor_descriptor %out, [%c1024, %n], [%c64, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<64x32xf16>>
+  %x = tk.descriptor_load %d[%i, %j] : !tk.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+  tk.descriptor_store %e[%i, %j], %x : !tk.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  func.return
+}
+
+// -----
+
+// None qualifies: a base without 16-byte alignment; a row stride not known to be a multiple of
+// 16 bytes (no divisibility, or a constant of 24 bytes); rows of 8 bytes; a base the kernel
+// computes. The pointer path takes them all.
+// CHECK-LABEL: func.func @pointer_path
+// CHECK-SAME: %arg3: i32, %arg4: i32)
+// CHECK-NOT: tkgpu.tensor_map
+// CHECK-COUNT-5: tk.make_tensor_descriptor
+// REWRITE-LABEL: func.func @pointer_path
+// REWRITE-NOT: tk.descriptor_load
+// REWRITE-COUNT-5: tk.load
+func.func @pointer_path(%a: !tk.ptr<f32>, %b: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %n: i32, %ld: i32, %i: i32) {
+  %c1 = arith.constant 1 : i64
+  %c6 = arith.constant 6 : i64
+  %ld64 = arith.extsi %ld : i32 to i64
+  %d0 = tk.make_tensor_descriptor %a, [%n, %n], [%c6, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
+  %d1 = tk.make_tensor_descriptor %b, [%n, %n], [%ld64, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
+  %d2 = tk.make_tensor_descriptor %b, [%n, %n], [%c6, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
+  %d3 = tk.make_tensor_descriptor %b, [%n, %n], [%ld64, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x2xf32>>
+  %p = tk.addptr %b, %i : !tk.ptr<f32>, i32 -> !tk.ptr<f32>
+  %d4 = tk.make_tensor_descriptor %p, [%n, %n], [%c6, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
+  %x0 = tk.descriptor_load %d0[%i, %i] : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+  %x1 = tk.descriptor_load %d1[%i, %i] : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+  %x2 = tk.descriptor_load %d2[%i, %i] : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+  %x3 = tk.descriptor_load %d3[%i, %i] : !tk.tensordesc<tensor<16x2xf32>> -> tensor<16x2xf32>
+  %x4 = tk.descriptor_load %d4[%i, %i] : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+  func.return
+}
