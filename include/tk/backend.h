@@ -41,7 +41,7 @@ extern "C" {
 
 /** The version of this interface, which tk_backend_abi_version returns; raised whenever a
  *  function is added or changes, so that a program refuses a backend built for another one. */
-#define TK_BACKEND_ABI_VERSION 3
+#define TK_BACKEND_ABI_VERSION 4
 
 /** What tk_compile returns. */
 typedef enum tk_status {
@@ -95,13 +95,42 @@ typedef struct tk_compile_options {
    *  a name tk_backend_targets lists whose compute capability is not above target's; an
    *  architecture-specific one ("sm_90a") only when it is `target`. (Added in ABI version 3.) */
   const char *lowering_target;
+  /** Non-zero: the caller builds the tensor maps tk_compile_result_tensor_map describes and
+   *  passes them after the kernel's own arguments, so that on sm_90 and newer the tensor
+   *  descriptors whose tensor the launch knows are copied by TMA. Zero (the default): every
+   *  descriptor takes the pointer path and the kernel has no such parameters. (Added in ABI
+   *  version 4.) */
+  int tensor_maps;
 } tk_compile_options;
+
+/** The most dimensions of a tensor map. */
+#define TK_TENSOR_MAP_MAX_RANK 5
+
+/**
+ * A tensor-map parameter of a compiled kernel: a CUtensorMap (128 bytes, 64-byte aligned) the
+ * launch encodes with cuTensorMapEncodeTiled and passes by value after the kernel's own
+ * arguments, in the order of tk_compile_result_tensor_map's indices. Per dimension, outermost
+ * first: the size is the kernel's i32 argument `shape_arg[d]`, or `shape[d]` where that is -1;
+ * the stride (in elements) likewise `stride_arg[d]` or `stride[d]` (the last is 1). The tensor
+ * starts at the pointer argument `base_arg`; `box` is the block shape a copy moves. Elements
+ * outside the tensor read as zero (no NaN request), no swizzle, no interleave.
+ */
+typedef struct tk_tensor_map {
+  int rank;          /**< 1 to TK_TENSOR_MAP_MAX_RANK */
+  int element_bytes; /**< 1, 2, 4 or 8 */
+  int base_arg;
+  int shape_arg[TK_TENSOR_MAP_MAX_RANK];
+  long long shape[TK_TENSOR_MAP_MAX_RANK];
+  int stride_arg[TK_TENSOR_MAP_MAX_RANK];
+  long long stride[TK_TENSOR_MAP_MAX_RANK];
+  int box[TK_TENSOR_MAP_MAX_RANK];
+} tk_tensor_map;
 
 /** The outcome of one tk_compile; opaque, freed by tk_compile_result_free. */
 typedef struct tk_compile_result tk_compile_result;
 
 /** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug, fp fusion on, no
- *  lowering_target. */
+ *  lowering_target, no tensor maps. */
 TK_BACKEND_API void tk_compile_options_init(tk_compile_options *opts);
 
 /**
@@ -151,6 +180,13 @@ TK_BACKEND_API size_t tk_compile_result_shared_bytes(const tk_compile_result *re
 /** Dynamic shared memory in bytes the launch must provide (cuLaunchKernel's sharedMemBytes;
  *  above 48 KB the function needs CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES first). */
 TK_BACKEND_API size_t tk_compile_result_dynamic_shared_bytes(const tk_compile_result *res);
+/** The tensor-map parameters the launch must pass (0 without tk_compile_options::tensor_maps).
+ *  (Added in ABI version 4.) */
+TK_BACKEND_API int tk_compile_result_tensor_map_count(const tk_compile_result *res);
+/** Copies the `index`-th tensor map's recipe to *out; returns 0, or -1 when `index` is out of
+ *  range (or either pointer is NULL). (Added in ABI version 4.) */
+TK_BACKEND_API int tk_compile_result_tensor_map(const tk_compile_result *res, int index,
+                                                tk_tensor_map *out);
 /** Threads per block to launch with: num_warps * 32. */
 TK_BACKEND_API int tk_compile_result_threads_per_block(const tk_compile_result *res);
 /** What produced the binary: "nvJitLink", "ptxas" or "none" (PTX for the driver's JIT), and

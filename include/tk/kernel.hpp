@@ -689,11 +689,34 @@ private:
           ? void()
           : void(params[count++] = &std::get<I>(values))),
      ...);
-    detail::cu::check(driver.launch_kernel(k.function, unsigned(g.dims[0]), unsigned(g.dims[1]),
-                                           unsigned(g.dims[2]), k.threads, 1, 1, k.shared_bytes,
-                                           static_cast<detail::cu::stream>(o.stream), params.data(),
-                                           nullptr),
-                      "cuLaunchKernel", g.loc);
+    auto launch = [&](const detail::loaded_kernel &kernel, void **block) {
+      detail::cu::check(
+          driver.launch_kernel(kernel.function, unsigned(g.dims[0]), unsigned(g.dims[1]),
+                               unsigned(g.dims[2]), kernel.threads, 1, 1, kernel.shared_bytes,
+                               static_cast<detail::cu::stream>(o.stream), block, nullptr),
+          "cuLaunchKernel", g.loc);
+    };
+    if (k.tensor_maps.empty())
+      return launch(k, params.data());
+    // Tensor maps for TMA, encoded from this launch's arguments and passed after them. Where the
+    // values do not fit TMA (sizes and strides must be positive; the driver has limits of its
+    // own), the same kernel compiled without tensor maps runs instead (pointer blocks).
+    std::vector<detail::tensor_map_bytes> maps(k.tensor_maps.size());
+    std::vector<void *> block(params.begin(), params.begin() + std::ptrdiff_t(count));
+    bool encoded = true;
+    for (std::size_t m = 0; m < maps.size() && encoded; ++m) {
+      encoded = detail::encode_tensor_map(driver, k.tensor_maps[m], params.data(), maps[m]) ==
+                detail::cu::success;
+      block.push_back(&maps[m]);
+    }
+    if (encoded)
+      return launch(k, block.data());
+    static detail::launch_cache<Key> pointer_path;
+    const detail::loaded_kernel &plain = pointer_path.get(key, [&] {
+      return detail::compile_and_load(name_, trace(args...), ctx, o.num_warps, o.num_stages,
+                                      o.fp_fusion, arch, g.loc, /*tensor_maps=*/false);
+    });
+    launch(plain, params.data());
   }
 
   /// A pointer argument must not be null and must be aligned to its element type.

@@ -37,6 +37,7 @@
 #include <cstdlib>
 #include <pthread.h>
 #include <string>
+#include <vector>
 
 struct tk_compile_result {
   tk_status status = TK_OK;
@@ -49,6 +50,7 @@ struct tk_compile_result {
   size_t sharedBytes = 0;
   size_t dynamicSharedBytes = 0;
   int threadsPerBlock = 0;
+  std::vector<tk_tensor_map> tensorMaps;
   std::string producerLog;
   double stageMs[TK_STAGE_COUNT] = {};
 };
@@ -249,6 +251,8 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     lowering.wgmma = loweringTarget.name == "sm_90a";
     lowering.sharedPerMultiprocessor = target.sharedKiBPerSM * 1024;
     lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
+    lowering.tensorMaps = opts.tensor_maps != 0;
+    lowering.tensorMapsOut = &result.tensorMaps;
     LogicalResult lowered = mlir::tk::lowerToLLVM(*module, lowering);
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
     if (failed(lowered))
@@ -315,6 +319,7 @@ void tk_compile_options_init(tk_compile_options *opts) {
   opts->debug = 0;
   opts->fp_fusion = 1;
   opts->lowering_target = nullptr;
+  opts->tensor_maps = 0;
 }
 
 tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
@@ -396,6 +401,17 @@ size_t tk_compile_result_shared_bytes(const tk_compile_result *res) {
 
 size_t tk_compile_result_dynamic_shared_bytes(const tk_compile_result *res) {
   return res ? res->dynamicSharedBytes : 0;
+}
+
+int tk_compile_result_tensor_map_count(const tk_compile_result *res) {
+  return res && res->status == TK_OK ? int(res->tensorMaps.size()) : 0;
+}
+
+int tk_compile_result_tensor_map(const tk_compile_result *res, int index, tk_tensor_map *out) {
+  if (!out || index < 0 || index >= tk_compile_result_tensor_map_count(res))
+    return -1;
+  *out = res->tensorMaps[size_t(index)];
+  return 0;
 }
 
 int tk_compile_result_threads_per_block(const tk_compile_result *res) {

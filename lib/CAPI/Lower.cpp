@@ -9,12 +9,14 @@
 #include "CAPI/Lower.h"
 
 #include "Conversion/TkToLLVM/Passes.h"
+#include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -35,6 +37,11 @@ std::unique_ptr<Pass> rewriteBlockPointers(const LoweringOptions &) {
 }
 std::unique_ptr<Pass> rewriteTensorDescriptors(const LoweringOptions &) {
   return tkgpu::createTkRewriteTensorDescriptors();
+}
+std::unique_ptr<Pass> tmaDescriptors(const LoweringOptions &options) {
+  if (!options.tensorMaps || options.computeCapability < 90)
+    return nullptr; // no TMA, or a caller that does not encode maps
+  return tkgpu::createTkTmaDescriptors();
 }
 std::unique_ptr<Pass> legalizeFp8(const LoweringOptions &options) {
   return tkgpu::createTkLegalizeFp8(tkgpu::TkLegalizeFp8Options{options.computeCapability});
@@ -74,9 +81,38 @@ std::unique_ptr<Pass> reconcileCasts(const LoweringOptions &) {
   return createReconcileUnrealizedCastsPass();
 }
 
+/// The recipes of the tensor-map arguments tk-tma-descriptors appended, in order.
+void collectTensorMaps(ModuleOp module, std::vector<tk_tensor_map> &out) {
+  module.walk([&](func::FuncOp func) {
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto recipe = func.getArgAttrOfType<DictionaryAttr>(i, "tkgpu.tensor_map");
+      auto desc = dyn_cast<tk::TensorDescType>(func.getArgument(i).getType());
+      if (!recipe || !desc)
+        continue;
+      RankedTensorType block = desc.getBlockType();
+      tk_tensor_map map{};
+      map.rank = int(block.getRank());
+      map.element_bytes = int(block.getElementTypeBitWidth() / 8);
+      map.base_arg = int(cast<IntegerAttr>(recipe.get("base")).getInt());
+      auto shapeArgs = cast<DenseI32ArrayAttr>(recipe.get("shape_args")).asArrayRef();
+      auto shape = cast<DenseI64ArrayAttr>(recipe.get("shape")).asArrayRef();
+      auto strideArgs = cast<DenseI32ArrayAttr>(recipe.get("stride_args")).asArrayRef();
+      auto strides = cast<DenseI64ArrayAttr>(recipe.get("strides")).asArrayRef();
+      for (int d = 0; d < map.rank; ++d) {
+        map.shape_arg[d] = shapeArgs[size_t(d)];
+        map.shape[d] = shape[size_t(d)];
+        map.stride_arg[d] = strideArgs[size_t(d)];
+        map.stride[d] = strides[size_t(d)];
+        map.box[d] = int(block.getDimSize(d));
+      }
+      out.push_back(map);
+    }
+  });
+}
+
 struct Stage {
   const char *name;   // the pass's command-line name, as in tk-opt
-  PassFactory create; // nullptr: not written yet
+  PassFactory create; // returns null where the stage does not apply (target, options)
   bool verify;        // run the verifier on the module after the stage
 };
 
@@ -87,6 +123,7 @@ struct Stage {
 // clang-format off
 constexpr Stage kStages[] = {
     {"tk-rewrite-block-pointers",    rewriteBlockPointers, true},     // to pointer blocks
+    {"tk-tma-descriptors",           tmaDescriptors, true}, // tensor maps, where TMA can copy
     {"tk-rewrite-tensor-descriptors", rewriteTensorDescriptors, true}, // to pointer blocks
     {"tk-legalize-fp8",              legalizeFp8, true},   // fp8 math in f32, fp8 as bytes
     {"canonicalize",                 canonicalize, true},  // tk folders (splats), arith, DCE
@@ -112,13 +149,16 @@ constexpr Stage kStages[] = {
 
 LogicalResult lowerToLLVM(ModuleOp module, const LoweringOptions &options) {
   for (const Stage &stage : kStages) {
-    if (!stage.create)
-      continue;
+    std::unique_ptr<Pass> pass = stage.create(options);
+    if (!pass)
+      continue; // not for this target or these options
     PassManager passes(module->getName());
     passes.enableVerifier(stage.verify);
-    passes.addPass(stage.create(options));
+    passes.addPass(std::move(pass));
     if (failed(passes.run(module)))
       return failure();
+    if (options.tensorMapsOut && llvm::StringRef(stage.name) == "tk-tma-descriptors")
+      collectTensorMaps(module, *options.tensorMapsOut);
     if (options.dumpIR) {
       llvm::errs() << "// -----// IR after " << stage.name << " //----- //\n";
       module->print(llvm::errs());

@@ -2,8 +2,12 @@
 #ifndef TK_CAPI_LOWER_H
 #define TK_CAPI_LOWER_H
 
+#include "tk/backend.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+
+#include <vector>
 
 namespace mlir::tk {
 
@@ -14,6 +18,9 @@ struct LoweringOptions {
   bool wgmma = false;                   // the lowering's target is sm_90a
   unsigned sharedPerMultiprocessor = 0; // the target GPU's, in bytes; 0: tk-pipeline's default
   bool dumpIR = false;                  // print the IR after each stage to stderr (TK_DUMP)
+  bool tensorMaps = false; // the caller encodes tensor maps: TMA for descriptors (sm_90+)
+  /// Where the tensor maps' recipes go (tk-tma-descriptors' arguments, in order); may be null.
+  std::vector<tk_tensor_map> *tensorMapsOut = nullptr;
 };
 
 /// Runs the stages that turn `tk` IR into the LLVM and NVVM dialects, in order (Lower.cpp lists

@@ -251,6 +251,69 @@ void fpFusion(const std::string &vectorAddTk) {
 
 /// lowering_target: code lowered as for an older target, still made for `target`; a newer or
 /// another GPU's architecture-specific target is refused by name.
+/// tk_compile_options::tensor_maps: on sm_90a both descriptors of descriptor_copy.mlir become
+/// tensor-map parameters, with recipes naming the kernel's arguments; without the option, or
+/// below sm_90, there are none and the copies go through pointers.
+void tensorMaps(const std::string &descriptorCopy) {
+  tk_compile_options defaults;
+  tk_compile_options_init(&defaults);
+  check(defaults.tensor_maps == 0, "tensor_maps is off by default");
+  struct Outcome {
+    tk_status status;
+    std::vector<tk_tensor_map> maps;
+    std::string ptx, error;
+    int outOfRange;
+  };
+  auto compile = [&](const char *target, int tensorMaps) {
+    tk_compile_options opts;
+    tk_compile_options_init(&opts);
+    opts.target = target;
+    opts.tensor_maps = tensorMaps;
+    opts.output = TK_OUTPUT_PTX;
+    tk_compile_result *result = nullptr;
+    Outcome o;
+    o.status = tk_compile(descriptorCopy.data(), descriptorCopy.size(), &opts, &result);
+    for (int i = 0; i < tk_compile_result_tensor_map_count(result); ++i) {
+      tk_tensor_map map;
+      o.maps.push_back(tk_compile_result_tensor_map(result, i, &map) == 0 ? map : tk_tensor_map{});
+    }
+    tk_tensor_map unused;
+    o.outOfRange = tk_compile_result_tensor_map(result, int(o.maps.size()), &unused);
+    o.ptx = tk_compile_result_ptx(result);
+    o.error = tk_compile_result_error(result);
+    tk_compile_result_free(result);
+    return o;
+  };
+  const Outcome tma = compile("sm_90a", 1);
+  check(tma.status == TK_OK && tma.maps.size() == 2, "tensor_maps on sm_90a: two maps", tma.error);
+  if (tma.maps.size() == 2) {
+    for (int m = 0; m < 2; ++m) {
+      const tk_tensor_map &map = tma.maps[size_t(m)];
+      check(map.rank == 2 && map.element_bytes == 4 && map.base_arg == 1 - m &&
+                map.shape_arg[0] == 2 && map.shape_arg[1] == 3 && map.stride_arg[0] == 4 &&
+                map.stride_arg[1] == -1 && map.stride[1] == 1 && map.box[0] == 64 &&
+                map.box[1] == 32,
+            "tensor map " + std::to_string(m) + ": base, sizes and strides name the arguments");
+    }
+  }
+  check(tma.outOfRange == -1, "tk_compile_result_tensor_map refuses an index out of range");
+  check(contains(tma.ptx, ".param .align 64 .b8 descriptor_copy_param_5[128]") &&
+            contains(tma.ptx, ".param .align 64 .b8 descriptor_copy_param_6[128]") &&
+            contains(tma.ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") &&
+            contains(tma.ptx, "cp.async.bulk.tensor.2d.global.shared::cta") &&
+            contains(tma.ptx, "mbarrier.try_wait.parity"),
+        "tensor_maps on sm_90a: 128-byte map parameters and TMA copies in the PTX");
+  for (auto [target, option] : {std::pair{"sm_90a", 0}, std::pair{"sm_80", 1}}) {
+    const Outcome plain = compile(target, option);
+    check(plain.status == TK_OK && plain.maps.empty() &&
+              !contains(plain.ptx, "cp.async.bulk.tensor") &&
+              !contains(plain.ptx, "descriptor_copy_param_5"),
+          std::string("tensor_maps ") + std::to_string(option) + " on " + target +
+              ": no maps, the pointer path",
+          plain.error);
+  }
+}
+
 void loweringTarget(const std::string &vectorAddTk) {
   tk_compile_options defaults;
   tk_compile_options_init(&defaults);
@@ -606,6 +669,7 @@ int main(int argc, char **argv) {
   tkLevel(readInput("vector_add_tk.mlir"), readInput("tk_level.mlir"));
   fpFusion(readInput("vector_add_tk.mlir"));
   loweringTarget(readInput("vector_add_tk.mlir"));
+  tensorMaps(readInput("descriptor_copy.mlir"));
   errors(vectorAdd);
   deepNesting();
   blockSizes();

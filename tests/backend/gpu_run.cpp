@@ -33,11 +33,14 @@ struct Module {
   /// False when what the CUDA toolkit provides is missing: no cubin (neither ptxas nor
   /// nvJitLink) or no libdevice. A machine with only the driver skips those checks.
   bool available = true;
-  Module(const std::string &ir, const std::string &target, tk_output_kind output) {
+  std::vector<tk_tensor_map> tensorMaps; ///< the maps the launch passes after the arguments
+  Module(const std::string &ir, const std::string &target, tk_output_kind output,
+         bool withTensorMaps = false) {
     tk_compile_options opts;
     tk_compile_options_init(&opts);
     opts.target = target.c_str();
     opts.output = output;
+    opts.tensor_maps = withTensorMaps ? 1 : 0;
     tk_compile_result *result = nullptr;
     const tk_status status = tk_compile(ir.data(), ir.size(), &opts, &result);
     const std::string error = status == TK_OK ? "" : tk_compile_result_error(result);
@@ -59,6 +62,11 @@ struct Module {
             "cuModuleGetFunction");
     threads = tk_compile_result_threads_per_block(result);
     dynamic_shared_bytes = unsigned(tk_compile_result_dynamic_shared_bytes(result));
+    for (int i = 0; i < tk_compile_result_tensor_map_count(result); ++i) {
+      tk_tensor_map map;
+      if (tk_compile_result_tensor_map(result, i, &map) == 0)
+        tensorMaps.push_back(map);
+    }
     tk_compile_result_free(result);
   }
   ~Module() {
@@ -169,45 +177,60 @@ int main(int argc, char **argv) {
       check(wrong == 0, "exp_shared " + targets[1] + " (libdevice expf, shared memory)");
     }
   }
-  // Tensor maps (sm_90 and newer): tma_copy.mlir, a kernel in the form tk-tma-descriptors gives,
-  // with its two maps encoded here as the runtime is to encode them. 100 x 40 f32 matrices with
-  // rows of 48; two programs copy 2 x columns [16, 48) of their 64 rows; outside the tensor
-  // nothing is written.
+  // Tensor maps (sm_90 and newer): descriptor_copy.mlir compiled with tensor_maps, its two maps
+  // encoded from the recipes tk_compile returns, as the runtime encodes them. 100 x 48 f32
+  // matrices with rows of 64; two programs copy 2 x columns [32, 64) of their 64 rows; outside
+  // the tensor nothing is written.
   if (std::atoi(base.c_str() + 3) >= 90) {
-    Module kernel(slurp(inputs + "/tma_copy.mlir"), targets[1], TK_OUTPUT_AUTO);
+    Module kernel(slurp(inputs + "/descriptor_copy.mlir"), targets[1], TK_OUTPUT_AUTO, true);
     if (kernel.available) {
-      const int rows = 100, cols = 40, ld = 48;
+      const int rows = 100, cols = 48, ld = 64;
       std::vector<float> sentinel(n, -7.0f);
       require(cu.cuMemcpyHtoD(dout, sentinel.data(), n * sizeof(float)), "cuMemcpyHtoD");
-      auto encode = [&](CUtensorMap &map, CUdeviceptr base) {
-        const cuuint64_t dims[] = {cuuint64_t(cols), cuuint64_t(rows)}; // innermost first
-        const cuuint64_t strides[] = {cuuint64_t(ld) * sizeof(float)};  // bytes, from dim 1
-        const cuuint32_t box[] = {32, 64}, elementStrides[] = {1, 1};
-        require(cu.cuTensorMapEncodeTiled(
-                    &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, reinterpret_cast<void *>(base), dims,
-                    strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                    CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-                    CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
-                "cuTensorMapEncodeTiled");
-      };
-      alignas(64) CUtensorMap in_map, out_map;
-      encode(in_map, da);
-      encode(out_map, dout);
       int m = rows, k = cols, stride = ld;
-      void *args[] = {&dout, &da, &m, &k, &stride, &in_map, &out_map};
+      std::vector<void *> args = {&dout, &da, &m, &k, &stride};
+      // The value of an i32 argument, or a recipe's constant.
+      auto value = [&](int arg, long long constant) {
+        return arg < 0 ? constant : *static_cast<const int *>(args[size_t(arg)]);
+      };
+      std::vector<CUtensorMap> maps(kernel.tensorMaps.size());
+      for (std::size_t i = 0; i < maps.size(); ++i) {
+        const tk_tensor_map &r = kernel.tensorMaps[i];
+        cuuint64_t dims[TK_TENSOR_MAP_MAX_RANK], strides[TK_TENSOR_MAP_MAX_RANK];
+        cuuint32_t box[TK_TENSOR_MAP_MAX_RANK], elementStrides[TK_TENSOR_MAP_MAX_RANK];
+        for (int d = 0; d < r.rank; ++d) { // innermost first
+          const int from = r.rank - 1 - d;
+          dims[d] = cuuint64_t(value(r.shape_arg[from], r.shape[from]));
+          box[d] = cuuint32_t(r.box[from]);
+          elementStrides[d] = 1;
+          if (d > 0)
+            strides[d - 1] =
+                cuuint64_t(value(r.stride_arg[from], r.stride[from])) * cuuint64_t(r.element_bytes);
+        }
+        const CUdeviceptr tensor = *static_cast<const CUdeviceptr *>(args[size_t(r.base_arg)]);
+        require(cu.cuTensorMapEncodeTiled(
+                    &maps[i], CU_TENSOR_MAP_DATA_TYPE_UINT32, cuuint32_t(r.rank),
+                    reinterpret_cast<void *>(tensor), dims, strides, box, elementStrides,
+                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                    CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                "cuTensorMapEncodeTiled");
+      }
+      for (CUtensorMap &map : maps)
+        args.push_back(&map);
       require(cu.cuLaunchKernel(kernel.function, 2, 1, 1, kernel.threads, 1, 1,
-                                kernel.dynamic_shared_bytes, nullptr, args, nullptr),
+                                kernel.dynamic_shared_bytes, nullptr, args.data(), nullptr),
               "cuLaunchKernel");
       require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
       require(cu.cuMemcpyDtoH(out.data(), dout, n * sizeof(float)), "cuMemcpyDtoH");
       int wrong = 0;
       for (int i = 0; i < 2 * 64 * ld; ++i) {
         const int r = i / ld, c = i % ld;
-        const bool copied = r < rows && c >= 16 && c < cols;
+        const bool copied = r < rows && c >= 32 && c < cols;
         wrong += out[i] != (copied ? 2 * a[i] : -7.0f);
       }
-      check(wrong == 0, "tma_copy " + targets[1] + " (tensor maps, cp.async.bulk.tensor; " +
-                            std::to_string(wrong) + " wrong)");
+      check(maps.size() == 2 && wrong == 0,
+            "descriptor_copy " + targets[1] + " through " + std::to_string(maps.size()) +
+                " tensor maps (cp.async.bulk.tensor; " + std::to_string(wrong) + " wrong)");
     }
   }
 

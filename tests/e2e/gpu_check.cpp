@@ -565,7 +565,8 @@ void poisoned_cache_entry() {
                                 true,
                                 d::resolve_target_arch(d::requested_target_arch({}), device,
                                                        backend.targets(),
-                                                       std::source_location::current())};
+                                                       std::source_location::current()),
+                                driver.tensor_map_encode_tiled != nullptr};
   const d::cache_key key = d::kernel_cache_key(backend, source);
   std::optional<std::string> stored = cache ? cache->load(key, "cubin") : std::nullopt;
   std::optional<d::cached_kernel> good = stored ? d::deserialize(*stored) : std::nullopt;

@@ -485,6 +485,16 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   kernel.threads_per_block = 128;
   kernel.dynamic_shared_bytes = 49152;
   kernel.binary_kind = cached_kernel::cubin;
+  tk::detail::tensor_map_recipe map; // a 2-D map: sizes from arguments 2 and 3, a row stride of 64
+  map.rank = 2;
+  map.element_bytes = 2;
+  map.base_arg = 1;
+  map.shape_arg = {2, 3, 0, 0, 0};
+  map.stride_arg = {-1, -1, 0, 0, 0};
+  map.stride = {64, 1, 0, 0, 0};
+  map.box = {64, 32, 0, 0, 0};
+  kernel.tensor_maps = {map, map};
+  kernel.tensor_maps[1].base_arg = 0;
 
   const std::string bytes = tk::detail::serialize(kernel);
   const std::optional<cached_kernel> back = tk::detail::deserialize(bytes);
@@ -492,7 +502,7 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   CHECK(*back == kernel);
 
   // Fixed little-endian layout, independent of the host and of struct layout.
-  CHECK(bytes.substr(0, 10) == std::string("\x01\x00\x80\x00\x00\x00\x00\xc0\x00\x00", 10));
+  CHECK(bytes.substr(0, 10) == std::string("\x02\x00\x80\x00\x00\x00\x00\xc0\x00\x00", 10));
 
   SECTION("every truncation is rejected") {
     for (std::size_t length = 0; length < bytes.size(); ++length) {
@@ -503,7 +513,10 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   SECTION("trailing bytes, other versions and unknown binary kinds are rejected") {
     CHECK_FALSE(tk::detail::deserialize(bytes + '\0'));
     std::string other = bytes;
-    other[0] = 2;
+    other[0] = 1; // the format before tensor maps
+    CHECK_FALSE(tk::detail::deserialize(other));
+    other = bytes;
+    other[0] = 3;
     CHECK_FALSE(tk::detail::deserialize(other));
     other = bytes;
     other[1] = 2;

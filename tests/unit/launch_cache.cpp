@@ -9,7 +9,9 @@
 #include "scoped_env.hpp"
 #include "temp_files.hpp"
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #ifdef TK_TEST_FAKE_CUDA
 
@@ -47,6 +49,8 @@ struct backend_state {
   std::string producer = "ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)";
   int compiles = 0;
   std::string target, lowering_target; ///< what the last compile was asked for
+  int tensor_maps = -1;                ///< the last compile's option
+  std::vector<tk_tensor_map> maps;     ///< what the result reports (with tensor_maps)
 };
 backend_state state;
 
@@ -59,6 +63,7 @@ tk::detail::backend_library fake_backend() {
     ++state.compiles;
     state.target = opts->target ? opts->target : "";
     state.lowering_target = opts->lowering_target ? opts->lowering_target : "(null)";
+    state.tensor_maps = opts->tensor_maps;
     *out = new tk_compile_result{state.output, state.kind};
     return TK_OK;
   };
@@ -72,6 +77,13 @@ tk::detail::backend_library fake_backend() {
   b.result_kernel_name = [](const tk_compile_result *) -> const char * { return "vector_add"; };
   b.result_threads_per_block = [](const tk_compile_result *) { return 128; };
   b.result_dynamic_shared_bytes = [](const tk_compile_result *) -> size_t { return 0; };
+  b.result_tensor_map_count = [](const tk_compile_result *) {
+    return state.tensor_maps ? int(state.maps.size()) : 0;
+  };
+  b.result_tensor_map = [](const tk_compile_result *, int i, tk_tensor_map *out) {
+    *out = state.maps.at(std::size_t(i));
+    return 0;
+  };
   b.version = []() -> const char * { return "fake backend"; };
   b.producer = []() -> const char * { return state.producer.c_str(); };
   return b;
@@ -250,6 +262,117 @@ TEST_CASE("launch cache: an older target to lower for is passed to the backend a
   CHECK(state.compiles == 2); // from the disk cache, under its own key
   f.source.target_arch = "";
   CHECK(f.key() == own);
+}
+
+/// A 2-D map of f16 (element 2 bytes) over argument 0: sizes from arguments 1 and 2, the row
+/// stride from argument 3, a 64 x 32 box.
+tk_tensor_map two_d_map() {
+  tk_tensor_map m{};
+  m.rank = 2;
+  m.element_bytes = 2;
+  m.base_arg = 0;
+  m.shape_arg[0] = 1;
+  m.shape_arg[1] = 2;
+  m.stride_arg[0] = 3;
+  m.stride_arg[1] = -1;
+  m.stride[1] = 1;
+  m.box[0] = 64;
+  m.box[1] = 32;
+  return m;
+}
+
+TEST_CASE("launch cache: tensor-map recipes come from the backend, keyed, kept on disk",
+          "[launch_cache]") {
+  fixture f;
+  state.maps = {two_d_map(), two_d_map()};
+  state.maps[1].base_arg = 4;
+  const tk::detail::cache_key plain = f.key();
+  f.source.tensor_maps = true;
+  CHECK(f.key() != plain);
+  const tk::detail::loaded_kernel k = f.load();
+  CHECK(state.tensor_maps == 1);
+  REQUIRE(k.tensor_maps.size() == 2);
+  CHECK(k.tensor_maps[0].rank == 2);
+  CHECK(k.tensor_maps[0].element_bytes == 2);
+  CHECK(k.tensor_maps[0].shape_arg[1] == 2);
+  CHECK(k.tensor_maps[0].stride_arg[1] == -1);
+  CHECK(k.tensor_maps[0].box[0] == 64);
+  CHECK(k.tensor_maps[1].base_arg == 4);
+  REQUIRE(f.stored());
+  CHECK(f.stored()->tensor_maps == k.tensor_maps);
+  CHECK(f.load().tensor_maps == k.tensor_maps); // read back from the disk cache
+  CHECK(state.compiles == 1);
+  f.source.tensor_maps = false;
+  CHECK(f.load().tensor_maps.empty());
+  CHECK(state.tensor_maps == 0);
+}
+
+/// What the last call of the stand-in cuTensorMapEncodeTiled was given.
+struct encode_call {
+  int data_type = -1;
+  unsigned rank = 0;
+  void *address = nullptr;
+  std::vector<std::uint64_t> dims, strides;
+  std::vector<std::uint32_t> box, element_strides;
+  int l2_promotion = -1, oob_fill = -1;
+} last_encode;
+
+cu::result fake_encode(void *map, int data_type, unsigned rank, void *address,
+                       const std::uint64_t *dims, const std::uint64_t *strides,
+                       const std::uint32_t *box, const std::uint32_t *element_strides, int, int,
+                       int l2_promotion, int oob_fill) {
+  last_encode = {data_type,
+                 rank,
+                 address,
+                 {dims, dims + rank},
+                 {strides, strides + rank - 1},
+                 {box, box + rank},
+                 {element_strides, element_strides + rank},
+                 l2_promotion,
+                 oob_fill};
+  static_cast<std::uint8_t *>(map)[0] = 0x5a;
+  return cu::success;
+}
+
+TEST_CASE("tensor maps: encoded from the launch's arguments, innermost first", "[launch_cache]") {
+  fixture f;
+  f.driver->tensor_map_encode_tiled = fake_encode;
+  void *base = reinterpret_cast<void *>(std::uintptr_t{0x10000});
+  std::int32_t rows = 100, cols = 40, ld = 48;
+  void *params[] = {&base, &rows, &cols, &ld};
+  tk::detail::tensor_map_recipe recipe;
+  recipe.rank = 2;
+  recipe.element_bytes = 2;
+  recipe.base_arg = 0;
+  recipe.shape_arg = {1, 2, 0, 0, 0};
+  recipe.stride_arg = {3, -1, 0, 0, 0};
+  recipe.stride = {0, 1, 0, 0, 0};
+  recipe.box = {64, 32, 0, 0, 0};
+  tk::detail::tensor_map_bytes map{};
+  CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) == cu::success);
+  CHECK(map.bytes[0] == 0x5a);
+  CHECK(last_encode.data_type == 1); // CU_TENSOR_MAP_DATA_TYPE_UINT16
+  CHECK(last_encode.rank == 2);
+  CHECK(last_encode.address == base);
+  CHECK(last_encode.dims == std::vector<std::uint64_t>{40, 100});
+  CHECK(last_encode.strides == std::vector<std::uint64_t>{96}); // 48 elements of 2 bytes
+  CHECK(last_encode.box == std::vector<std::uint32_t>{32, 64});
+  CHECK(last_encode.element_strides == std::vector<std::uint32_t>{1, 1});
+  CHECK(last_encode.oob_fill == 0); // zeros outside the tensor
+
+  SECTION("sizes and strides TMA cannot take are refused without asking the driver") {
+    last_encode = {};
+    rows = 0; // an empty tensor
+    CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) != cu::success);
+    rows = 100;
+    ld = -48; // rows backwards
+    CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) != cu::success);
+    CHECK(last_encode.rank == 0);
+  }
+  SECTION("a driver without cuTensorMapEncodeTiled encodes nothing") {
+    f.driver->tensor_map_encode_tiled = nullptr;
+    CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) != cu::success);
+  }
 }
 
 TEST_CASE("target arch: TK_TARGET_ARCH and launch_options::target_arch are checked against the GPU",

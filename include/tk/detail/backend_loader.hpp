@@ -46,6 +46,8 @@ struct backend_library {
   decltype(&::tk_compile_result_shared_bytes) result_shared_bytes = nullptr;
   decltype(&::tk_compile_result_dynamic_shared_bytes) result_dynamic_shared_bytes = nullptr;
   decltype(&::tk_compile_result_threads_per_block) result_threads_per_block = nullptr;
+  decltype(&::tk_compile_result_tensor_map_count) result_tensor_map_count = nullptr;
+  decltype(&::tk_compile_result_tensor_map) result_tensor_map = nullptr;
   decltype(&::tk_compile_result_producer_log) result_producer_log = nullptr;
   decltype(&::tk_compile_result_stage_ms) result_stage_ms = nullptr;
   decltype(&::tk_stage_name) stage_name = nullptr;
@@ -105,6 +107,8 @@ inline owned<backend_library> load_backend_from(const std::string &path, std::st
   resolve(lib->result_shared_bytes, "tk_compile_result_shared_bytes");
   resolve(lib->result_dynamic_shared_bytes, "tk_compile_result_dynamic_shared_bytes");
   resolve(lib->result_threads_per_block, "tk_compile_result_threads_per_block");
+  resolve(lib->result_tensor_map_count, "tk_compile_result_tensor_map_count");
+  resolve(lib->result_tensor_map, "tk_compile_result_tensor_map");
   resolve(lib->result_producer_log, "tk_compile_result_producer_log");
   resolve(lib->result_stage_ms, "tk_compile_result_stage_ms");
   resolve(lib->stage_name, "tk_stage_name");

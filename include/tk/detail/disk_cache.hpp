@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace tk::detail {
 
@@ -433,6 +434,17 @@ private:
 };
 
 /// A compiled kernel as the cache stores it: the binary and what launching it needs.
+/// How a launch builds one tensor-map parameter of a kernel: tk_tensor_map of <tk/backend.h>
+/// (its fields and their meaning), kept with the binary.
+struct tensor_map_recipe {
+  static constexpr int max_rank = 5; // TK_TENSOR_MAP_MAX_RANK
+  std::int32_t rank = 0, element_bytes = 0, base_arg = 0;
+  std::array<std::int32_t, max_rank> shape_arg{}, stride_arg{}, box{};
+  std::array<std::int64_t, max_rank> shape{}, stride{};
+
+  friend bool operator==(const tensor_map_recipe &, const tensor_map_recipe &) = default;
+};
+
 struct cached_kernel {
   enum : std::uint8_t { cubin = 0, ptx = 1 };
 
@@ -442,18 +454,21 @@ struct cached_kernel {
   std::uint32_t threads_per_block = 0;
   std::uint32_t dynamic_shared_bytes = 0;
   std::uint8_t binary_kind = cubin;
+  std::vector<tensor_map_recipe> tensor_maps; ///< parameters after the kernel's arguments
 
   friend bool operator==(const cached_kernel &, const cached_kernel &) = default;
 };
 
 namespace cache_impl {
-inline constexpr std::uint8_t kernel_format_version = 1;
+inline constexpr std::uint8_t kernel_format_version = 2;
 } // namespace cache_impl
 
 /// Explicit little-endian fixed-width fields, so that the bytes do not depend on the compiler's
-/// struct layout: u8 version (1), u8 binary_kind, u32 threads_per_block, u32
+/// struct layout: u8 version (2), u8 binary_kind, u32 threads_per_block, u32
 /// dynamic_shared_bytes, then kernel_name, target and binary, each as a u32 length (u64 for the
-/// binary) followed by its bytes.
+/// binary) followed by its bytes, then a u32 count of tensor maps and each map's fields (u32
+/// rank, element_bytes, base_arg, then per dimension u32 shape_arg, u64 shape, u32 stride_arg,
+/// u64 stride, u32 box; arguments and constants as two's complement).
 inline std::string serialize(const cached_kernel &kernel) {
   using cache_impl::put_le;
   if (kernel.kernel_name.size() > 0xffffffffu || kernel.target.size() > 0xffffffffu)
@@ -470,6 +485,20 @@ inline std::string serialize(const cached_kernel &kernel) {
   out.append(kernel.target);
   put_le(out, kernel.binary.size(), 8);
   out.append(kernel.binary);
+  put_le(out, kernel.tensor_maps.size(), 4);
+  for (const tensor_map_recipe &m : kernel.tensor_maps) {
+    put_le(out, std::uint32_t(m.rank), 4);
+    put_le(out, std::uint32_t(m.element_bytes), 4);
+    put_le(out, std::uint32_t(m.base_arg), 4);
+    for (int d = 0; d < tensor_map_recipe::max_rank; ++d) {
+      const auto i = std::size_t(d);
+      put_le(out, std::uint32_t(m.shape_arg[i]), 4);
+      put_le(out, std::uint64_t(m.shape[i]), 8);
+      put_le(out, std::uint32_t(m.stride_arg[i]), 4);
+      put_le(out, std::uint64_t(m.stride[i]), 8);
+      put_le(out, std::uint32_t(m.box[i]), 4);
+    }
+  }
   return out;
 }
 
@@ -485,6 +514,26 @@ inline std::optional<cached_kernel> deserialize(std::string_view bytes) {
   kernel.kernel_name = in.bytes(in.integer(4));
   kernel.target = in.bytes(in.integer(4));
   kernel.binary = in.bytes(in.integer(8));
+  const std::uint64_t maps = in.integer(4);
+  for (std::uint64_t k = 0; k < maps && in.ok() && k <= tensor_map_recipe::max_rank * 64; ++k) {
+    tensor_map_recipe m;
+    m.rank = std::int32_t(std::uint32_t(in.integer(4)));
+    m.element_bytes = std::int32_t(std::uint32_t(in.integer(4)));
+    m.base_arg = std::int32_t(std::uint32_t(in.integer(4)));
+    for (int d = 0; d < tensor_map_recipe::max_rank; ++d) {
+      const auto i = std::size_t(d);
+      m.shape_arg[i] = std::int32_t(std::uint32_t(in.integer(4)));
+      m.shape[i] = std::int64_t(in.integer(8));
+      m.stride_arg[i] = std::int32_t(std::uint32_t(in.integer(4)));
+      m.stride[i] = std::int64_t(in.integer(8));
+      m.box[i] = std::int32_t(std::uint32_t(in.integer(4)));
+    }
+    if (m.rank < 1 || m.rank > tensor_map_recipe::max_rank)
+      return std::nullopt;
+    kernel.tensor_maps.push_back(m);
+  }
+  if (kernel.tensor_maps.size() != maps)
+    return std::nullopt;
   if (!in.ok() || in.remaining() != 0 || version != cache_impl::kernel_format_version ||
       kernel.binary_kind > cached_kernel::ptx)
     return std::nullopt;

@@ -211,6 +211,12 @@ public:
   result(TK_DETAIL_CUDAAPI *memcpy_dtoh)(void *dst, deviceptr src, std::size_t bytes) = nullptr;
   result(TK_DETAIL_CUDAAPI *memset_d8)(deviceptr dst, unsigned char value,
                                        std::size_t count) = nullptr;
+  /// cuTensorMapEncodeTiled (CUDA 12.0: the enums as ints, the map as 128 bytes); null where the
+  /// driver lacks it, and then kernels are compiled without tensor maps.
+  result(TK_DETAIL_CUDAAPI *tensor_map_encode_tiled)(
+      void *map, int data_type, unsigned rank, void *address, const std::uint64_t *dims,
+      const std::uint64_t *strides, const std::uint32_t *box, const std::uint32_t *element_strides,
+      int interleave, int swizzle, int l2_promotion, int oob_fill) = nullptr;
 
   int version = 0;      ///< cuDriverGetVersion: 12080 for CUDA 12.8
   int device_count = 0; ///< at least 1
@@ -435,6 +441,13 @@ private:
     resolve(memcpy_htod, "cuMemcpyHtoD");
     resolve(memcpy_dtoh, "cuMemcpyDtoH");
     resolve(memset_d8, "cuMemsetD8");
+    // Optional: only TMA needs it.
+    void *pfn = nullptr;
+    int status = -1;
+    if (get_proc_address("cuTensorMapEncodeTiled", &pfn, required_version, get_proc_address_default,
+                         &status) == success &&
+        status == get_proc_address_success && pfn)
+      tensor_map_encode_tiled = reinterpret_cast<decltype(tensor_map_encode_tiled)>(pfn);
   }
 
   device_info query(int ordinal, device_handle dev, std::source_location where) const {

@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace tk::detail {
 
@@ -32,7 +33,53 @@ struct loaded_kernel {
   cu::function_handle function = nullptr;
   unsigned threads = 0;      ///< per block: num_warps * 32
   unsigned shared_bytes = 0; ///< dynamic shared memory per block
+  /// The tensor maps the launch encodes and passes after the arguments (TMA, sm_90 and newer).
+  std::vector<tensor_map_recipe> tensor_maps;
 };
+
+/// A CUtensorMap: 128 bytes, 64-byte aligned, passed by value.
+struct alignas(64) tensor_map_bytes {
+  std::array<std::uint8_t, 128> bytes;
+};
+
+/// Encodes `recipe`'s tensor map for the argument block `params` (pointers to the kernel's
+/// arguments, the kernel's parameter order) into `map`: the driver's result, not success where
+/// the values at launch do not fit TMA (a size or stride that is not positive, which the
+/// descriptor's contract rules out, or beyond the driver's limits); the caller then takes the
+/// pointer path.
+inline cu::result encode_tensor_map(const cu::driver &driver, const tensor_map_recipe &recipe,
+                                    void *const *params, tensor_map_bytes &map) {
+  if (!driver.tensor_map_encode_tiled)
+    return cu::error_not_found;
+  auto value = [&](std::int32_t arg, std::int64_t constant) -> std::int64_t {
+    return arg < 0 ? constant : *static_cast<const std::int32_t *>(params[arg]);
+  };
+  std::array<std::uint64_t, tensor_map_recipe::max_rank> dims{}, strides{};
+  std::array<std::uint32_t, tensor_map_recipe::max_rank> box{}, element_strides{};
+  for (int d = 0; d < recipe.rank; ++d) { // innermost first, as the driver takes them
+    const auto from = std::size_t(recipe.rank - 1 - d), i = std::size_t(d);
+    const std::int64_t size = value(recipe.shape_arg[from], recipe.shape[from]);
+    const std::int64_t stride = value(recipe.stride_arg[from], recipe.stride[from]);
+    if (size < 1 || stride < 1)
+      return cu::error_invalid_value;
+    dims[i] = std::uint64_t(size);
+    box[i] = std::uint32_t(recipe.box[from]);
+    element_strides[i] = 1;
+    if (d > 0)
+      strides[i - 1] = std::uint64_t(stride) * std::uint64_t(recipe.element_bytes);
+  }
+  void *base = *static_cast<void *const *>(params[recipe.base_arg]);
+  // Unsigned integers of the element's size: a copy moves bytes, and out-of-bounds elements
+  // read as zero whatever the type.
+  const int data_type = recipe.element_bytes == 1   ? 0  // CU_TENSOR_MAP_DATA_TYPE_UINT8
+                        : recipe.element_bytes == 2 ? 1  // UINT16
+                        : recipe.element_bytes == 4 ? 2  // UINT32
+                                                    : 4; // UINT64
+  return driver.tensor_map_encode_tiled(map.bytes.data(), data_type, unsigned(recipe.rank), base,
+                                        dims.data(), strides.data(), box.data(),
+                                        element_strides.data(), /*interleave=*/0, /*swizzle=*/0,
+                                        /*l2_promotion=*/2 /* L2_128B */, /*oob_fill=*/0);
+}
 
 /// What decides the code of a launch, exactly (no hash: two keys are equal only when the code
 /// is the same). Per argument one word: a constant's value bits, a pointer's 16-byte alignment,
@@ -212,6 +259,9 @@ struct kernel_source {
   /// An older target to lower for (resolve_target_arch); "" for the device's own. The binary is
   /// still for device.target.
   std::string target_arch = {};
+  /// Whether the launch encodes tensor maps (the driver has cuTensorMapEncodeTiled): tensor
+  /// descriptors may then be copied by TMA.
+  bool tensor_maps = false;
 };
 
 /// The disk-cache key of `source` compiled by `backend`: everything that decides the binary.
@@ -222,7 +272,8 @@ inline cache_key kernel_cache_key(const backend_library &backend, const kernel_s
       "num_warps=" + std::to_string(source.num_warps) +
       ";num_stages=" + std::to_string(source.num_stages) +
       (source.fp_fusion ? "" : ";fp_fusion=0") +
-      (source.target_arch.empty() ? "" : ";lowered_for=" + source.target_arch);
+      (source.target_arch.empty() ? "" : ";lowered_for=" + source.target_arch) +
+      (source.tensor_maps ? ";tensor_maps" : "");
   return make_cache_key(
       {source.ir, source.device.target, options, backend.version(), backend.producer()});
 }
@@ -239,6 +290,7 @@ inline cached_kernel compile_kernel(const backend_library &backend, const kernel
   opts.num_stages = source.num_stages;
   opts.fp_fusion = source.fp_fusion ? 1 : 0;
   opts.lowering_target = source.target_arch.empty() ? nullptr : source.target_arch.c_str();
+  opts.tensor_maps = source.tensor_maps ? 1 : 0;
   opts.output = TK_OUTPUT_AUTO;
   tk_compile_result *result = nullptr;
   const tk_status status = backend.compile(source.ir.data(), source.ir.size(), &opts, &result);
@@ -259,6 +311,24 @@ inline cached_kernel compile_kernel(const backend_library &backend, const kernel
   k.dynamic_shared_bytes = unsigned(backend.result_dynamic_shared_bytes(result));
   k.binary_kind =
       backend.result_kind(result) == TK_OUTPUT_CUBIN ? cached_kernel::cubin : cached_kernel::ptx;
+  const int maps = backend.result_tensor_map_count ? backend.result_tensor_map_count(result) : 0;
+  for (int i = 0; i < maps; ++i) {
+    tk_tensor_map m{};
+    if (backend.result_tensor_map(result, i, &m) != 0)
+      continue;
+    tensor_map_recipe r;
+    r.rank = m.rank;
+    r.element_bytes = m.element_bytes;
+    r.base_arg = m.base_arg;
+    for (std::size_t d = 0; d < tensor_map_recipe::max_rank; ++d) {
+      r.shape_arg[d] = m.shape_arg[d];
+      r.shape[d] = m.shape[d];
+      r.stride_arg[d] = m.stride_arg[d];
+      r.stride[d] = m.stride[d];
+      r.box[d] = m.box[d];
+    }
+    k.tensor_maps.push_back(r);
+  }
   backend.result_free(result);
   if (k.binary_kind == cached_kernel::cubin)
     if (const std::string problem = cubin_problem(k.binary, k.target); !problem.empty())
@@ -299,6 +369,7 @@ inline cu::result load_kernel(const cu::driver &driver, cached_kernel &k, loaded
   }
   loaded.threads = k.threads_per_block;
   loaded.shared_bytes = k.dynamic_shared_bytes;
+  loaded.tensor_maps = k.tensor_maps;
   return cu::success;
 }
 
@@ -363,7 +434,7 @@ inline loaded_kernel compile_and_load(const kernel_toolchain &tools, const kerne
 inline loaded_kernel compile_and_load(const std::string &kernel_name, const std::string &ir,
                                       cu::context ctx, int num_warps, int num_stages,
                                       bool fp_fusion, requested_arch arch,
-                                      std::source_location where) {
+                                      std::source_location where, bool tensor_maps = true) {
   const cu::driver &driver = cu::get_driver(where);
   const cu::device_info &device = driver.device_of(ctx, where);
   const backend_library &backend = get_backend(where);
@@ -373,7 +444,8 @@ inline loaded_kernel compile_and_load(const std::string &kernel_name, const std:
                              num_warps,
                              num_stages,
                              fp_fusion,
-                             resolve_target_arch(arch, device, backend.targets(), where)};
+                             resolve_target_arch(arch, device, backend.targets(), where),
+                             tensor_maps && driver.tensor_map_encode_tiled != nullptr};
   return compile_and_load({driver, backend, kernel_disk_cache(backend)}, source, where);
 }
 

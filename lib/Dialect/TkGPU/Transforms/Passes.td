@@ -23,8 +23,9 @@ def TkTmaDescriptors : Pass<"tk-tma-descriptors", "::mlir::ModuleOp"> {
   let summary = "tensor descriptors the launch knows as tensor-map kernel parameters (TMA)";
   let description = [{
     A tk.make_tensor_descriptor of a 16-byte aligned pointer argument, sizes and strides that
-    are arguments or constants (strides of 16-byte multiples, the last 1) and a block TMA can
-    copy becomes a new kernel argument of its type, appended after the others, with the recipe
+    are arguments or constants (strides of 16-byte multiples, the last 1; for a descriptor that
+    stores, rows of 16-byte multiples too) and a block TMA can copy becomes a new kernel
+    argument of its type, appended after the others, with the recipe
     of its tensor map in the argument attribute `tkgpu.tensor_map`: the launch encodes the map
     (cuTensorMapEncodeTiled) and passes it by value (TmaDescriptors.cpp). Other descriptors are
     left to tk-rewrite-tensor-descriptors.

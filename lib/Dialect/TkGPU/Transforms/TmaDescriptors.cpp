@@ -10,7 +10,11 @@
 ///     multiple of 16, or a kernel argument divisible by 16 (`tk.divisibility`, so its bytes are);
 ///   - the block has 1 to 5 dimensions of at most 256 elements, its rows (the last dimension) a
 ///     multiple of 16 bytes, and elements of 1, 2, 4 or 8 bytes;
-///   - only `tk.descriptor_load` and `tk.descriptor_store` use it.
+///   - only `tk.descriptor_load` and `tk.descriptor_store` use it;
+///   - where it stores, the tensor's rows (the last size) are a multiple of 16 bytes (a constant,
+///     or an argument divisible by 16): a TMA store writes whole 16-byte pieces of a row, so past
+///     the end of a shorter row it would write up to 15 bytes outside the tensor (seen on an
+///     H200: a row of 45 f32 got its elements 45 to 47 written). Loads are exact.
 /// The op is replaced by a new argument of the kernel, of the descriptor's type, appended after
 /// the others in the order of the descriptors, with the recipe of its tensor map:
 ///
@@ -86,9 +90,12 @@ DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
       return {};
   if (block.getShape().back() * bytes % 16 != 0)
     return {};
-  for (Operation *user : desc->getUsers())
+  bool stores = false;
+  for (Operation *user : desc->getUsers()) {
     if (!isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp>(user))
       return {};
+    stores |= isa<tk::DescriptorStoreOp>(user);
+  }
 
   std::optional<Source> base = sourceOf(func, desc.getBase());
   if (!base || base->arg < 0 || divisibilityOf(func, base->arg) < 16)
@@ -102,6 +109,9 @@ DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
     shapeArgs.push_back(s->arg);
     shape.push_back(s->value);
   }
+  if (stores && (shapeArgs.back() >= 0 ? divisibilityOf(func, shapeArgs.back()) % 16 != 0
+                                       : shape.back() * bytes % 16 != 0))
+    return {};
   for (auto [d, stride] : llvm::enumerate(desc.getStrides())) {
     std::optional<Source> s = sourceOf(func, stride);
     if (!s)
