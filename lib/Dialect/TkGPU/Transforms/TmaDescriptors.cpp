@@ -57,12 +57,14 @@ struct Source {
 };
 
 /// The source of `v` in `func`: an argument of its entry block (through a sign extension) or an
-/// integer constant; none otherwise.
+/// integer constant; none otherwise. Integer arguments must be i32, the width the launch reads
+/// them with (tk_tensor_map); a pointer argument is the base.
 std::optional<Source> sourceOf(func::FuncOp func, Value v) {
   if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
     v = ext.getIn();
   if (auto arg = dyn_cast<BlockArgument>(v))
-    if (arg.getOwner() == &func.getBody().front())
+    if (arg.getOwner() == &func.getBody().front() &&
+        (arg.getType().isSignlessInteger(32) || isa<tk::PointerType>(arg.getType())))
       return Source{int32_t(arg.getArgNumber()), 0};
   if (auto constant = v.getDefiningOp<arith::ConstantOp>())
     if (auto value = dyn_cast<IntegerAttr>(constant.getValue()))

@@ -35,17 +35,19 @@ func.func @copy(%in: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %out: !tk.ptr<f1
 
 // None qualifies: a base without 16-byte alignment; a row stride not known to be a multiple of
 // 16 bytes (no divisibility, or a constant of 24 bytes); rows of 8 bytes; a base the kernel
-// computes; a descriptor that stores into rows not known to be 16-byte multiples (%n). The
-// pointer path takes them all.
+// computes; a descriptor that stores into rows not known to be 16-byte multiples (%n); a row
+// stride that is an i64 argument (the launch reads i32 arguments). The pointer path takes them
+// all.
 // CHECK-LABEL: func.func @pointer_path
-// CHECK-SAME: %arg3: i32, %arg4: i32)
+// CHECK-SAME: %arg3: i32, %arg4: i32, %arg5: i64 {tk.divisibility = 16 : i32})
 // CHECK-NOT: tkgpu.tensor_map
-// CHECK-COUNT-6: tk.make_tensor_descriptor
+// CHECK-COUNT-7: tk.make_tensor_descriptor
 // REWRITE-LABEL: func.func @pointer_path
 // REWRITE-NOT: tk.descriptor_load
 // REWRITE-COUNT-5: tk.load
 // REWRITE: tk.store
-func.func @pointer_path(%a: !tk.ptr<f32>, %b: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %n: i32, %ld: i32, %i: i32) {
+// REWRITE: tk.load
+func.func @pointer_path(%a: !tk.ptr<f32>, %b: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %n: i32, %ld: i32, %i: i32, %wide: i64 {tk.divisibility = 16 : i32}) {
   %c1 = arith.constant 1 : i64
   %c6 = arith.constant 6 : i64
   %ld64 = arith.extsi %ld : i32 to i64
@@ -63,5 +65,7 @@ func.func @pointer_path(%a: !tk.ptr<f32>, %b: !tk.ptr<f32> {tk.divisibility = 16
   %c64 = arith.constant 64 : i64
   %d5 = tk.make_tensor_descriptor %b, [%n, %n], [%c64, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
   tk.descriptor_store %d5[%i, %i], %x4 : !tk.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32>
+  %d6 = tk.make_tensor_descriptor %b, [%n, %n], [%wide, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
+  %x6 = tk.descriptor_load %d6[%i, %i] : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
   func.return
 }
