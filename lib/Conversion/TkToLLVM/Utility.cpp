@@ -211,13 +211,9 @@ void mlir::tk::declareSharedMemory(ModuleOp module) {
   });
   OpBuilder b(module.getBodyRegion());
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  const uint64_t alignment = tiles ? kTileAlignment : tma ? kTmaAlignment : kSharedAlignment;
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false, LLVM::Linkage::External,
-                         kSharedSymbol, Attribute(),
-                         /*alignment=*/
-                             tiles ? kTileAlignment
-                         : tma     ? kTmaAlignment
-                                   : kSharedAlignment,
-                         /*addrSpace=*/3);
+                         kSharedSymbol, Attribute(), alignment, /*addrSpace=*/3);
 }
 
 std::string mlir::tk::asmOperands(unsigned first, unsigned count) {
