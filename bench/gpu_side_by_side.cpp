@@ -10,7 +10,11 @@
 //                        sweep of Triton's tutorial configs, once for the GPU's own target and
 //                        once lowered for sm_80 (launch_options::target_arch: the mma.sync path;
 //                        fp8: for sm_90, its fp8 mma.sync path, on sm_90a); bounded by
-//                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped
+//                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped;
+//                        from sm_90 fp16, bf16 and fp8 also through tensor descriptors
+//                        (examples::matmul_descriptor, B given N x K: TMA rings), "tilekit
+//                        descriptor"
+//   bench_gpu --matmul-descriptor  fp16, bf16 and fp8 only: "tilekit" and "tilekit descriptor"
 //   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
 //                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
 //                        that when causal), best of a sweep of block sizes, warps and stages
@@ -351,7 +355,8 @@ double element(const std::vector<T> &chunk, std::size_t i, std::size_t j, std::s
 /// precision), through examples::matmul (examples::matmul_i8 for int8); the best config, per
 /// target, as a JSON line; a sampled check of C against the host in double. fp8: B is stored
 /// N x K (K contiguous: B given transposed, as in Triton's fp8 tutorial, where the sm_90 tensor
-/// cores need it).
+/// cores need it). The target "descriptor" runs examples::matmul_descriptor instead (tensor
+/// descriptors, TMA rings on sm_90), B stored N x K.
 template <class In, class Out>
 void bench_matmul_case(const char *dtype, int M, int N, int K,
                        const std::vector<std::string> &archs, CUdeviceptr a, CUdeviceptr b,
@@ -381,12 +386,20 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
   const double ops = 2.0 * M * N * K;
   for (const std::string &arch : archs) {
     const std::string impl = arch.empty() ? "tilekit" : "tilekit " + arch;
+    const bool descriptor = arch == "descriptor";
     auto run = [&](const matmul_config &cfg) {
       const tk::launch_options o{.num_warps = cfg.warps,
                                  .num_stages = cfg.stages,
                                  .backend = tk::backend::gpu,
-                                 .target_arch = arch};
+                                 .target_arch = descriptor ? std::string_view{} : arch};
       const tk::grid g(tk::cdiv(M, cfg.bm) * tk::cdiv(N, cfg.bn));
+      if (descriptor) {
+        if constexpr (!int8 && !std::is_same_v<In, float>)
+          examples::matmul_descriptor.launch(g, o, ptr<Out>(c), ptr<const In>(a), ptr<const In>(b),
+                                             M, N, K, tk::constant(cfg.bm), tk::constant(cfg.bn),
+                                             tk::constant(cfg.bk), tk::constant(cfg.group));
+        return;
+      }
       if constexpr (int8)
         examples::matmul_i8.launch(g, o, ptr<std::int32_t>(c), ptr<const std::int8_t>(a),
                                    ptr<const std::int8_t>(b), M, N, K, K, 1, stride_bk, stride_bn,
@@ -440,8 +453,8 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
       double want = 0, scale = 0;
       for (std::size_t k = 0; k < std::size_t(K); ++k) {
         const double x = element(ca, i, k, std::size_t(K)),
-                     y = fp8 ? element(cb, j, k, std::size_t(K))
-                             : element(cb, k, j, std::size_t(N));
+                     y = fp8 || descriptor ? element(cb, j, k, std::size_t(K))
+                                           : element(cb, k, j, std::size_t(N));
         want += x * y;
         scale += std::fabs(x * y);
       }
@@ -608,16 +621,23 @@ int attention_main(const std::string &target) {
 }
 
 /// bench_gpu --matmul: every dtype and shape, at the GPU's own target and, on a GPU newer than
-/// sm_80, lowered for sm_80.
-int matmul_main(const std::string &target) {
+/// sm_80, lowered for sm_80; from sm_90 also through tensor descriptors. `descriptor_only`
+/// (--matmul-descriptor): fp16, bf16 and fp8, the pointer kernel and the descriptor one.
+int matmul_main(const std::string &target, bool descriptor_only) {
   const char *limit = std::getenv("TK_BENCH_MATMUL_SECONDS");
   const int seconds = limit && *limit ? std::atoi(limit) : 300;
   matmul_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   std::vector<std::string> archs{""}, fp8_archs{""};
-  if (std::atoi(target.c_str() + 3) > 80)
+  if (std::atoi(target.c_str() + 3) > 80 && !descriptor_only)
     archs.push_back("sm_80");
-  if (target == "sm_90a")
+  if (target == "sm_90a" && !descriptor_only)
     fp8_archs.push_back("sm_90"); // fp8 mma.sync instead of wgmma
+  // Tensor descriptors (TMA rings) for the 16-bit and fp8 inputs, where TMA exists.
+  std::vector<std::string> descriptor_archs = archs;
+  if (std::atoi(target.c_str() + 3) >= 90) {
+    descriptor_archs.push_back("descriptor");
+    fp8_archs.push_back("descriptor");
+  }
   std::fprintf(stderr, "matmul on %s, %d s at most\n", target.c_str(), seconds);
   // 8192 x 8192 of f32: 256 MiB per matrix.
   const std::size_t bytes = std::size_t(8192) * 8192 * 4;
@@ -627,10 +647,13 @@ int matmul_main(const std::string &target) {
   };
   for (const shape sh :
        {shape{4096, 4096, 4096}, shape{8192, 8192, 8192}, shape{8192, 8192, 512}}) {
-    bench_matmul_case<half, half>("fp16", sh.M, sh.N, sh.K, archs, a, b, c);
-    bench_matmul_case<tk::bfloat16, tk::bfloat16>("bf16", sh.M, sh.N, sh.K, archs, a, b, c);
-    bench_matmul_case<float, float>("tf32", sh.M, sh.N, sh.K, archs, a, b, c);
-    bench_matmul_case<std::int8_t, std::int32_t>("int8", sh.M, sh.N, sh.K, archs, a, b, c);
+    bench_matmul_case<half, half>("fp16", sh.M, sh.N, sh.K, descriptor_archs, a, b, c);
+    bench_matmul_case<tk::bfloat16, tk::bfloat16>("bf16", sh.M, sh.N, sh.K, descriptor_archs, a, b,
+                                                  c);
+    if (!descriptor_only) {
+      bench_matmul_case<float, float>("tf32", sh.M, sh.N, sh.K, archs, a, b, c);
+      bench_matmul_case<std::int8_t, std::int32_t>("int8", sh.M, sh.N, sh.K, archs, a, b, c);
+    }
     bench_matmul_case<tk::f8e4m3, half>("fp8", sh.M, sh.N, sh.K, fp8_archs, a, b, c);
   }
   for (CUdeviceptr p : {a, b, c})
@@ -810,7 +833,9 @@ int main(int argc, char **argv) {
     if (const std::string why = tk::gpu_unavailable_reason(); !why.empty())
       tk_test::skip(why);
     if (argc > 1 && std::string(argv[1]) == "--matmul")
-      return matmul_main(target);
+      return matmul_main(target, false);
+    if (argc > 1 && std::string(argv[1]) == "--matmul-descriptor")
+      return matmul_main(target, true);
     if (argc > 1 && std::string(argv[1]) == "--attention")
       return attention_main(target);
     std::fprintf(stderr, "target %s\n", target.c_str());

@@ -21,6 +21,10 @@ Timing matches bench_gpu: CUDA events on the current stream around each run, med
                                       forward (two stages, exp2, pointer loads), its block sizes,
                                       warps and stages swept by hand, and
                                       torch.nn.functional.scaled_dot_product_attention; TFLOP/s
+    python3 bench/peers.py --matmul-descriptor  Triton's tutorial kernel, the same through tensor
+                                      descriptors ("triton descriptor", sm_90+: B given N x K,
+                                      descriptors made on the device) and torch, for the dtypes
+                                      of TK_BENCH_MATMUL_DTYPES (set it to fp16,bf16,fp8)
     python3 bench/peers.py --cold     (internal) one first launch of the Triton vector add
     python3 bench/peers.py --matmul-child  (internal) the Triton matmuls alone, as "triton mma.sync"
 """
@@ -162,6 +166,36 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     c_ptrs = c_ptr + stride_cm * offs_cm[:, None] + stride_cn * offs_cn[None, :]
     c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
     tl.store(c_ptrs, c, mask=c_mask)
+
+
+@triton.jit
+def matmul_descriptor_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+                             BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                             GROUP_SIZE_M: tl.constexpr):
+    """The tutorial's matmul through tensor descriptors (09-persistent-matmul's descriptor
+    kernel, not persistent): A M x K, B N x K (K contiguous), C M x N, all row-major."""
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    group_id = pid // num_pid_in_group
+    first_pid_m = group_id * GROUP_SIZE_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+    pid_m = first_pid_m + ((pid % num_pid_in_group) % group_size_m)
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N])
+    accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+    for k in range(tl.cdiv(K, BLOCK_SIZE_K)):
+        a = a_desc.load([pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K])
+        b = b_desc.load([pid_n * BLOCK_SIZE_N, k * BLOCK_SIZE_K])
+        accumulator = tl.dot(a, b.T, accumulator)
+    c_desc.store([pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N],
+                 accumulator.to(c_desc.dtype))
 
 
 def _cfg(m, n, k, g, stages, warps):
@@ -493,6 +527,51 @@ def bench_matmul_triton(impl, deadline):
             torch.cuda.empty_cache()
 
 
+def bench_matmul_triton_descriptor(deadline):
+    """matmul_descriptor_kernel for fp16, bf16 and fp8 (sm_90 and newer), B given N x K; the
+    descriptors are made on the device, in memory from triton.set_allocator."""
+    if torch.cuda.get_device_capability()[0] < 9:
+        return
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device="cuda"))
+    for shape in MATMUL_SHAPES:
+        for dtype in [d for d in matmul_dtypes() if d in ("fp16", "bf16", "fp8")]:
+            M, N, K = shape
+            a, b, c = matmul_inputs(dtype, M, N, K)
+            if dtype != "fp8":  # B N x K, K contiguous
+                b = b.t().contiguous().t()
+            b_nk = b.t()
+            assert b_nk.is_contiguous()
+            configs = MATMUL_CONFIGS_8BIT if dtype == "fp8" else MATMUL_CONFIGS
+
+            def run(cfg):
+                grid = (triton.cdiv(M, cfg["BLOCK_SIZE_M"]) * triton.cdiv(N, cfg["BLOCK_SIZE_N"]),)
+                matmul_descriptor_kernel[grid](a, b_nk, c, M, N, K, **cfg)
+
+            best = None
+            for cfg in configs:
+                if time.monotonic() > deadline:
+                    continue
+                try:
+                    ms = adaptive_ms(lambda: run(cfg))
+                except Exception as e:  # noqa: BLE001 - e.g. out of shared memory
+                    print(f"  matmul {dtype} {shape} triton descriptor, {cfg}: "
+                          f"{type(e).__name__}: {e}", file=sys.stderr, flush=True)
+                    continue
+                print(f"  matmul {dtype} {shape} triton descriptor, {config_text(cfg)}: "
+                      f"{ms:.3f} ms", file=sys.stderr, flush=True)
+                if best is None or ms < best[0]:
+                    best = (ms, cfg)
+            if best is None:
+                continue
+            c.zero_()
+            run(best[1])
+            report_matmul(dtype, shape, "triton descriptor", best[0], config_text(best[1]),
+                          matmul_check(dtype, a, b, c))
+            del a, b, b_nk, c
+            torch.cuda.empty_cache()
+
+
 def bench_matmul_torch():
     torch.backends.cuda.matmul.allow_tf32 = True  # tf32: cuBLAS's TF32 tensor cores
     for shape in MATMUL_SHAPES:
@@ -642,6 +721,7 @@ def matmul_main():
     deadline = matmul_budget()
     print("| bench | shape | impl | ms | TFLOP/s | config | check", file=sys.stderr, flush=True)
     guarded(lambda: bench_matmul_triton("triton", deadline))
+    guarded(lambda: bench_matmul_triton_descriptor(deadline))
     guarded(bench_matmul_torch)
     env = dict(os.environ, DISABLE_MMA_V3="1")
     proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--matmul-child"], env=env,
@@ -700,6 +780,12 @@ def main():
         return 77
     if len(sys.argv) > 1 and sys.argv[1] == "--matmul":
         return matmul_main()
+    if len(sys.argv) > 1 and sys.argv[1] == "--matmul-descriptor":
+        deadline = matmul_budget()
+        guarded(lambda: bench_matmul_triton("triton", deadline))
+        guarded(lambda: bench_matmul_triton_descriptor(deadline))
+        guarded(bench_matmul_torch)
+        return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--attention":
         guarded(bench_attention)
         return 0

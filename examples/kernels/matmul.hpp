@@ -67,6 +67,39 @@ inline auto matmul =
       tk::store(c_ptrs, acc, c_mask);
     });
 
+/// The same product through tensor descriptors, as Triton's descriptor matmul: A is M x K and B
+/// is N x K (B given transposed, K contiguous, as fp8 and wgmma prefer it), C is M x N, each
+/// row-major with leading dimensions K, K and N. Blocks past the edges read as zero and are not
+/// written, so there are no masks. On sm_90 and newer, with leading dimensions that are
+/// multiples of 16 bytes, the launch encodes tensor maps and TMA copies the tiles straight into
+/// the shared-memory ring the tensor cores read (`num_stages`). Same grid and constants as
+/// `matmul`, without INPUT_PRECISION; `a` and `b` point to f16, bf16 or fp8, `c` to any float.
+inline auto matmul_descriptor =
+    tk::jit("matmul_descriptor",
+            [](auto c, auto a, auto b, tk::i32 M, tk::i32 N, tk::i32 K, tk::constant<int> BLOCK_M,
+               tk::constant<int> BLOCK_N, tk::constant<int> BLOCK_K, tk::constant<int> GROUP_M) {
+              auto pid = tk::program_id(0);
+              auto num_pid_m = tk::cdiv(M, BLOCK_M);
+              auto num_pid_n = tk::cdiv(N, BLOCK_N);
+              auto num_pid_in_group = GROUP_M * num_pid_n;
+              auto group_id = pid / num_pid_in_group;
+              auto first_pid_m = group_id * GROUP_M;
+              auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
+              auto pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
+              auto pid_n = (pid % num_pid_in_group) / group_size_m;
+
+              auto a_desc = tk::make_tensor_descriptor(a, {M, K}, {K, 1}, {BLOCK_M, BLOCK_K});
+              auto b_desc = tk::make_tensor_descriptor(b, {N, K}, {K, 1}, {BLOCK_N, BLOCK_K});
+              auto c_desc = tk::make_tensor_descriptor(c, {M, N}, {N, 1}, {BLOCK_M, BLOCK_N});
+              auto acc = tk::zeros<float>({BLOCK_M, BLOCK_N});
+              tk::for_range(0, tk::cdiv(K, BLOCK_K), [&](tk::i32 k) {
+                auto a_tile = a_desc.load({pid_m * BLOCK_M, k * BLOCK_K});
+                auto b_tile = b_desc.load({pid_n * BLOCK_N, k * BLOCK_K});
+                acc = tk::dot(a_tile, tk::trans(b_tile), acc);
+              });
+              c_desc.store({pid_m * BLOCK_M, pid_n * BLOCK_N}, acc);
+            });
+
 /// The same kernel for i8 inputs: C (i32) = A (i8) x B (i8), accumulated exactly in i32 (INT8
 /// tensor cores). Same launch contract, without INPUT_PRECISION; `c` points to std::int32_t.
 inline auto matmul_i8 = tk::jit(

@@ -41,7 +41,7 @@ extern "C" {
 
 /** The version of this interface, which tk_backend_abi_version returns; raised whenever a
  *  function is added or changes, so that a program refuses a backend built for another one. */
-#define TK_BACKEND_ABI_VERSION 4
+#define TK_BACKEND_ABI_VERSION 5
 
 /** What tk_compile returns. */
 typedef enum tk_status {
@@ -112,8 +112,10 @@ typedef struct tk_compile_options {
  * arguments, in the order of tk_compile_result_tensor_map's indices. Per dimension, outermost
  * first: the size is the kernel's i32 argument `shape_arg[d]`, or `shape[d]` where that is -1;
  * the stride (in elements) likewise `stride_arg[d]` or `stride[d]` (the last is 1). The tensor
- * starts at the pointer argument `base_arg`; `box` is the block shape a copy moves. Elements
- * outside the tensor read as zero (no NaN request), no swizzle, no interleave.
+ * starts at the pointer argument `base_arg`; `box` is the block shape a copy moves, laid out in
+ * shared memory with the swizzle `swizzle` (0: none; 32, 64 or 128 bytes: the map's
+ * CU_TENSOR_MAP_SWIZZLE_32B, _64B or _128B). Elements outside the tensor read as zero (no NaN
+ * request), no interleave.
  */
 typedef struct tk_tensor_map {
   int rank;          /**< 1 to TK_TENSOR_MAP_MAX_RANK */
@@ -124,6 +126,7 @@ typedef struct tk_tensor_map {
   int stride_arg[TK_TENSOR_MAP_MAX_RANK];
   long long stride[TK_TENSOR_MAP_MAX_RANK];
   int box[TK_TENSOR_MAP_MAX_RANK];
+  int swizzle; /**< 0, 32, 64 or 128 (added in ABI version 5) */
 } tk_tensor_map;
 
 /** The outcome of one tk_compile; opaque, freed by tk_compile_result_free. */

@@ -81,7 +81,8 @@ std::unique_ptr<Pass> reconcileCasts(const LoweringOptions &) {
   return createReconcileUnrealizedCastsPass();
 }
 
-/// The recipes of the tensor-map arguments tk-tma-descriptors appended, in order.
+/// The recipes of the tensor-map arguments tk-tma-descriptors appended, in order (with
+/// tk-pipeline's boxes and swizzles).
 void collectTensorMaps(ModuleOp module, std::vector<tk_tensor_map> &out) {
   module.walk([&](func::FuncOp func) {
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
@@ -98,12 +99,16 @@ void collectTensorMaps(ModuleOp module, std::vector<tk_tensor_map> &out) {
       auto shape = cast<DenseI64ArrayAttr>(recipe.get("shape")).asArrayRef();
       auto strideArgs = cast<DenseI32ArrayAttr>(recipe.get("stride_args")).asArrayRef();
       auto strides = cast<DenseI64ArrayAttr>(recipe.get("strides")).asArrayRef();
+      // tk-pipeline's box and swizzle where TMA copies into a ring; else the block, unswizzled.
+      auto box = dyn_cast_or_null<DenseI32ArrayAttr>(recipe.get("box"));
+      auto swizzle = dyn_cast_or_null<IntegerAttr>(recipe.get("swizzle"));
+      map.swizzle = swizzle ? int(swizzle.getInt()) : 0;
       for (int d = 0; d < map.rank; ++d) {
         map.shape_arg[d] = shapeArgs[size_t(d)];
         map.shape[d] = shape[size_t(d)];
         map.stride_arg[d] = strideArgs[size_t(d)];
         map.stride[d] = strides[size_t(d)];
-        map.box[d] = int(block.getDimSize(d));
+        map.box[d] = box ? box[size_t(d)] : int(block.getDimSize(d));
       }
       out.push_back(map);
     }
@@ -157,7 +162,8 @@ LogicalResult lowerToLLVM(ModuleOp module, const LoweringOptions &options) {
     passes.addPass(std::move(pass));
     if (failed(passes.run(module)))
       return failure();
-    if (options.tensorMapsOut && llvm::StringRef(stage.name) == "tk-tma-descriptors")
+    // The recipes once tk-pipeline has given the maps that fill its rings their box and swizzle.
+    if (options.tensorMapsOut && llvm::StringRef(stage.name) == "tk-pipeline")
       collectTensorMaps(module, *options.tensorMapsOut);
     if (options.dumpIR) {
       llvm::errs() << "// -----// IR after " << stage.name << " //----- //\n";

@@ -314,6 +314,55 @@ void tensorMaps(const std::string &descriptorCopy) {
   }
 }
 
+/// TMA rings (tk-pipeline): with tensor maps on sm_90a, descriptor_matmul.mlir's two loads fill
+/// wgmma's rings by TMA, one mbarrier per slot; the maps' recipes carry the box of a 128-byte
+/// panel and the 128-byte swizzle. Without pipelining (num_stages 1) the maps stay unswizzled.
+void tmaRings(const std::string &descriptorMatmul) {
+  auto compile = [&](int stages, std::vector<tk_tensor_map> &maps, std::string &ptx) {
+    tk_compile_options opts;
+    tk_compile_options_init(&opts);
+    opts.target = "sm_90a";
+    opts.tensor_maps = 1;
+    opts.num_stages = stages;
+    opts.output = TK_OUTPUT_PTX;
+    tk_compile_result *result = nullptr;
+    const tk_status status =
+        tk_compile(descriptorMatmul.data(), descriptorMatmul.size(), &opts, &result);
+    for (int i = 0; i < tk_compile_result_tensor_map_count(result); ++i) {
+      tk_tensor_map map{};
+      tk_compile_result_tensor_map(result, i, &map);
+      maps.push_back(map);
+    }
+    ptx = tk_compile_result_ptx(result);
+    const std::string error = tk_compile_result_error(result);
+    tk_compile_result_free(result);
+    check(status == TK_OK, "descriptor matmul compiles with " + std::to_string(stages) + " stages",
+          error);
+  };
+  std::vector<tk_tensor_map> maps;
+  std::string ptx;
+  compile(3, maps, ptx);
+  // Map 0 is A (64 x 64: one box), map 1 B (64 x 128: two panels of 64 columns).
+  check(maps.size() == 2 && maps[0].swizzle == 128 && maps[0].box[0] == 64 &&
+            maps[0].box[1] == 64 && maps[1].swizzle == 128 && maps[1].box[0] == 64 &&
+            maps[1].box[1] == 64,
+        "TMA rings: each map's box is a 128-byte panel, swizzled 128 bytes");
+  check(contains(ptx, "mbarrier.init.shared::cta.b64 [%r") &&
+            contains(ptx, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r") &&
+            contains(ptx, "], 8192;") && contains(ptx, "], 16384;") &&
+            contains(ptx, "mbarrier::complete_tx::bytes") &&
+            contains(ptx, "mbarrier.inval.shared::cta.b64") &&
+            contains(ptx, "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16") &&
+            !contains(ptx, "cp.async.cg.shared.global") && !contains(ptx, "ld.shared.u16"),
+        "TMA rings: copies armed on mbarriers (8 KiB of A, 16 KiB of B), no cp.async, no "
+        "register round trip");
+  std::vector<tk_tensor_map> plain;
+  compile(1, plain, ptx);
+  check(plain.size() == 2 && plain[0].swizzle == 0 && plain[0].box[1] == 64 &&
+            plain[1].swizzle == 0 && plain[1].box[1] == 128,
+        "num_stages 1: no ring, the maps unswizzled with the block as the box");
+}
+
 void loweringTarget(const std::string &vectorAddTk) {
   tk_compile_options defaults;
   tk_compile_options_init(&defaults);
@@ -670,6 +719,7 @@ int main(int argc, char **argv) {
   fpFusion(readInput("vector_add_tk.mlir"));
   loweringTarget(readInput("vector_add_tk.mlir"));
   tensorMaps(readInput("descriptor_copy.mlir"));
+  tmaRings(readInput("descriptor_matmul.mlir"));
   errors(vectorAdd);
   deepNesting();
   blockSizes();

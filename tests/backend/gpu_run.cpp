@@ -211,7 +211,11 @@ int main(int argc, char **argv) {
         require(cu.cuTensorMapEncodeTiled(
                     &maps[i], CU_TENSOR_MAP_DATA_TYPE_UINT32, cuuint32_t(r.rank),
                     reinterpret_cast<void *>(tensor), dims, strides, box, elementStrides,
-                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                    CU_TENSOR_MAP_INTERLEAVE_NONE,
+                    r.swizzle == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                    : r.swizzle == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                    : r.swizzle == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                      : CU_TENSOR_MAP_SWIZZLE_NONE,
                     CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
                 "cuTensorMapEncodeTiled");
       }

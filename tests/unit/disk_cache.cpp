@@ -495,6 +495,7 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   map.box = {64, 32, 0, 0, 0};
   kernel.tensor_maps = {map, map};
   kernel.tensor_maps[1].base_arg = 0;
+  kernel.tensor_maps[1].swizzle = 128;
 
   const std::string bytes = tk::detail::serialize(kernel);
   const std::optional<cached_kernel> back = tk::detail::deserialize(bytes);
@@ -502,7 +503,7 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   CHECK(*back == kernel);
 
   // Fixed little-endian layout, independent of the host and of struct layout.
-  CHECK(bytes.substr(0, 10) == std::string("\x02\x00\x80\x00\x00\x00\x00\xc0\x00\x00", 10));
+  CHECK(bytes.substr(0, 10) == std::string("\x03\x00\x80\x00\x00\x00\x00\xc0\x00\x00", 10));
 
   SECTION("every truncation is rejected") {
     for (std::size_t length = 0; length < bytes.size(); ++length) {
@@ -516,7 +517,13 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
     other[0] = 1; // the format before tensor maps
     CHECK_FALSE(tk::detail::deserialize(other));
     other = bytes;
-    other[0] = 3;
+    other[0] = 2; // the format before swizzled maps
+    CHECK_FALSE(tk::detail::deserialize(other));
+    other = bytes;
+    other[0] = 4;
+    CHECK_FALSE(tk::detail::deserialize(other));
+    other = bytes;
+    other[other.size() - 4] = 16; // the last map's swizzle: not a TMA mode
     CHECK_FALSE(tk::detail::deserialize(other));
     other = bytes;
     other[1] = 2;

@@ -90,13 +90,18 @@ template <class A> passed<std::remove_cvref_t<A>> map_argument(const A &a) { ret
 /// Launches `k` over `g` on the interpreter, or on the GPU in a TK_TEST_ON_GPU build. Buffers are
 /// passed as vectors (`std::as_const(v)` for one the kernel only reads) and are copied to the GPU
 /// and back there, so that a test checks its results the same way on both.
-template <class K, class... A> void run(const K &k, const tk::grid &g, A &&...args) {
+/// run() with launch options (warps, stages); their backend is the test build's.
+template <class K, class... A>
+void run_with(tk::launch_options options, const K &k, const tk::grid &g, A &&...args) {
   std::tuple<decltype(detail::map_argument(std::forward<A>(args)))...> mapped{
       detail::map_argument(std::forward<A>(args))...};
-  constexpr tk::launch_options options{.backend =
-                                           on_gpu ? tk::backend::gpu : tk::backend::interpreter};
+  options.backend = on_gpu ? tk::backend::gpu : tk::backend::interpreter;
   std::apply([&](auto &...m) { k.launch(g, options, m.arg()...); }, mapped);
   std::apply([](auto &...m) { (m.finish(), ...); }, mapped);
+}
+
+template <class K, class... A> void run(const K &k, const tk::grid &g, A &&...args) {
+  run_with({}, k, g, std::forward<A>(args)...);
 }
 
 /// TK_TEST_SEED when set (to reproduce a failure), else a fresh seed from std::random_device.

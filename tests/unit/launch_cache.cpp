@@ -278,6 +278,7 @@ tk_tensor_map two_d_map() {
   m.stride[1] = 1;
   m.box[0] = 64;
   m.box[1] = 32;
+  m.swizzle = 64;
   return m;
 }
 
@@ -297,6 +298,7 @@ TEST_CASE("launch cache: tensor-map recipes come from the backend, keyed, kept o
   CHECK(k.tensor_maps[0].shape_arg[1] == 2);
   CHECK(k.tensor_maps[0].stride_arg[1] == -1);
   CHECK(k.tensor_maps[0].box[0] == 64);
+  CHECK(k.tensor_maps[0].swizzle == 64);
   CHECK(k.tensor_maps[1].base_arg == 4);
   REQUIRE(f.stored());
   CHECK(f.stored()->tensor_maps == k.tensor_maps);
@@ -314,13 +316,13 @@ struct encode_call {
   void *address = nullptr;
   std::vector<std::uint64_t> dims, strides;
   std::vector<std::uint32_t> box, element_strides;
-  int l2_promotion = -1, oob_fill = -1;
+  int swizzle = -1, l2_promotion = -1, oob_fill = -1;
 } last_encode;
 
 cu::result fake_encode(void *map, int data_type, unsigned rank, void *address,
                        const std::uint64_t *dims, const std::uint64_t *strides,
-                       const std::uint32_t *box, const std::uint32_t *element_strides, int, int,
-                       int l2_promotion, int oob_fill) {
+                       const std::uint32_t *box, const std::uint32_t *element_strides, int,
+                       int swizzle, int l2_promotion, int oob_fill) {
   last_encode = {data_type,
                  rank,
                  address,
@@ -328,6 +330,7 @@ cu::result fake_encode(void *map, int data_type, unsigned rank, void *address,
                  {strides, strides + rank - 1},
                  {box, box + rank},
                  {element_strides, element_strides + rank},
+                 swizzle,
                  l2_promotion,
                  oob_fill};
   static_cast<std::uint8_t *>(map)[0] = 0x5a;
@@ -359,6 +362,17 @@ TEST_CASE("tensor maps: encoded from the launch's arguments, innermost first", "
   CHECK(last_encode.box == std::vector<std::uint32_t>{32, 64});
   CHECK(last_encode.element_strides == std::vector<std::uint32_t>{1, 1});
   CHECK(last_encode.oob_fill == 0); // zeros outside the tensor
+  CHECK(last_encode.swizzle == 0);  // CU_TENSOR_MAP_SWIZZLE_NONE
+
+  SECTION("a ring's map: the box of one panel, in the tile's swizzle") {
+    recipe.box = {64, 64, 0, 0, 0};
+    for (auto [bytes, mode] : {std::pair{32, 1}, std::pair{64, 2}, std::pair{128, 3}}) {
+      recipe.swizzle = bytes;
+      CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) == cu::success);
+      CHECK(last_encode.swizzle == mode); // CU_TENSOR_MAP_SWIZZLE_32B, _64B, _128B
+      CHECK(last_encode.box == std::vector<std::uint32_t>{64, 64});
+    }
+  }
 
   SECTION("sizes and strides TMA cannot take are refused without asking the driver") {
     last_encode = {};

@@ -2,7 +2,7 @@
 /// IR file (or stdin) and writes the PTX (default) or the binary; used by the lit tests of code
 /// generation (tests/lit/Target) and to look at what the backend emits.
 ///   tk-compile --target=sm_90a [--lowering-target=sm_80] [--num-warps=4] [--emit=ptx|cubin|auto]
-///   [-o out] [--time] in.mlir
+///   [--tensor-maps] [-o out] [--time] in.mlir
 /// Exit status: 0 done, 1 the input could not be read, did not compile or the output could not
 /// be written, 2 a usage error (each with a message on stderr).
 #include "tk/backend.h"
@@ -18,11 +18,14 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: tk-compile --target=SM [--lowering-target=SM] [--num-warps=N] [--num-stages=N]\n"
-    "                  [--no-fp-fusion] [--emit=ptx|cubin|auto] [-o FILE] [--time] FILE|-\n"
+    "                  [--no-fp-fusion] [--emit=ptx|cubin|auto] [--tensor-maps] [-o FILE]\n"
+    "                  [--time] FILE|-\n"
     "Compiles tk or LLVM-dialect IR from FILE (- for stdin) and writes PTX (the default) or the\n"
     "binary to stdout or FILE. --num-warps: a power of two from 1 to 32 (default 4);\n"
     "--num-stages: 1 to 8 (default 3); --lowering-target: lower as for this older target\n"
-    "(sm_80: mma.sync), still for --target's GPU; --time: the producer and stage times on stderr.\n"
+    "(sm_80: mma.sync), still for --target's GPU; --tensor-maps: the caller encodes tensor maps\n"
+    "(TMA on sm_90+), their recipes listed on stderr; --time: the producer and stage times on\n"
+    "stderr.\n"
     "Exit status: 0 done, 1 input, compile or output failed, 2 usage error.\n";
 
 int usage(const std::string &why) {
@@ -130,6 +133,8 @@ int main(int argc, char **argv) {
       output = argv[++i];
     } else if (std::strcmp(arg, "--no-fp-fusion") == 0) {
       opts.fp_fusion = 0;
+    } else if (std::strcmp(arg, "--tensor-maps") == 0) {
+      opts.tensor_maps = 1;
     } else if (std::strcmp(arg, "--time") == 0) {
       time = true;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -161,6 +166,15 @@ int main(int argc, char **argv) {
   if (std::string error = writeOutput(output, binary, size); !error.empty()) {
     tk_compile_result_free(result);
     return failure(error);
+  }
+  for (int i = 0; i < tk_compile_result_tensor_map_count(result); ++i) {
+    tk_tensor_map map{};
+    tk_compile_result_tensor_map(result, i, &map);
+    std::fprintf(stderr, "tensor map %d: base argument %d, %d-byte elements, box", i, map.base_arg,
+                 map.element_bytes);
+    for (int d = 0; d < map.rank; ++d)
+      std::fprintf(stderr, "%s%d", d ? "x" : " ", map.box[d]);
+    std::fprintf(stderr, ", swizzle %d\n", map.swizzle);
   }
   if (time) {
     std::fprintf(stderr, "%s for %s\n%s", tk_compile_result_kernel_name(result),

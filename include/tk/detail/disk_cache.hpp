@@ -441,6 +441,7 @@ struct tensor_map_recipe {
   std::int32_t rank = 0, element_bytes = 0, base_arg = 0;
   std::array<std::int32_t, max_rank> shape_arg{}, stride_arg{}, box{};
   std::array<std::int64_t, max_rank> shape{}, stride{};
+  std::int32_t swizzle = 0; ///< 0, 32, 64 or 128 bytes
 
   friend bool operator==(const tensor_map_recipe &, const tensor_map_recipe &) = default;
 };
@@ -460,15 +461,15 @@ struct cached_kernel {
 };
 
 namespace cache_impl {
-inline constexpr std::uint8_t kernel_format_version = 2;
+inline constexpr std::uint8_t kernel_format_version = 3;
 } // namespace cache_impl
 
 /// Explicit little-endian fixed-width fields, so that the bytes do not depend on the compiler's
-/// struct layout: u8 version (2), u8 binary_kind, u32 threads_per_block, u32
+/// struct layout: u8 version (3), u8 binary_kind, u32 threads_per_block, u32
 /// dynamic_shared_bytes, then kernel_name, target and binary, each as a u32 length (u64 for the
 /// binary) followed by its bytes, then a u32 count of tensor maps and each map's fields (u32
 /// rank, element_bytes, base_arg, then per dimension u32 shape_arg, u64 shape, u32 stride_arg,
-/// u64 stride, u32 box; arguments and constants as two's complement).
+/// u64 stride, u32 box, then u32 swizzle; arguments and constants as two's complement).
 inline std::string serialize(const cached_kernel &kernel) {
   using cache_impl::put_le;
   if (kernel.kernel_name.size() > 0xffffffffu || kernel.target.size() > 0xffffffffu)
@@ -498,6 +499,7 @@ inline std::string serialize(const cached_kernel &kernel) {
       put_le(out, std::uint64_t(m.stride[i]), 8);
       put_le(out, std::uint32_t(m.box[i]), 4);
     }
+    put_le(out, std::uint32_t(m.swizzle), 4);
   }
   return out;
 }
@@ -528,7 +530,9 @@ inline std::optional<cached_kernel> deserialize(std::string_view bytes) {
       m.stride[i] = std::int64_t(in.integer(8));
       m.box[i] = std::int32_t(std::uint32_t(in.integer(4)));
     }
-    if (m.rank < 1 || m.rank > tensor_map_recipe::max_rank)
+    m.swizzle = std::int32_t(std::uint32_t(in.integer(4)));
+    if (m.rank < 1 || m.rank > tensor_map_recipe::max_rank ||
+        (m.swizzle != 0 && m.swizzle != 32 && m.swizzle != 64 && m.swizzle != 128))
       return std::nullopt;
     kernel.tensor_maps.push_back(m);
   }

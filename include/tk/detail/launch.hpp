@@ -69,6 +69,11 @@ inline cu::result encode_tensor_map(const cu::driver &driver, const tensor_map_r
       strides[i - 1] = std::uint64_t(stride) * std::uint64_t(recipe.element_bytes);
   }
   void *base = *static_cast<void *const *>(params[recipe.base_arg]);
+  // CU_TENSOR_MAP_SWIZZLE_NONE, _32B, _64B, _128B.
+  const int swizzle = recipe.swizzle == 128  ? 3
+                      : recipe.swizzle == 64 ? 2
+                      : recipe.swizzle == 32 ? 1
+                                             : 0;
   // Unsigned integers of the element's size: a copy moves bytes, and out-of-bounds elements
   // read as zero whatever the type.
   const int data_type = recipe.element_bytes == 1   ? 0  // CU_TENSOR_MAP_DATA_TYPE_UINT8
@@ -77,7 +82,7 @@ inline cu::result encode_tensor_map(const cu::driver &driver, const tensor_map_r
                                                     : 4; // UINT64
   return driver.tensor_map_encode_tiled(map.bytes.data(), data_type, unsigned(recipe.rank), base,
                                         dims.data(), strides.data(), box.data(),
-                                        element_strides.data(), /*interleave=*/0, /*swizzle=*/0,
+                                        element_strides.data(), /*interleave=*/0, swizzle,
                                         /*l2_promotion=*/2 /* L2_128B */, /*oob_fill=*/0);
 }
 
@@ -327,6 +332,7 @@ inline cached_kernel compile_kernel(const backend_library &backend, const kernel
       r.stride[d] = m.stride[d];
       r.box[d] = m.box[d];
     }
+    r.swizzle = m.swizzle;
     k.tensor_maps.push_back(r);
   }
   backend.result_free(result);

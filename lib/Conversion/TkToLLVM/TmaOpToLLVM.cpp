@@ -24,6 +24,7 @@
 #include "Analysis/Allocation.h"
 #include "Analysis/Utility.h"
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -58,8 +59,9 @@ std::pair<Value, const char *> asmOperand(OpBuilder &b, Location loc, Value v) {
 }
 
 /// `text` run by thread 0 only (its `leader` predicate; $0 is the thread index), its operands
-/// `operands` numbered from $1.
-void emitByThreadZero(OpBuilder &b, Location loc, StringRef text, ValueRange operands) {
+/// `operands` numbered from $1. With `pred` (an i1), only where it is true as well.
+void emitByThreadZero(OpBuilder &b, Location loc, StringRef text, ValueRange operands,
+                      Value pred = {}) {
   std::string constraints = "r";
   SmallVector<Value> all{NVVM::ThreadIdXOp::create(b, loc, b.getI32Type())};
   for (Value v : operands) {
@@ -67,9 +69,25 @@ void emitByThreadZero(OpBuilder &b, Location loc, StringRef text, ValueRange ope
     all.push_back(operand);
     constraints += std::string(",") + constraint;
   }
-  const std::string guarded =
-      "{\n.reg .pred leader;\nsetp.eq.u32 leader, $0, 0;\n" + text.str() + "\n}";
+  std::string guard = "setp.eq.u32 leader, $0, 0;\n";
+  if (pred) {
+    all.push_back(LLVM::ZExtOp::create(b, loc, b.getI32Type(), pred));
+    constraints += ",r";
+    guard = "{\n.reg .pred given;\nsetp.ne.u32 given, $" + std::to_string(all.size() - 1) +
+            ", 0;\nsetp.eq.and.u32 leader, $0, 0, given;\n}\n";
+  }
+  const std::string guarded = "{\n.reg .pred leader;\n" + guard + text.str() + "\n}";
   emitAsm(b, loc, guarded, constraints, all, Type(), 0, /*sideEffects=*/true);
+}
+
+/// Every thread waits until the phase of parity `phase` (0 or 1, an i32 value) of the mbarrier
+/// at `barrier` has completed.
+void emitWaitParity(OpBuilder &b, Location loc, Value barrier, Value phase) {
+  emitAsm(b, loc,
+          "{\n.reg .pred done;\nwait_${:uid}:\n"
+          "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+          "@!done bra wait_${:uid};\n}",
+          "r,r", {asmOperand(b, loc, barrier).first, phase}, Type(), 0, /*sideEffects=*/true);
 }
 
 /// The tile and its mbarrier in the op's scratch area (Allocation.cpp: the tile rounded up to
@@ -120,11 +138,7 @@ struct DescriptorLoadOpConversion : OpConversionPattern<DescriptorLoadOp> {
                          "d.shared::cluster.global.mbarrier::complete_tx::bytes [$2], [$3, " +
                          coordinates(4, rank) + "], [$1];",
                      operands);
-    emitAsm(rewriter, loc,
-            "{\n.reg .pred done;\nwait_${:uid}:\n"
-            "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], 0;\n"
-            "@!done bra wait_${:uid};\n}",
-            "r", {asmOperand(rewriter, loc, bar).first}, Type(), 0, /*sideEffects=*/true);
+    emitWaitParity(rewriter, loc, bar, i32Constant(rewriter, loc, 0));
 
     // Each thread's elements, from the row-major tile.
     SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, type);
@@ -180,10 +194,87 @@ struct DescriptorStoreOpConversion : OpConversionPattern<DescriptorStoreOp> {
   }
 };
 
+struct InitBarrierOpConversion : OpConversionPattern<tkgpu::InitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::InitBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    emitByThreadZero(rewriter, op.getLoc(),
+                     "@leader mbarrier.init.shared::cta.b64 [$1], " +
+                         std::to_string(op.getCount()) +
+                         ";\n@leader fence.mbarrier_init.release.cluster;",
+                     {adaptor.getBarrier()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InvalBarrierOpConversion : OpConversionPattern<tkgpu::InvalBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::InvalBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    emitByThreadZero(rewriter, op.getLoc(), "@leader mbarrier.inval.shared::cta.b64 [$1];",
+                     {adaptor.getBarrier()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitBarrierOpConversion : OpConversionPattern<tkgpu::WaitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::WaitBarrierOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    emitWaitParity(rewriter, op.getLoc(), adaptor.getBarrier(), adaptor.getPhase());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// One thread arms the barrier with the tile's bytes and issues a copy per box
+/// (getTmaTileBoxes): box p lands `p * rows * width` elements into the tile, from `p * width`
+/// elements further along the block's rows.
+struct AsyncTMACopyGlobalToLocalOpConversion
+    : OpConversionPattern<tkgpu::AsyncTMACopyGlobalToLocalOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(tkgpu::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType block = op.getDesc().getType().getBlockType();
+    const tkgpu::TmaTileBoxes boxes =
+        *tkgpu::getTmaTileBoxes(op.getDst().getType(), block.getShape());
+    const int64_t elementBytes = block.getElementTypeBitWidth() / 8;
+    const int64_t boxBytes = boxes.rows * boxes.width * elementBytes;
+    Value inner = adaptor.getIndices()[1], outer = adaptor.getIndices()[0];
+    SmallVector<Value> operands{adaptor.getBarrier(), adaptor.getDesc(), outer};
+    std::string text = "@leader mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+                       std::to_string(boxBytes * boxes.panels) + ";";
+    for (int64_t p = 0; p < boxes.panels; ++p) {
+      Value dst =
+          LLVM::GEPOp::create(rewriter, loc, adaptor.getDst().getType(), rewriter.getI8Type(),
+                              adaptor.getDst(), LLVM::GEPArg(int32_t(p * boxBytes)));
+      Value x = p == 0 ? inner
+                       : LLVM::AddOp::create(rewriter, loc, inner,
+                                             i32Constant(rewriter, loc, p * boxes.width));
+      const unsigned first = unsigned(operands.size()) + 1; // $ of dst, then x
+      operands.append({dst, x});
+      text += "\n@leader cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx"
+              "::bytes [$" +
+              std::to_string(first) + "], [$2, {$" + std::to_string(first + 1) + ", $3}], [$1];";
+    }
+    emitByThreadZero(rewriter, loc, text, operands, adaptor.getPred());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tk::populateTmaOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<DescriptorLoadOpConversion, DescriptorStoreOpConversion>(converter,
-                                                                        patterns.getContext());
+  patterns.add<DescriptorLoadOpConversion, DescriptorStoreOpConversion, InitBarrierOpConversion,
+               InvalBarrierOpConversion, WaitBarrierOpConversion,
+               AsyncTMACopyGlobalToLocalOpConversion>(converter, patterns.getContext());
 }

@@ -378,6 +378,30 @@ unsigned mlir::tkgpu::getWgmmaSwizzleBytes(SharedEncodingAttr layout) {
   return 16 * layout.getMaxPhase();
 }
 
+std::optional<TmaTileBoxes> mlir::tkgpu::getTmaTileBoxes(MemDescType tile,
+                                                         ArrayRef<int64_t> blockShape) {
+  if (tile.getRank() != 2 || blockShape.size() != 2 || !tile.getElementType().isIntOrFloat())
+    return std::nullopt;
+  const unsigned bits = tile.getElementType().getIntOrFloatBitWidth();
+  if (bits != 8 && bits != 16 && bits != 32)
+    return std::nullopt;
+  SharedEncodingAttr layout = tile.getEncoding();
+  const bool transposed = layout.getOrder()[0] == 0;
+  ArrayRef<int64_t> shape = tile.getShape();
+  if (shape[transposed ? 1 : 0] != blockShape[0] || shape[transposed ? 0 : 1] != blockShape[1])
+    return std::nullopt;
+  // getWgmmaSharedEncoding's layouts: 16-byte chunks, eight rows to a swizzle pattern.
+  const int64_t rows = blockShape[0];
+  const unsigned swizzle = 16 * layout.getMaxPhase();
+  if (layout.getPadding() != 0 || layout.getVec() * bits != 128 ||
+      layout.getPerPhase() * layout.getMaxPhase() != 8 || swizzle < 32)
+    return std::nullopt;
+  const int64_t width = layout.getPanelWidth() ? layout.getPanelWidth() : blockShape[1];
+  if (width * bits != swizzle * 8 || blockShape[1] % width != 0 || rows % 8 != 0 || rows > 256)
+    return std::nullopt;
+  return TmaTileBoxes{rows, width, blockShape[1] / width, swizzle};
+}
+
 bool mlir::tkgpu::canLoadDotOperandWithLdmatrix(RankedTensorType type, SharedEncodingAttr shared) {
   auto operand = dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding());
   if (!operand || type.getRank() != 2 || !type.getElementType().isIntOrFloat())

@@ -9,6 +9,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 namespace mlir::tkgpu {
 
 /// A layout that maps every element to registers of threads (blocked, slice, mma, dot_operand);
@@ -94,6 +96,22 @@ SharedEncodingAttr getWgmmaSharedEncoding(MLIRContext *context, llvm::ArrayRef<i
 
 /// The swizzle width in bytes (32, 64 or 128) of a layout from getWgmmaSharedEncoding.
 unsigned getWgmmaSwizzleBytes(SharedEncodingAttr layout);
+
+/// How the Tensor Memory Accelerator fills a wgmma tile with a rank-2 block of a tensor map
+/// (tkgpu.async_tma_copy_global_to_local): `panels` boxes of `rows` x `width` elements (outer x
+/// inner), side by side along the block's rows, copied in the map's swizzle mode of
+/// `swizzleBytes` (32, 64 or 128), which is the tile's own swizzle.
+struct TmaTileBoxes {
+  int64_t rows = 0, width = 0, panels = 0;
+  unsigned swizzleBytes = 0;
+};
+
+/// The boxes that fill `tile` (rank 2) with a block of `blockShape` (rank 2, row-major in
+/// global memory) of `elementBits`-bit elements; none where TMA cannot: the tile must be the
+/// block with order [1, 0] or its transpose with order [0, 1], laid out as
+/// getWgmmaSharedEncoding lays it out, with rows in multiples of 8 (whole swizzle patterns) and
+/// boxes of at most 256 elements a side.
+std::optional<TmaTileBoxes> getTmaTileBoxes(MemDescType tile, llvm::ArrayRef<int64_t> blockShape);
 
 /// The elements a tile of `tileShape` (rank 2) takes in `layout`, its rows' padding included.
 int64_t getTileElements(SharedEncodingAttr layout, llvm::ArrayRef<int64_t> tileShape);

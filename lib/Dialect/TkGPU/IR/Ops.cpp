@@ -1,5 +1,7 @@
 /// @file The tkgpu ops' verifiers and folders.
+#include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -114,6 +116,42 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError() << "a and b must have the same element type (or two fp8 types), got "
                          << aElement << " and " << b.getElementType();
   return success();
+}
+
+/// Whether `type` is one mbarrier: a 1 x 1 tile of i64.
+static bool isBarrier(MemDescType type) {
+  return type.getShape() == ArrayRef<int64_t>{1, 1} && type.getElementType().isInteger(64);
+}
+
+static LogicalResult verifyBarrier(Operation *op, MemDescType type) {
+  if (!isBarrier(type))
+    return op->emitOpError() << "barrier must be a 1x1 tile of i64, got " << type;
+  return success();
+}
+
+LogicalResult InitBarrierOp::verify() {
+  if (getCount() < 1)
+    return emitOpError() << "count must be at least 1, got " << getCount();
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+LogicalResult InvalBarrierOp::verify() { return verifyBarrier(*this, getBarrier().getType()); }
+
+LogicalResult WaitBarrierOp::verify() { return verifyBarrier(*this, getBarrier().getType()); }
+
+LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
+  RankedTensorType block = getDesc().getType().getBlockType();
+  MemDescType dst = getDst().getType();
+  if (getIndices().size() != size_t(block.getRank()))
+    return emitOpError() << "takes one index per dimension of the block " << block << ", got "
+                         << getIndices().size();
+  if (dst.getElementType() != block.getElementType())
+    return emitOpError() << "tile " << dst << " must have the element type of the block " << block;
+  if (!getTmaTileBoxes(dst, block.getShape()))
+    return emitOpError() << "TMA cannot fill tile " << dst << " with blocks of " << block
+                         << ": it must be the block (order [1, 0]) or its transpose (order [0, "
+                            "1]) in a wgmma layout, with rows in multiples of 8";
+  return verifyBarrier(*this, getBarrier().getType());
 }
 
 LogicalResult WarpGroupDotWaitOp::inferReturnTypes(MLIRContext *, std::optional<Location>,

@@ -126,6 +126,76 @@ def TkGPU_LocalLoadOp : Op<TkGPU_Dialect, "local_load",
   let hasVerifier = 1;
 }
 
+// Hopper's Tensor Memory Accelerator (TMA) copies into shared memory and the mbarriers that
+// signal them, as tk-pipeline builds TMA rings from them. A barrier is a 1 x 1 i64 tile: a ring
+// of them is a `!tkgpu.memdesc<S x 1 x 1 x i64, ...>`, one per slot.
+
+def TkGPU_InitBarrierOp : Op<TkGPU_Dialect, "init_barrier",
+    [MemoryEffects<[MemWrite<TkGPU_SharedMemory>]>]> {
+  let summary = "initializes an mbarrier expecting `count` arrivals per phase";
+  let description = [{
+    One thread initializes the barrier (`mbarrier.init`, phase 0) and fences the
+    initialization (`fence.mbarrier_init`). A `tkgpu.barrier` must follow before other
+    threads use it.
+  }];
+  let arguments = (ins TkGPU_MemDescType:$barrier, I32Attr:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TkGPU_InvalBarrierOp : Op<TkGPU_Dialect, "inval_barrier",
+    [MemoryEffects<[MemWrite<TkGPU_SharedMemory>]>]> {
+  let summary = "ends an mbarrier's life, so that its bytes may serve another purpose";
+  let description = [{
+    One thread invalidates the barrier (`mbarrier.inval`). No thread may wait on it any more:
+    a `tkgpu.barrier` must come before.
+  }];
+  let arguments = (ins TkGPU_MemDescType:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TkGPU_AsyncTMACopyGlobalToLocalOp : Op<TkGPU_Dialect, "async_tma_copy_global_to_local",
+    [AttrSizedOperandSegments,
+     MemoryEffects<[MemRead, MemWrite<TkGPU_SharedMemory>]>]> {
+  let summary = "starts a TMA copy of a tensor-map block into a swizzled tile";
+  let description = [{
+    One thread arms `barrier` with one arrival and the tile's bytes
+    (`mbarrier.arrive.expect_tx`) and has the Tensor Memory Accelerator copy the block of
+    `desc` (a tensor-map argument of tk-tma-descriptors) that starts at `indices` into `dst`
+    (`cp.async.bulk.tensor`), which completes those bytes on the barrier: the tile is visible
+    to the threads that waited for the barrier's phase (`tkgpu.wait_barrier`). Elements
+    outside the tensor are zero.
+
+    The tile holds the rank-2 block row-major: its shape is the block's with order [1, 0],
+    or the block transposed with order [0, 1] (the same bytes, viewed as the transpose). Its
+    layout is a wgmma one (getWgmmaSharedEncoding): rows of 32, 64 or 128 bytes swizzled as
+    the tensor map's swizzle mode does it, or wider rows in panels of 128 bytes, each panel
+    copied as one box of the map. Where `pred` is false nothing is armed or copied.
+  }];
+  let arguments = (ins Tk_TensorDescType:$desc, Variadic<I32>:$indices,
+                       TkGPU_MemDescType:$dst, TkGPU_MemDescType:$barrier,
+                       Optional<I1>:$pred);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $dst `,` $barrier (`pred` $pred^)? attr-dict `:`
+    qualified(type($desc)) `->` qualified(type($dst)) `,` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def TkGPU_WaitBarrierOp : Op<TkGPU_Dialect, "wait_barrier",
+    [MemoryEffects<[MemRead<TkGPU_SharedMemory>, MemWrite<TkGPU_SharedMemory>]>]> {
+  let summary = "waits until an mbarrier's phase of parity `phase` has completed";
+  let description = [{
+    Every thread waits (`mbarrier.try_wait.parity`) for the phase whose parity is `phase`
+    (0 or 1: the phase count modulo 2) to complete. What the phase's copies wrote is then
+    visible to the thread.
+  }];
+  let arguments = (ins TkGPU_MemDescType:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
 // Hopper's warpgroup matrix products (wgmma).
 
 def TkGPU_WarpGroupDotOp : Op<TkGPU_Dialect, "warp_group_dot",

@@ -168,7 +168,7 @@ std::pair<SmallVector<unsigned, 2>, unsigned> chooseWgmmaShape(int64_t m, int64_
 /// copies them.
 bool keepsOperandAInRegisters(tk::DotOp dot, unsigned bits) {
   Operation *def = storedOperand(dot.getA()).getDefiningOp();
-  return bits == 16 && def && !isa<tk::LoadOp>(def);
+  return bits == 16 && def && !isa<tk::LoadOp, tk::DescriptorLoadOp>(def);
 }
 
 /// A tile holding `operand` of `dot`, stored from the layout it was converted from

@@ -60,6 +60,7 @@
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/IR/Matchers.h"
@@ -79,12 +80,23 @@ using namespace mlir::tkgpu;
 namespace {
 
 /// A load to pipeline and the op that feeds its value to a dot: a conversion to a dot operand
-/// layout (mma.sync), or a tkgpu.local_alloc read by tkgpu.warp_group_dot (wgmma).
+/// layout (mma.sync), or a tkgpu.local_alloc read by tkgpu.warp_group_dot (wgmma). The load is
+/// a tk.load (copied by cp.async), or a tk.descriptor_load of a tensor map (copied by TMA; its
+/// tile may be the block's transpose, through a tk.trans between load and local_alloc).
 struct Candidate {
-  tk::LoadOp load;
+  Operation *load;
   Operation *use;
   SharedEncodingAttr shared;
+  tk::TransOp trans = nullptr; // TMA: the transpose the tile holds the block as
   bool isWgmma() const { return isa<LocalAllocOp>(use); }
+  bool isTma() const { return isa<tk::DescriptorLoadOp>(load); }
+  /// The ring's tile: the local_alloc's (wgmma), or the loaded block's shape.
+  MemDescType tileType() const {
+    if (auto alloc = dyn_cast<LocalAllocOp>(use))
+      return alloc.getType();
+    auto type = cast<RankedTensorType>(load->getResult(0).getType());
+    return MemDescType::get(load->getContext(), type.getShape(), type.getElementType(), shared);
+  }
 };
 
 /// The shared layout a load's single user reads its value from: a conversion to a dot operand
@@ -111,9 +123,40 @@ bool isZero(Value value) {
 
 /// The loads of `loop` to pipeline (the file comment's conditions but the last, which
 /// stageZeroOps checks for the loop as a whole).
+/// The TMA candidate of `load`, a tk.descriptor_load of a tensor-map argument whose block (or
+/// its tk.trans) only goes to a wgmma tile that TMA can fill; none otherwise.
+std::optional<Candidate> findTmaCandidate(tk::DescriptorLoadOp load, Block *body) {
+  auto arg = dyn_cast<BlockArgument>(load.getDesc());
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  if (!func || !func.getArgAttr(arg.getArgNumber(), "tkgpu.tensor_map") ||
+      !load.getResult().hasOneUse())
+    return std::nullopt;
+  Operation *use = *load.getResult().getUsers().begin();
+  auto trans = dyn_cast<tk::TransOp>(use);
+  if (trans) {
+    if (!trans.getResult().hasOneUse() || trans->getBlock() != body)
+      return std::nullopt;
+    use = *trans.getResult().getUsers().begin();
+  }
+  auto alloc = dyn_cast<LocalAllocOp>(use);
+  if (!alloc || alloc->getBlock() != body ||
+      !llvm::all_of(alloc->getUsers(), [](Operation *u) { return isa<WarpGroupDotOp>(u); }) ||
+      !getTmaTileBoxes(alloc.getType(), load.getType().getShape()))
+    return std::nullopt;
+  return Candidate{load, alloc, alloc.getType().getEncoding(), trans};
+}
+
 SmallVector<Candidate> findCandidates(scf::ForOp loop, const tk::AxisInfoResult &axisInfo) {
   SmallVector<Candidate> candidates;
-  for (auto load : loop.getBody()->getOps<tk::LoadOp>()) {
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<tk::DescriptorLoadOp>(op)) {
+      if (std::optional<Candidate> c = findTmaCandidate(load, loop.getBody()))
+        candidates.push_back(*c);
+      continue;
+    }
+    auto load = dyn_cast<tk::LoadOp>(op);
+    if (!load)
+      continue;
     if (!load.getResult().hasOneUse())
       continue;
     Operation *use = *load.getResult().getUsers().begin();
@@ -194,6 +237,15 @@ Value emitSlot(OpBuilder &b, Location loc, scf::ForOp loop, unsigned tiles) {
 /// The copy's mask and-ed with `predicate` (the pipeliner's, for iterations past the end);
 /// other ops stage 0 holds compute values only and run as they are.
 Operation *predicate(RewriterBase &rewriter, Operation *op, Value predicate) {
+  if (auto tma = dyn_cast<AsyncTMACopyGlobalToLocalOp>(op)) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(tma);
+    Value pred = tma.getPred()
+                     ? arith::AndIOp::create(rewriter, tma.getLoc(), tma.getPred(), predicate)
+                     : predicate;
+    rewriter.modifyOpInPlace(tma, [&] { tma.getPredMutable().assign(pred); });
+    return tma;
+  }
   auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op);
   if (!copy)
     return isa<AsyncCommitGroupOp, BarrierOp>(op) || isMemoryEffectFree(op) ? op : nullptr;
@@ -209,12 +261,6 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value predicate) {
   return copy;
 }
 
-/// The tile type of a candidate's ring.
-MemDescType getTileType(Candidate c) {
-  auto type = cast<RankedTensorType>(c.load.getType());
-  return MemDescType::get(c.load.getContext(), type.getShape(), type.getElementType(), c.shared);
-}
-
 /// The ring's length, `stages` or `stages - 1` tiles (the file comment's rule).
 unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsigned numWarps,
                          uint64_t sharedPerMultiprocessor) {
@@ -224,7 +270,7 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
     // waited for at once) only where those do not fit.
     uint64_t bytes = 0;
     for (const Candidate &c : candidates) {
-      MemDescType tile = getTileType(c);
+      MemDescType tile = c.tileType();
       bytes +=
           uint64_t(tile.getAllocElements()) * tile.getElementType().getIntOrFloatBitWidth() / 8;
     }
@@ -235,7 +281,7 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
   constexpr uint64_t kRegisters = 64 * 1024, kMaxRegistersPerThread = 256;
   uint64_t tileBytes = 0;
   for (const Candidate &c : candidates) {
-    MemDescType tile = getTileType(c);
+    MemDescType tile = c.tileType();
     tileBytes +=
         uint64_t(tile.getAllocElements()) * tile.getElementType().getIntOrFloatBitWidth() / 8;
   }
@@ -274,81 +320,148 @@ SmallVector<unsigned> makeDotsAsync(RewriterBase &rewriter, scf::ForOp loop) {
   return carried;
 }
 
+/// Whether `loop` can be pipelined with `candidates`: the pipeliner's own preconditions (every
+/// yielded value defined by an op of the body) and the file comment's last condition.
+bool canPipeline(scf::ForOp loop, MutableArrayRef<Candidate> candidates) {
+  Block *body = loop.getBody();
+  for (Value yielded : body->getTerminator()->getOperands())
+    if (!yielded.getDefiningOp() || yielded.getDefiningOp()->getBlock() != body)
+      return false;
+  llvm::SetVector<Operation *> stageZero = stageZeroOps(loop, candidates);
+  return !stageZero.empty() && llvm::none_of(candidates, [&](const Candidate &c) {
+    return stageZero.contains(c.use) || (c.trans && stageZero.contains(c.trans));
+  });
+}
+
+/// `((iv - lb) / step / tiles) % 2`, the parity of the phase of the slot's barrier that the
+/// iteration waits for, as an i32.
+Value emitPhase(OpBuilder &b, Location loc, scf::ForOp loop, unsigned tiles) {
+  Value iv = loop.getInductionVar();
+  Type type = iv.getType();
+  auto constant = [&](int64_t v) {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+  };
+  Value iteration = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, loop.getLowerBound()), loop.getStep());
+  Value phase = arith::RemSIOp::create(
+      b, loc, arith::DivSIOp::create(b, loc, iteration, constant(tiles)), constant(2));
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), phase);
+  if (type.getIntOrFloatBitWidth() != 32)
+    return arith::TruncIOp::create(b, loc, b.getI32Type(), phase);
+  return phase;
+}
+
 /// Rewrites the loads and conversions of `loop` into copies and local loads, then pipelines it
-/// (the file comment). Leaves the loop unchanged when it cannot be pipelined.
+/// (the file comment; canPipeline holds).
 void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsigned stages,
                   unsigned tiles) {
   Block *body = loop.getBody();
-  // The pipeliner's own preconditions: every yielded value defined by an op of the body.
-  for (Value yielded : body->getTerminator()->getOperands())
-    if (!yielded.getDefiningOp() || yielded.getDefiningOp()->getBlock() != body)
-      return;
   llvm::SetVector<Operation *> stageZero = stageZeroOps(loop, candidates);
-  if (stageZero.empty())
-    return;
-  for (Candidate &c : candidates)
-    if (stageZero.contains(c.use))
-      return;
+  Operation *firstOfBody = &body->front();
 
   IRRewriter rewriter(loop.getContext());
   Location loc = loop.getLoc();
   // The rings, before the loop. wgmma reads the tiles where they are, until it completes: its
   // copies always come after the products that read the slot they overwrite.
   const bool wgmma = llvm::any_of(candidates, [](const Candidate &c) { return c.isWgmma(); });
+  const unsigned tmaCopies =
+      unsigned(llvm::count_if(candidates, [](const Candidate &c) { return c.isTma(); }));
+  const bool cpAsync = tmaCopies < candidates.size();
   const bool copiesAfterUse = wgmma || tiles < stages;
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> buffers;
   for (Candidate &c : candidates) {
-    auto type = cast<RankedTensorType>(c.load.getType());
+    MemDescType tile = c.tileType();
     SmallVector<int64_t> shape{int64_t(tiles)};
-    shape.append(type.getShape().begin(), type.getShape().end());
+    shape.append(tile.getShape().begin(), tile.getShape().end());
     buffers.push_back(LocalAllocOp::create(
-        rewriter, c.load.getLoc(),
-        MemDescType::get(loop.getContext(), shape, type.getElementType(), c.shared),
+        rewriter, c.load->getLoc(),
+        MemDescType::get(loop.getContext(), shape, tile.getElementType(), tile.getEncoding()),
         /*src=*/Value()));
   }
-  auto tileType = [&](size_t i) {
-    auto type = cast<MemDescType>(buffers[i].getType());
+  auto tileType = [&](Value buffer) {
+    auto type = cast<MemDescType>(buffer.getType());
     return MemDescType::get(loop.getContext(), type.getShape().drop_front(), type.getElementType(),
                             type.getEncoding());
   };
+  // TMA: an mbarrier per slot, which each of the slot's copies arrives on once.
+  Value barriers;
+  if (tmaCopies) {
+    auto barrierLayout = SharedEncodingAttr::get(loop.getContext(), 1, 1, 1, {1, 0}, 0, 0);
+    barriers = LocalAllocOp::create(rewriter, loc,
+                                    MemDescType::get(loop.getContext(), {int64_t(tiles), 1, 1},
+                                                     rewriter.getI64Type(), barrierLayout),
+                                    /*src=*/Value());
+    for (unsigned slot = 0; slot < tiles; ++slot) {
+      Value index = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(slot));
+      Value barrier = MemDescIndexOp::create(rewriter, loc, tileType(barriers), barriers, index);
+      InitBarrierOp::create(rewriter, loc, barrier, tmaCopies);
+    }
+    BarrierOp::create(rewriter, loc);
+  }
+
+  // The waits the body starts with: for the cp.async groups, for the slot's barrier (TMA).
+  rewriter.setInsertionPointToStart(body);
+  if (cpAsync) {
+    auto wait = AsyncWaitOp::create(rewriter, loc, stages - 2);
+    if (wgmma)
+      wait.setAsyncProxy(true);
+  }
+  if (tmaCopies) {
+    Value slot = emitSlot(rewriter, loc, loop, tiles);
+    Value barrier = MemDescIndexOp::create(rewriter, loc, tileType(barriers), barriers, slot);
+    WaitBarrierOp::create(rewriter, loc, barrier, emitPhase(rewriter, loc, loop, tiles));
+  }
+  llvm::SmallPtrSet<Operation *, 8> waits;
+  for (Operation *op = &body->front(); op != firstOfBody; op = op->getNextNode())
+    waits.insert(op);
 
   // Loads -> copies into the iteration's slot (in stage 0 with what they compute), then one
-  // commit after the last copy (candidates are in body order). When the copies overwrite the
-  // slot the same iteration reads, a barrier comes first.
+  // commit after the last cp.async copy (candidates are in body order). When the copies
+  // overwrite the slot the same iteration reads, a barrier comes first.
   Operation *lastCopy = nullptr;
   for (auto [i, c] : llvm::enumerate(candidates)) {
     Operation *previous = c.load->getPrevNode();
+    Location at = c.load->getLoc();
     rewriter.setInsertionPoint(c.load);
     if (copiesAfterUse && i == 0)
-      BarrierOp::create(rewriter, c.load.getLoc());
-    Value slot = emitSlot(rewriter, c.load.getLoc(), loop, tiles);
-    Value tile = MemDescIndexOp::create(rewriter, c.load.getLoc(), tileType(i), buffers[i], slot);
-    lastCopy = AsyncCopyGlobalToLocalOp::create(rewriter, c.load.getLoc(), c.load.getPtr(), tile,
-                                                c.load.getMask());
+      BarrierOp::create(rewriter, at);
+    Value slot = emitSlot(rewriter, at, loop, tiles);
+    Value tile = MemDescIndexOp::create(rewriter, at, tileType(buffers[i]), buffers[i], slot);
+    if (auto load = dyn_cast<tk::DescriptorLoadOp>(c.load)) {
+      Value barrier = MemDescIndexOp::create(rewriter, at, tileType(barriers), barriers, slot);
+      AsyncTMACopyGlobalToLocalOp::create(rewriter, at, load.getDesc(), load.getIndices(), tile,
+                                          barrier, /*pred=*/Value());
+    } else {
+      auto pointerLoad = cast<tk::LoadOp>(c.load);
+      lastCopy = AsyncCopyGlobalToLocalOp::create(rewriter, at, pointerLoad.getPtr(), tile,
+                                                  pointerLoad.getMask());
+    }
     for (Operation *op = previous ? previous->getNextNode() : &body->front(); op != c.load;
          op = op->getNextNode())
       stageZero.insert(op);
   }
-  rewriter.setInsertionPointAfter(lastCopy);
-  stageZero.insert(AsyncCommitGroupOp::create(rewriter, loc));
+  if (lastCopy) {
+    rewriter.setInsertionPointAfter(lastCopy);
+    stageZero.insert(AsyncCommitGroupOp::create(rewriter, loc));
+  }
 
-  // Conversions -> local loads of the iteration's slot, after one wait at the top of the body;
-  // wgmma's tiles -> the slot itself.
-  rewriter.setInsertionPointToStart(body);
-  auto wait = AsyncWaitOp::create(rewriter, loc, stages - 2);
-  if (wgmma)
-    wait.setAsyncProxy(true);
+  // Conversions -> local loads of the iteration's slot, after the waits; wgmma's tiles -> the
+  // slot itself.
   for (auto [i, c] : llvm::enumerate(candidates)) {
     rewriter.setInsertionPoint(c.use);
     Value slot = emitSlot(rewriter, c.use->getLoc(), loop, tiles);
-    Value tile = MemDescIndexOp::create(rewriter, c.use->getLoc(), tileType(i), buffers[i], slot);
+    Value tile =
+        MemDescIndexOp::create(rewriter, c.use->getLoc(), tileType(buffers[i]), buffers[i], slot);
     if (c.isWgmma())
       rewriter.replaceOp(c.use, tile);
     else
       rewriter.replaceOpWithNewOp<LocalLoadOp>(c.use, c.use->getResult(0).getType(), tile);
   }
   for (Candidate &c : candidates) {
+    if (c.trans)
+      rewriter.eraseOp(c.trans);
     stageZero.remove(c.load);
     rewriter.eraseOp(c.load);
   }
@@ -357,16 +470,19 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   SmallVector<unsigned> asyncResults =
       wgmma && tiles == stages ? makeDotsAsync(rewriter, loop) : SmallVector<unsigned>();
 
-  // The schedule: the wait, then stage 0 and the rest, each in body order: stage 0 first
-  // with a ring of num_stages tiles, last with a ring of num_stages - 1.
+  // The schedule: the waits (what the body now starts with), then stage 0 and the rest, each in
+  // body order: stage 0 first with a ring of num_stages tiles, last with a ring of
+  // num_stages - 1.
   const unsigned last = stages - 1;
   scf::PipeliningOption options;
   options.getScheduleFn = [&](scf::ForOp forOp,
                               std::vector<std::pair<Operation *, unsigned>> &schedule) {
-    schedule.emplace_back(wait, last);
+    for (Operation &op : forOp.getBody()->without_terminator())
+      if (waits.contains(&op))
+        schedule.emplace_back(&op, last);
     auto addStage = [&](bool zero) {
       for (Operation &op : forOp.getBody()->without_terminator())
-        if (&op != wait && stageZero.contains(&op) == zero)
+        if (!waits.contains(&op) && stageZero.contains(&op) == zero)
           schedule.emplace_back(&op, zero ? 0 : last);
     };
     addStage(/*zero=*/!copiesAfterUse);
@@ -378,7 +494,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   rewriter.setInsertionPoint(loop);
   FailureOr<scf::ForOp> pipelined = scf::pipelineForLoop(rewriter, loop, options);
   if (failed(pipelined)) {
-    // Checked above; the pipeliner's remaining refusals concern loops this pass never builds.
+    // canPipeline checked; the pipeliner's remaining refusals concern loops this pass never
+    // builds.
     loop.emitError("tk-pipeline: the loop could not be pipelined");
     return;
   }
@@ -391,7 +508,63 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
     for (auto [i, result] : llvm::zip(asyncResults, done.getResults()))
       rewriter.replaceAllUsesExcept(pipelined->getResult(i), result, done);
   }
-  AsyncWaitOp::create(rewriter, loc, 0);
+  if (cpAsync)
+    AsyncWaitOp::create(rewriter, loc, 0);
+  // Every TMA copy issued was waited for in the loop; once no thread waits any more, the
+  // barriers' bytes may serve another purpose.
+  if (tmaCopies) {
+    BarrierOp::create(rewriter, loc);
+    for (unsigned slot = 0; slot < tiles; ++slot) {
+      Value index = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(slot));
+      InvalBarrierOp::create(
+          rewriter, loc,
+          MemDescIndexOp::create(rewriter, loc, tileType(barriers), barriers, index));
+    }
+    BarrierOp::create(rewriter, loc);
+  }
+}
+
+/// Drops the TMA candidates whose tensor map is also read otherwise (outside `loops`' candidates)
+/// or into tiles of other boxes: a map has one swizzle and box. Returns each remaining map's
+/// boxes, by argument.
+llvm::DenseMap<BlockArgument, TmaTileBoxes>
+keepConsistentTmaCandidates(MutableArrayRef<std::pair<scf::ForOp, SmallVector<Candidate>>> loops) {
+  llvm::DenseMap<BlockArgument, SmallVector<std::pair<Operation *, TmaTileBoxes>>> uses;
+  for (auto &[loop, candidates] : loops)
+    for (Candidate &c : candidates)
+      if (auto load = dyn_cast<tk::DescriptorLoadOp>(c.load))
+        uses[cast<BlockArgument>(load.getDesc())].emplace_back(
+            load, *getTmaTileBoxes(c.tileType(), load.getType().getShape()));
+  llvm::DenseMap<BlockArgument, TmaTileBoxes> maps;
+  llvm::SmallPtrSet<Operation *, 8> dropped;
+  for (auto &[arg, loads] : uses) {
+    const TmaTileBoxes &first = loads.front().second;
+    const bool consistent =
+        size_t(std::distance(arg.getUses().begin(), arg.getUses().end())) == loads.size() &&
+        llvm::all_of(loads, [&](const auto &l) {
+          return l.second.rows == first.rows && l.second.width == first.width &&
+                 l.second.swizzleBytes == first.swizzleBytes;
+        });
+    if (consistent)
+      maps[arg] = first;
+    else
+      for (auto &l : loads)
+        dropped.insert(l.first);
+  }
+  for (auto &[loop, candidates] : loops)
+    llvm::erase_if(candidates, [&](const Candidate &c) { return dropped.contains(c.load); });
+  return maps;
+}
+
+/// Records in a tensor map's recipe (`tkgpu.tensor_map`) the box and swizzle its copies use.
+void setTensorMapBoxes(BlockArgument arg, const TmaTileBoxes &boxes) {
+  auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  auto recipe = func.getArgAttrOfType<DictionaryAttr>(arg.getArgNumber(), "tkgpu.tensor_map");
+  Builder b(func.getContext());
+  NamedAttrList entries(recipe);
+  entries.set("box", b.getDenseI32ArrayAttr({int32_t(boxes.rows), int32_t(boxes.width)}));
+  entries.set("swizzle", b.getI32IntegerAttr(int32_t(boxes.swizzleBytes)));
+  func.setArgAttr(arg.getArgNumber(), "tkgpu.tensor_map", entries.getDictionary(b.getContext()));
 }
 
 struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
@@ -411,11 +584,17 @@ struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
       if (!candidates.empty())
         loops.emplace_back(loop, std::move(candidates));
     });
+    llvm::erase_if(loops, [](auto &l) { return !canPipeline(l.first, l.second); });
+    // A tensor map's loads are all in rings of one box and swizzle, or all keep their own copies.
+    llvm::DenseMap<BlockArgument, TmaTileBoxes> maps = keepConsistentTmaCandidates(loops);
+    llvm::erase_if(loops, [](auto &l) { return l.second.empty(); });
     const unsigned numWarps = TkGPUDialect::getModuleNumWarps(module);
     for (auto &[loop, candidates] : loops)
       pipelineLoop(
           loop, candidates, numStages,
           chooseRingTiles(candidates, numStages, std::max(numWarps, 1u), sharedPerMultiprocessor));
+    for (auto &[arg, boxes] : maps)
+      setTensorMapBoxes(arg, boxes);
   }
 };
 

@@ -239,3 +239,60 @@ func.func @warp_group_dot_register_a(%a: tensor<64x64xf16, #b>, %b: !tkgpu.memde
 
 // expected-error @+1 {{slice layout's parent must be a blocked or mma layout}}
 func.func @slice_parent(%x: tensor<4xf32, #tkgpu.slice<{dim = 0, parent = #tkgpu.dot_operand<{opIdx = 0, parent = #tkgpu.mma<{version = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>, kWidth = 2}>}>>)
+
+// -----
+
+#s = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @barrier_not_i64(%bar: !tkgpu.memdesc<1x1xi32, #s>) {
+  // expected-error @+1 {{'tkgpu.init_barrier' op barrier must be a 1x1 tile of i64, got '!tkgpu.memdesc<1x1xi32, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>'}}
+  tkgpu.init_barrier %bar, 1 : !tkgpu.memdesc<1x1xi32, #s>
+  func.return
+}
+
+// -----
+
+#s = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @barrier_count(%bar: !tkgpu.memdesc<1x1xi64, #s>) {
+  // expected-error @+1 {{'tkgpu.init_barrier' op count must be at least 1, got 0}}
+  tkgpu.init_barrier %bar, 0 : !tkgpu.memdesc<1x1xi64, #s>
+  func.return
+}
+
+// -----
+
+#s = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @wait_barrier_tile(%bar: !tkgpu.memdesc<2x1xi64, #s>, %phase: i32) {
+  // expected-error @+1 {{'tkgpu.wait_barrier' op barrier must be a 1x1 tile of i64}}
+  tkgpu.wait_barrier %bar, %phase : !tkgpu.memdesc<2x1xi64, #s>
+  func.return
+}
+
+// -----
+
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @tma_tile_shape(%map: !tk.tensordesc<tensor<64x64xf16>>, %i: i32, %tile: !tkgpu.memdesc<64x128xf16, #s>, %bar: !tkgpu.memdesc<1x1xi64, #bar>) {
+  // expected-error @+1 {{'tkgpu.async_tma_copy_global_to_local' op TMA cannot fill tile '!tkgpu.memdesc<64x128xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' with blocks of 'tensor<64x64xf16>': it must be the block (order [1, 0]) or its transpose (order [0, 1]) in a wgmma layout, with rows in multiples of 8}}
+  tkgpu.async_tma_copy_global_to_local %map[%i, %i], %tile, %bar : !tk.tensordesc<tensor<64x64xf16>> -> !tkgpu.memdesc<64x128xf16, #s>, !tkgpu.memdesc<1x1xi64, #bar>
+  func.return
+}
+
+// -----
+
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+func.func @tma_tile_swizzle(%map: !tk.tensordesc<tensor<64x64xf16>>, %i: i32, %tile: !tkgpu.memdesc<64x64xf16, #s>, %bar: !tkgpu.memdesc<1x1xi64, #bar>) {
+  // expected-error @+1 {{'tkgpu.async_tma_copy_global_to_local' op TMA cannot fill tile}}
+  tkgpu.async_tma_copy_global_to_local %map[%i, %i], %tile, %bar : !tk.tensordesc<tensor<64x64xf16>> -> !tkgpu.memdesc<64x64xf16, #s>, !tkgpu.memdesc<1x1xi64, #bar>
+  func.return
+}
+
+// -----
+
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+func.func @tma_element_type(%map: !tk.tensordesc<tensor<64x64xbf16>>, %i: i32, %tile: !tkgpu.memdesc<64x64xf16, #s>, %bar: !tkgpu.memdesc<1x1xi64, #bar>) {
+  // expected-error @+1 {{'tkgpu.async_tma_copy_global_to_local' op tile '!tkgpu.memdesc<64x64xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>>' must have the element type of the block 'tensor<64x64xbf16>'}}
+  tkgpu.async_tma_copy_global_to_local %map[%i, %i], %tile, %bar : !tk.tensordesc<tensor<64x64xbf16>> -> !tkgpu.memdesc<64x64xf16, #s>, !tkgpu.memdesc<1x1xi64, #bar>
+  func.return
+}

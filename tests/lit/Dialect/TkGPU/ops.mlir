@@ -32,4 +32,21 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     %w = tkgpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x128xf32, #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 128]}>>
     func.return
   }
+  // A TMA ring's ops: barriers, a predicated copy into a panelled tile, a wait with a phase.
+  // CHECK-LABEL: func.func @tma_ring
+  // CHECK: tkgpu.init_barrier %[[BAR:.+]], 2 : !tkgpu.memdesc<1x1xi64, #{{.+}}>
+  // CHECK: tkgpu.async_tma_copy_global_to_local %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %[[BAR]] pred %{{.+}} : !tk.tensordesc<tensor<64x128xf16>> -> !tkgpu.memdesc<64x128xf16, #[[PANELS]]>, !tkgpu.memdesc<1x1xi64, #{{.+}}>
+  // CHECK: tkgpu.async_tma_copy_global_to_local %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}, %[[BAR]] : !tk.tensordesc<tensor<64x128xf16>>
+  // CHECK: tkgpu.wait_barrier %[[BAR]], %{{.+}} : !tkgpu.memdesc<1x1xi64, #{{.+}}>
+  // CHECK: tkgpu.inval_barrier %[[BAR]] : !tkgpu.memdesc<1x1xi64, #{{.+}}>
+  func.func @tma_ring(%map: !tk.tensordesc<tensor<64x128xf16>>, %i: i32, %go: i1,
+                      %tile: !tkgpu.memdesc<64x128xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], panelWidth = 64}>>,
+                      %bar: !tkgpu.memdesc<1x1xi64, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>) {
+    tkgpu.init_barrier %bar, 2 : !tkgpu.memdesc<1x1xi64, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+    tkgpu.async_tma_copy_global_to_local %map[%i, %i], %tile, %bar pred %go : !tk.tensordesc<tensor<64x128xf16>> -> !tkgpu.memdesc<64x128xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], panelWidth = 64}>>, !tkgpu.memdesc<1x1xi64, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+    tkgpu.async_tma_copy_global_to_local %map[%i, %i], %tile, %bar : !tk.tensordesc<tensor<64x128xf16>> -> !tkgpu.memdesc<64x128xf16, #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0], panelWidth = 64}>>, !tkgpu.memdesc<1x1xi64, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+    tkgpu.wait_barrier %bar, %i : !tkgpu.memdesc<1x1xi64, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+    tkgpu.inval_barrier %bar : !tkgpu.memdesc<1x1xi64, #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>
+    func.return
+  }
 }
