@@ -14,7 +14,7 @@
 /// - grid: `tk::grid(tk::cdiv(seq_len, BLOCK_M), batch * heads)`;
 /// - `q`, `k`, `v`, `o` point to contiguous [batch, heads, seq_len, HEAD_DIM] tensors of one
 ///   16-bit float type (f16 or bf16); each tensor holds fewer than 2^31 elements;
-/// - `sm_scale` multiplies the scores before the softmax (usually 1/sqrt(HEAD_DIM));
+/// - `sm_scale` (positive) multiplies the scores before the softmax (usually 1/sqrt(HEAD_DIM));
 /// - constants: HEAD_DIM, BLOCK_M, BLOCK_N, powers of two >= 16 with BLOCK_M a multiple of
 ///   BLOCK_N; CAUSAL, whether row i attends to keys j <= i only.
 #pragma once
@@ -62,15 +62,17 @@ inline auto attention =
           auto v_ptrs = v + head + cols(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_);
           auto k_tile = masked ? tk::load(k_ptrs, cols(tk::newaxis, tk::_) < seq_len, 0.0f)
                                : tk::load(k_ptrs);
-          auto qk = tk::dot(q_tile, k_tile) * qk_scale; // BLOCK_M x BLOCK_N
+          auto qk = tk::dot(q_tile, k_tile); // BLOCK_M x BLOCK_N
           if (masked) {
             auto keep = cols(tk::newaxis, tk::_) < seq_len;
             if (CAUSAL)
               keep = keep & (offs_m(tk::_, tk::newaxis) >= cols(tk::newaxis, tk::_));
             qk = tk::where(keep, qk, -tk::inf<float>());
           }
-          auto m_new = tk::maximum(m_i, tk::max(qk, 1));
-          auto p = tk::exp2(qk - m_new(tk::_, tk::newaxis));
+          // The row maximum before scaling (the scale is positive), so that scaling and
+          // subtracting it is one multiply-add per score.
+          auto m_new = tk::maximum(m_i, tk::max(qk, 1) * qk_scale);
+          auto p = tk::exp2(qk * qk_scale - m_new(tk::_, tk::newaxis));
           auto alpha = tk::exp2(m_i - m_new);
           l_i = l_i * alpha + tk::sum(p, 1);
           auto v_tile = masked ? tk::load(v_ptrs, cols(tk::_, tk::newaxis) < seq_len, 0.0f)
