@@ -3,7 +3,9 @@
 /// rather than through the upstream math patterns so that the choice per op and type is ours:
 ///  - f32 exp, exp2, log, log2, rsqrt: the SFU's approximations, as Triton does
 ///    (exp x = ex2.approx(x * log2 e), log x = lg2.approx(x) * ln 2), through the NVVM
-///    intrinsics, which LLVM can still fold and schedule (inline PTX could not be);
+///    intrinsics, which LLVM can still fold and schedule (inline PTX could not be). exp and
+///    exp2 flush results below 2^-126 to zero (`ex2.approx.ftz`, Triton's too): one MUFU.EX2,
+///    where ptxas wraps the non-ftz form in a range test and two multiplies for subnormals;
 ///  - sqrt: IEEE (llvm.sqrt is sqrt.rn); floor, ceil, absf, absi, fma, trunc, round,
 ///    copysign: LLVM intrinsics;
 ///  - the rest (sin, cos, erf, tanh, pow, ...) and every f64 transcendental: libdevice
@@ -147,10 +149,10 @@ private:
       return LLVM::SqrtOp::create(b, loc, type, x); // sqrt.rn
     if (f32) {
       if (name == "math.exp2")
-        return intrinsic("llvm.nvvm.ex2.approx.f32", x);
+        return intrinsic("llvm.nvvm.ex2.approx.ftz.f32", x);
       if (name == "math.exp") {
         Value scaled = LLVM::FMulOp::create(b, loc, x, f32Constant(1.4426950408889634)); // log2 e
-        return intrinsic("llvm.nvvm.ex2.approx.f32", scaled);
+        return intrinsic("llvm.nvvm.ex2.approx.ftz.f32", scaled);
       }
       if (name == "math.log2")
         return intrinsic("llvm.nvvm.lg2.approx.f", x);

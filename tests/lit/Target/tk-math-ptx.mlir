@@ -1,4 +1,4 @@
-// Math through the whole pipeline of tk_compile to PTX: f32 exp is ex2.approx.f32 of
+// Math through the whole pipeline of tk_compile to PTX: f32 exp is ex2.approx.ftz.f32 of
 // x * log2 e (0f3FB8AA3B), log is lg2.approx.f32 times ln 2 (0f3F317218); sin calls libdevice,
 // which PTXCodeGen.cpp links and O3 inlines, so no __nv_ function is left to call; f16 exp goes
 // through f32.
@@ -10,7 +10,7 @@
 // CHECK:      .visible .entry math_ptx(
 // CHECK-NOT:  __nv_
 // CHECK-DAG:  mul.{{(rn.)?}}f32 {{.*}}0f3FB8AA3B
-// CHECK-DAG:  ex2.approx.f32
+// CHECK-DAG:  ex2.approx.ftz.f32
 // CHECK-DAG:  lg2.approx.f32
 // CHECK-DAG:  mul.{{(rn.)?}}f32 {{.*}}0f3F317218
 // CHECK-DAG:  cvt.f32.f16

@@ -1,5 +1,5 @@
 // MathOpToLLVM.cpp: math ops, on scalars and on each element a thread holds of a tensor. f32
-// exp / exp2 / log / log2 / rsqrt take the SFU's approximations (ex2.approx of x * log2 e,
+// exp / exp2 / log / log2 / rsqrt take the SFU's approximations (ex2.approx.ftz of x * log2 e,
 // lg2.approx times ln 2, rsqrt.approx); sqrt is IEEE (llvm.sqrt); floor, ceil, absf, absi, fma
 // are LLVM intrinsics; sin, cos, erf and every f64 transcendental call libdevice; f16/bf16
 // compute in f32. arith.floordivsi (which upstream arith -> LLVM leaves out) is the truncating
@@ -10,8 +10,8 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   // CHECK-LABEL: llvm.func @fast_f32
   // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
   // CHECK: %[[S:.*]] = llvm.fmul %[[X:.*]], %[[LOG2E]] : f32
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[S]]) : (f32) -> f32
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[X]]) : (f32) -> f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[S]]) : (f32) -> f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X]]) : (f32) -> f32
   // CHECK: %[[L:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%[[X]]) : (f32) -> f32
   // CHECK: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
   // CHECK: llvm.fmul %[[L]], %[[LN2]] : f32
@@ -109,11 +109,11 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 #b = #tkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK: llvm.func @__nv_sinf(f32) -> f32
 // CHECK-LABEL: llvm.func @tensors
-// CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"
 // CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
 // CHECK: %[[H:.*]] = llvm.fpext %{{.*}} : f16 to f32
 // CHECK: %[[HS:.*]] = llvm.fmul %[[H]], %{{.*}} : f32
-// CHECK: %[[HE:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"(%[[HS]]) : (f32) -> f32
+// CHECK: %[[HE:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[HS]]) : (f32) -> f32
 // CHECK: llvm.fptrunc %[[HE]] : f32 to f16
 // CHECK: llvm.fpext %{{.*}} : f16 to f32
 // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
