@@ -23,6 +23,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,6 +51,14 @@ void initializeNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit pointers to shared, local and constant memory (NVPTX's -nvptx-short-ptr, set as
+    // Triton sets it): with 64-bit ones every shared address the kernel computes (ring slots,
+    // wgmma descriptors, cp.async destinations) is 64-bit arithmetic. The option is process
+    // state, read when a target machine is created: it applies to every NVPTX compile in this
+    // process's LLVM.
+    auto &options = llvm::cl::getRegisteredOptions();
+    if (auto found = options.find("nvptx-short-ptr"); found != options.end())
+      static_cast<llvm::cl::opt<bool> *>(found->second)->setValue(true);
   });
 }
 
