@@ -296,25 +296,51 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
   return stages;
 }
 
-/// Makes the warp_group_dot ops of `loop`'s body whose only use is to be carried to the next
-/// iteration, as the accumulator of that same op and nothing else, asynchronous: each is
-/// followed by a warp_group_dot_wait with one group pending, whose result is carried instead.
-/// Returns the numbers of the loop results they carry (waited for after the loop).
+/// Makes the warp_group_dot ops of `loop`'s body whose result is only carried to the next
+/// iteration asynchronous, and returns the numbers of the loop results they carry (waited for
+/// after the loop). Two cases:
+///  - the next iteration uses the value only as the accumulator of that same op (a matmul's K
+///    loop): a warp_group_dot_wait with one group pending follows the op, and its result is
+///    carried instead. The product runs while the next iteration starts and issues its own;
+///  - the next iteration uses it otherwise (attention's `acc * alpha` before `P V`): a
+///    warp_group_dot_wait with no group pending comes before the first of those uses. The
+///    product runs across the end of the iteration: its copies, the barrier, the next one's
+///    wait for its tiles and the products issued before that use.
+/// Either way the wait for the product of iteration i comes before iteration i + 1's copies,
+/// which overwrite the slot it read: those come last in the body (the ring of num_stages
+/// tiles, which the caller requires).
 SmallVector<unsigned> makeDotsAsync(RewriterBase &rewriter, scf::ForOp loop) {
   SmallVector<unsigned> carried;
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto dot : llvm::make_early_inc_range(loop.getBody()->getOps<WarpGroupDotOp>())) {
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (auto dot : llvm::make_early_inc_range(body->getOps<WarpGroupDotOp>())) {
     if (!dot.getResult().hasOneUse() || *dot.getResult().getUsers().begin() != yield)
       continue;
     const unsigned i = dot.getResult().getUses().begin()->getOperandNumber();
     BlockArgument arg = loop.getRegionIterArg(i);
-    if (!arg.hasOneUse() || dot.getC() != arg)
+    if (arg.hasOneUse() && dot.getC() == arg) {
+      rewriter.setInsertionPointAfter(dot);
+      rewriter.modifyOpInPlace(dot, [&] { dot.setIsAsync(true); });
+      auto waited = WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), ValueRange{dot.getResult()},
+                                               /*pendings=*/1);
+      rewriter.modifyOpInPlace(yield, [&] { yield.setOperand(i, waited.getResult(0)); });
+      carried.push_back(i);
       continue;
-    rewriter.setInsertionPointAfter(dot);
+    }
+    // The first op of the body that uses the value, but the yield (which carries it on).
+    Operation *firstUse = nullptr;
+    for (Operation *user : arg.getUsers()) {
+      Operation *op = body->findAncestorOpInBlock(*user);
+      if (op && op != yield && (!firstUse || op->isBeforeInBlock(firstUse)))
+        firstUse = op;
+    }
+    if (!firstUse)
+      continue;
+    rewriter.setInsertionPoint(firstUse);
     rewriter.modifyOpInPlace(dot, [&] { dot.setIsAsync(true); });
-    auto waited = WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), ValueRange{dot.getResult()},
-                                             /*pendings=*/1);
-    rewriter.modifyOpInPlace(yield, [&] { yield.setOperand(i, waited.getResult(0)); });
+    auto waited = WarpGroupDotWaitOp::create(rewriter, dot.getLoc(), ValueRange{arg},
+                                             /*pendings=*/0);
+    rewriter.replaceAllUsesExcept(arg, waited.getResult(0), waited);
     carried.push_back(i);
   }
   return carried;

@@ -114,19 +114,21 @@ func.func @matmul(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<f16
 #sb0 = #tkgpu.slice<{dim = 0, parent = #bb}>
 #sb1 = #tkgpu.slice<{dim = 1, parent = #bb}>
 
-// The accumulator is scaled before each product: the product must be complete when the next
-// iteration reads it, so it stays synchronous (still num_stages tiles, copies after the product).
+// The accumulator is scaled before each product: the product stays in flight across the end of
+// the iteration (its copies, the barrier) and the next one waits for it, with none pending,
+// just before the scaling reads it. That wait comes before the copies that overwrite the slot
+// the product read.
 // CHECK-LABEL: func.func @scaled
-// CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:[^ ]+]] =
 // CHECK: tkgpu.async_wait 1 {async_proxy}
-// CHECK: arith.addf
-// CHECK: tkgpu.warp_group_dot
-// CHECK-NOT: is_async
+// CHECK: %[[READY:.+]] = tkgpu.warp_group_dot_wait %[[ACC]] {pendings = 0 : i32}
+// CHECK: arith.addf %[[READY]], %[[READY]]
+// CHECK: %[[D:.+]] = tkgpu.warp_group_dot {{.*}} {is_async}
 // CHECK-NOT: tkgpu.warp_group_dot_wait
 // CHECK: tkgpu.barrier
 // CHECK: tkgpu.async_copy_global_to_local
-// CHECK: scf.yield
-// CHECK-NOT: tkgpu.warp_group_dot_wait
+// CHECK: scf.yield %[[D]],
+// CHECK: tkgpu.warp_group_dot_wait %{{.*}}#0 {pendings = 0 : i32}
 // CHECK: tkgpu.async_wait 0
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @scaled(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %k: i32 {tk.divisibility = 16 : i32}, %n: i32 {tk.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
