@@ -35,6 +35,14 @@ Value mlir::tk::packElements(OpBuilder &builder, Location loc, Type structType,
   return packed;
 }
 
+Value mlir::tk::emitWarpIndex(OpBuilder &b, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value warp = LLVM::UDivOp::create(b, loc, tid, i32Constant(b, loc, 32));
+  return NVVM::ShflOp::create(b, loc, b.getI32Type(), i32Constant(b, loc, -1), warp,
+                              i32Constant(b, loc, 0), i32Constant(b, loc, 0x1f),
+                              NVVM::ShflKind::idx, UnitAttr());
+}
+
 Value mlir::tk::i32Constant(OpBuilder &builder, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                   builder.getI32IntegerAttr(static_cast<int32_t>(value)));

@@ -47,6 +47,11 @@ Value i32Constant(OpBuilder &builder, Location loc, int64_t value);
 /// `value + addend` (i32), or `value` itself when `addend` is 0.
 Value addConst(OpBuilder &builder, Location loc, Value value, int64_t addend);
 
+/// The thread's warp (thread index / 32), read from lane 0 with `shfl.sync.idx`, so that ptxas
+/// knows it is the same across the warp and keeps what is computed from it in uniform
+/// registers (wgmma's matrix descriptors).
+Value emitWarpIndex(OpBuilder &builder, Location loc);
+
 // Shared memory. Ops that exchange values between threads use a scratch area at their own
 // offset in the module's shared array (tk-allocate-shared-memory's `tkgpu.shared_offset`; the
 // sizes: lib/Analysis/Allocation.h): emitBarrier, write, emitBarrier, read.

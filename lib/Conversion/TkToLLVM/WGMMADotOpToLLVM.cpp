@@ -24,12 +24,18 @@
 /// (c mod panel) * element bytes; the hardware applies the swizzle to the resulting addresses,
 /// which is why tiles start at multiples of 1024 bytes (kTileAlignment).
 ///
-/// Ordering. `wgmma.fence` comes before the first instruction of each op (its accumulator
-/// registers were written by other instructions), `wgmma.commit_group` after the last: an op is
-/// one group. A synchronous op then waits for it (`wgmma.wait_group 0`); an asynchronous one
-/// leaves that to tkgpu.warp_group_dot_wait. The waits pass the accumulators through the
-/// inline assembly, so that LLVM cannot move their uses above the wait. Every statement has
-/// side effects: none may move across the barriers that make the tiles ready.
+/// The descriptor of each tile is computed once, from the thread's warpgroup (its warp index
+/// read from lane 0, so that ptxas keeps the arithmetic in uniform registers); an instruction's
+/// is the tile's plus the sub-tile's offset / 16.
+///
+/// Ordering. `wgmma.fence` comes before the first instruction of each op, `wgmma.commit_group`
+/// after the last: an op is one group. The fence takes every register the instructions read
+/// (accumulators, a in registers) as operands, so that all of them are written before it; a
+/// product from a zero constant reads no accumulator (scale-d 0 on its first K step). A synchronous
+/// op then waits for it (`wgmma.wait_group 0`); an asynchronous one leaves that to
+/// tkgpu.warp_group_dot_wait. The waits pass the accumulators through the inline assembly, so that
+/// LLVM cannot move their uses above the wait. Every statement has side effects: none may move
+/// across the barriers that make the tiles ready.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/TypeConverter.h"
 #include "Conversion/TkToLLVM/Utility.h"
@@ -39,6 +45,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tk;
@@ -81,13 +88,11 @@ TileGeometry getGeometry(tkgpu::MemDescType type, unsigned kDim) {
   return geometry;
 }
 
-/// The descriptor (i64) of the sub-tile `offset` bytes into the tile at `base` (an
-/// `!llvm.ptr<3>`): the start address field is (address mod 2^18) / 16.
-Value emitDescriptor(OpBuilder &b, Location loc, Value base, int64_t offset,
-                     const TileGeometry &geometry) {
+/// The descriptor (i64) of the tile at `base` (an `!llvm.ptr<3>`): the start address field is
+/// (address mod 2^18) / 16.
+Value emitDescriptor(OpBuilder &b, Location loc, Value base, const TileGeometry &geometry) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(b, loc, i32, base);
-  address = addConst(b, loc, address, offset);
   Value field =
       LLVM::AndOp::create(b, loc, LLVM::LShrOp::create(b, loc, address, i32Constant(b, loc, 4)),
                           i32Constant(b, loc, 0x3FFF));
@@ -95,6 +100,33 @@ Value emitDescriptor(OpBuilder &b, Location loc, Value base, int64_t offset,
   Value bits =
       LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(int64_t(geometry.constantBits())));
   return LLVM::OrOp::create(b, loc, wide, bits);
+}
+
+/// The descriptor of the sub-tile `offset` bytes (a multiple of 16) into the tile of
+/// descriptor `tile`: its start address field plus offset / 16. Shared memory ends below 2^18
+/// bytes, so the field does not overflow into the strides: one 64-bit add of a constant, which
+/// ptxas keeps in uniform registers, as the tile's descriptor.
+Value offsetDescriptor(OpBuilder &b, Location loc, Value tile, int64_t offset) {
+  assert(offset % 16 == 0 && "wgmma sub-tiles start at 16-byte boundaries");
+  if (offset == 0)
+    return tile;
+  return LLVM::AddOp::create(
+      b, loc, tile,
+      LLVM::ConstantOp::create(b, loc, b.getI64Type(), b.getI64IntegerAttr(offset / 16)));
+}
+
+/// Whether `value` is a constant tensor of zeros (+0.0 or 0): a product that starts from it
+/// needs neither the zeros in registers nor their addition, only scale-d 0 on its first K step.
+bool isZeroTensor(Value value) {
+  DenseElementsAttr constant;
+  if (!matchPattern(value, m_Constant(&constant)) || !constant.isSplat())
+    return false;
+  Attribute element = constant.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(element))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(element))
+    return i.getValue().isZero();
+  return false;
 }
 
 /// The two-element vector type a register of 16-bit elements packs.
@@ -209,8 +241,7 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
     Type regType = acc.isF32() ? Type(rewriter.getF32Type()) : Type(rewriter.getI32Type());
 
     // The thread's warpgroup: its first row, and its column of the warp grid.
-    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, rewriter.getI32Type());
-    Value warp = LLVM::UDivOp::create(rewriter, loc, tid, i32Constant(rewriter, loc, 32));
+    Value warp = emitWarpIndex(rewriter, loc);
     Value warpM = LLVM::URemOp::create(rewriter, loc, warp, i32Constant(rewriter, loc, warpsM));
     Value warpN = LLVM::URemOp::create(
         rewriter, loc,
@@ -248,6 +279,10 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
     Value aBase =
         aInRegisters ? Value() : rowBase(adaptor.getA(), aGeometry, groupRow, aGeometry.kMajor);
     Value bBase = rowBase(adaptor.getB(), bGeometry, groupCol, /*startIsRow=*/bGeometry.kMajor);
+    // The descriptors of the warpgroup's sub-tiles; each instruction's is one of these plus a
+    // constant.
+    Value aDesc = aInRegisters ? Value() : emitDescriptor(rewriter, loc, aBase, aGeometry);
+    Value bDesc = emitDescriptor(rewriter, loc, bBase, bGeometry);
     auto aOffset = [&](int64_t row, int64_t kk) {
       return aGeometry.kMajor ? aGeometry.byteOffset(row, kk) : aGeometry.byteOffset(kk, row);
     };
@@ -292,7 +327,7 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
                             << " elements per thread, its layout " << repM * repK * 8;
     auto aOperands = [&](int64_t i, int64_t kk) -> SmallVector<Value> {
       if (!aInRegisters)
-        return {emitDescriptor(rewriter, loc, aBase, aOffset(i * 16 * warpsM, kk), aGeometry)};
+        return {offsetDescriptor(rewriter, loc, aDesc, aOffset(i * 16 * warpsM, kk))};
       SmallVector<Value> regs;
       const int64_t first = (i * repK + kk / instrK) * 8;
       for (int64_t r = 0; r < 4; ++r) {
@@ -305,16 +340,50 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
       return regs;
     };
 
-    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    // A product from zeros: its first K step ignores the accumulator registers (scale-d 0), so
+    // they are left undefined rather than zeroed before every product (as in attention's Q Kᵀ).
+    const bool fromZero = isZeroTensor(op.getC());
+    if (fromZero) {
+      Value undefined = LLVM::UndefOp::create(rewriter, loc, regType);
+      for (SmallVector<Value> &regs : reps)
+        regs.assign(regs.size(), undefined);
+    }
+
+    // Every register the instructions read is written before the fence, which takes them as
+    // operands: ptxas orders the group after the fence only, not after each of their writes
+    // (it would otherwise add a warpgroup.arrive before each instruction whose a registers were
+    // packed just before it, as LLVM places each conversion next to its use).
+    SmallVector<SmallVector<Value>> aRegisters;
+    if (aInRegisters)
+      for (int64_t i = 0; i < repM; ++i)
+        for (int64_t kk = 0; kk < k; kk += instrK)
+          aRegisters.push_back(aOperands(i, kk));
+    SmallVector<Value> written;
+    for (ArrayRef<Value> regs : aRegisters)
+      llvm::append_range(written, regs);
+    if (!fromZero)
+      for (ArrayRef<Value> regs : reps)
+        llvm::append_range(written, regs);
+    if (written.empty()) {
+      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    } else {
+      std::string inputs;
+      for (Value v : written)
+        inputs += std::string(inputs.empty() ? "" : ",") + (v.getType().isF32() ? "f" : "r");
+      emitAsm(rewriter, loc, "wgmma.fence.sync.aligned;", inputs, written, Type(), 0,
+              /*sideEffects=*/true);
+    }
     Value one = i32Constant(rewriter, loc, 1);
+    Value zero = i32Constant(rewriter, loc, 0);
     for (int64_t kk = 0; kk < k; kk += instrK)
       for (int64_t i = 0; i < repM; ++i)
         for (int64_t j = 0; j < repN; ++j) {
-          Value bDesc = emitDescriptor(rewriter, loc, bBase,
-                                       bOffset(j * int64_t(instrN) * warpsN, kk), bGeometry);
+          Value bInstr =
+              offsetDescriptor(rewriter, loc, bDesc, bOffset(j * int64_t(instrN) * warpsN, kk));
           SmallVector<Value> &regs = reps[i * repN + j];
-          SmallVector<Value> operands = aOperands(i, kk);
-          operands.append({bDesc, one});
+          SmallVector<Value> operands =
+              aInRegisters ? aRegisters[i * (k / instrK) + kk / instrK] : aOperands(i, kk);
+          operands.append({bInstr, fromZero && kk == 0 ? zero : one});
           llvm::append_range(operands, regs);
           regs = emitAsm(rewriter, loc, text, constraints, operands, regType, accRegs,
                          /*sideEffects=*/true);

@@ -14,7 +14,9 @@
 // a is K-major (128-byte rows, 128-byte swizzle): the descriptor's constant part is LBO 16
 // (unused), SBO 1024 (8 rows of 128 bytes), mode 1; b is N-major in two panels of 64 rows x
 // 128 bytes: LBO 8192 (the panel stride), SBO 1024. b transposed (the last immediate).
-// The tiles are the shared array's first 16 KiB and the next 16 KiB (1024-byte aligned).
+// The tiles are the shared array's first 16 KiB and the next 16 KiB (1024-byte aligned). Each
+// instruction's descriptor is its tile's plus the sub-tile's offset / 16 (a's second rep, 64 rows
+// of 128 bytes down: 512).
 // CHECK: llvm.mlir.global external @tk_shared() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: func.func @f16
 // CHECK: nvvm.barrier0
@@ -25,10 +27,14 @@
 // CHECK: llvm.store {{.*}} : vector<8xf16>, !llvm.ptr<3>
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-NEXT: nvvm.barrier0
-// CHECK: nvvm.wgmma.fence.aligned
 // CHECK-DAG: llvm.mlir.constant(4611686293305360384 : i64)
 // CHECK-DAG: llvm.mlir.constant(4611686293338849280 : i64)
-// CHECK-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{.*}}, $63}, $64, $65, p, 1, 1, 0, 1;\0A}", "=f,{{.*}},l,l,r,0,
+// CHECK: "wgmma.fence.sync.aligned;", "{{(f,)*}}f"
+// CHECK: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{.*}}, $63}, $64, $65, p, 1, 1, 0, 1;\0A}", "=f,{{.*}},l,l,r,0,
+// CHECK: %[[ROWS:.+]] = llvm.mlir.constant(512 : i64) : i64
+// CHECK-NEXT: llvm.add %{{.+}}, %[[ROWS]] : i64
+// CHECK-NEXT: wgmma.mma_async
+// CHECK-COUNT-6: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{.*}}, $63}, $64, $65, p, 1, 1, 0, 1;\0A}", "=f,{{.*}},l,l,r,0,
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-NEXT: "wgmma.wait_group.sync.aligned 0;", "{{(=f,)+}}=f,0,1,{{.*}},127"
@@ -53,7 +59,7 @@ func.func @f16(%a: tensor<128x64xf16, #ba>, %b: tensor<64x128xf16, #bb>, %c: ten
 // four K steps of 8, no transposes. Asynchronous: no wait after the commit; the wait op
 // passes the 16 accumulators through `wgmma.wait_group 1`.
 // CHECK-LABEL: func.func @tf32
-// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: "wgmma.fence.sync.aligned;", "{{(f,)*}}f"
 // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32 {$0, {{.*}}, $15}, $16, $17, p, 1, 1;
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -77,7 +83,7 @@ func.func @tf32(%ta: !tkgpu.memdesc<64x32xf32, #sa>, %tb: !tkgpu.memdesc<32x64xf
 // a in registers (f16 64 x 32: two K steps): four f16x2 registers per instruction instead of a
 // descriptor, and no transpose immediate for a (b N-major: 1).
 // CHECK-LABEL: func.func @register_a
-// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: "wgmma.fence.sync.aligned;", "r,r,r,r,r,r,r,r,{{(f,)*}}f"
 // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;\0A}", "=f,{{.*}},r,r,r,r,l,r,0,
 // CHECK-NOT: wgmma.mma_async
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
@@ -99,12 +105,36 @@ func.func @register_a(%a: tensor<64x32xf16, #opa>, %tb: !tkgpu.memdesc<32x64xf16
 // takes fp8 in PTX 8.0: the module asks for no higher ISA.
 // CHECK-NOT: tkgpu.ptx_version
 // CHECK-LABEL: func.func @fp8
-// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: "wgmma.fence.sync.aligned;", "{{(f,)*}}f"
 // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {$0, {{.*}}, $63}, $64, $65, p, 1, 1;
 // CHECK-NOT: wgmma.mma_async
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @fp8(%ta: !tkgpu.memdesc<64x64xf8E4M3FN, #sa>, %tb: !tkgpu.memdesc<64x128xf8E5M2, #sb>, %c: tensor<64x128xf32, #mma>) -> tensor<64x128xf32, #mma> {
   %d = tkgpu.warp_group_dot %ta, %tb, %c : !tkgpu.memdesc<64x64xf8E4M3FN, #sa>, !tkgpu.memdesc<64x128xf8E5M2, #sb>, tensor<64x128xf32, #mma> -> tensor<64x128xf32, #mma>
   func.return %d : tensor<64x128xf32, #mma>
+}
+}
+
+// -----
+
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#sa = #tkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sb = #tkgpu.shared<{vec = 4, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+
+// A product from zeros (attention's Q Kᵀ): the first K step has scale-d 0 and undefined
+// accumulator registers, the next ones scale-d 1 and the previous step's results.
+// CHECK-LABEL: func.func @from_zero
+// CHECK: %[[UNDEF:.+]] = llvm.mlir.undef : f32
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NEXT: %[[ONE:.+]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK-NEXT: %[[ZERO:.+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async{{.*}} %{{.+}}, %{{.+}}, %[[ZERO]], %[[UNDEF]], %[[UNDEF]],
+// CHECK-COUNT-3: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async{{.*}} %{{.+}}, %{{.+}}, %[[ONE]], %{{.+}}
+// CHECK-NOT: wgmma.mma_async
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @from_zero(%ta: !tkgpu.memdesc<64x32xf32, #sa>, %tb: !tkgpu.memdesc<32x64xf32, #sb>) -> tensor<64x64xf32, #mma> {
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+  %d = tkgpu.warp_group_dot %ta, %tb, %zero : !tkgpu.memdesc<64x32xf32, #sa>, !tkgpu.memdesc<32x64xf32, #sb>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  func.return %d : tensor<64x64xf32, #mma>
 }
 }
