@@ -54,6 +54,10 @@
 /// become false: no global read, and the copy groups stay empty), as it does in the prologue
 /// when the loop may run fewer than num_stages - 1 iterations. After the loop an async_wait 0
 /// drains every group before the shared memory is used for anything else.
+///
+/// Outside loops, at any num_stages: the wgmma tiles of one value share one tile
+/// (shareOperandTiles), and a descriptor load at the top level that only fills such a tile is a
+/// TMA copy straight into it (loadTileDirectly).
 #include "Analysis/AxisInfo.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
@@ -67,6 +71,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tkgpu {
@@ -593,13 +598,116 @@ void setTensorMapBoxes(BlockArgument arg, const TmaTileBoxes &boxes) {
   func.setArgAttr(arg.getArgNumber(), "tkgpu.tensor_map", entries.getDictionary(b.getContext()));
 }
 
+/// One tile for every wgmma tile of a value: tk-accelerate-matmul writes a value to shared
+/// memory before each product that reads it (attention's Q, before each of its two loops).
+/// Those tiles hold the same bytes and wgmma only reads them, so the first, moved to just after
+/// the value is made, serves them all: the value is written once, and its registers are free
+/// from there on instead of held across the first loop for the second one's tile.
+void shareOperandTiles(ModuleOp module) {
+  llvm::MapVector<Value, SmallVector<LocalAllocOp>> tiles;
+  module.walk([&](LocalAllocOp alloc) {
+    if (alloc.getSrc() && !alloc->use_empty() &&
+        llvm::all_of(alloc->getUsers(), [](Operation *u) { return isa<WarpGroupDotOp>(u); }))
+      tiles[alloc.getSrc()].push_back(alloc);
+  });
+  IRRewriter rewriter(module.getContext());
+  for (auto &[value, allocs] : tiles) {
+    if (allocs.size() < 2)
+      continue;
+    rewriter.setInsertionPointAfterValue(value);
+    for (MemDescType type : llvm::SetVector<MemDescType>(
+             llvm::from_range,
+             llvm::map_range(allocs, [](LocalAllocOp a) { return a.getType(); }))) {
+      Value shared = LocalAllocOp::create(rewriter, allocs.front().getLoc(), type, value);
+      for (LocalAllocOp alloc : allocs)
+        if (alloc.getType() == type)
+          rewriter.replaceOp(alloc, shared);
+    }
+  }
+}
+
+/// A wgmma operand loaded once, outside any loop (attention's Q): a tk.descriptor_load at the
+/// top level of the kernel, of a tensor map read nowhere else, whose block only goes, through
+/// one or more tkgpu.local_alloc of one tile type, to warp_group_dot ops.
+struct DirectTile {
+  tk::DescriptorLoadOp load;
+  SmallVector<LocalAllocOp> allocs;
+  TmaTileBoxes boxes;
+};
+
+std::optional<DirectTile> findDirectTile(tk::DescriptorLoadOp load) {
+  auto arg = dyn_cast<BlockArgument>(load.getDesc());
+  auto func = dyn_cast<func::FuncOp>(load->getParentOp());
+  if (!arg || !func || arg.getOwner() != &func.getBody().front() || !arg.hasOneUse() ||
+      !func.getArgAttr(arg.getArgNumber(), "tkgpu.tensor_map") || load.getResult().use_empty())
+    return std::nullopt;
+  DirectTile tile{load, {}, {}};
+  for (Operation *user : load.getResult().getUsers()) {
+    auto alloc = dyn_cast<LocalAllocOp>(user);
+    if (!alloc ||
+        !llvm::all_of(alloc->getUsers(), [](Operation *u) { return isa<WarpGroupDotOp>(u); }))
+      return std::nullopt;
+    if (!tile.allocs.empty() && alloc.getType() != tile.allocs.front().getType())
+      return std::nullopt;
+    tile.allocs.push_back(alloc);
+  }
+  std::optional<TmaTileBoxes> boxes =
+      getTmaTileBoxes(tile.allocs.front().getType(), load.getType().getShape());
+  if (!boxes)
+    return std::nullopt;
+  tile.boxes = *boxes;
+  return tile;
+}
+
+/// Has TMA copy `tile`'s block straight into one wgmma tile, in its swizzle, which every
+/// local_alloc of the block then is: no pass through registers, no tile written per loop.
+///
+///   local_alloc (tile), local_alloc (barrier); init_barrier 1; barrier
+///   async_tma_copy_global_to_local into the tile; wait_barrier phase 0
+///   barrier; inval_barrier; barrier
+void loadTileDirectly(DirectTile &tile) {
+  tk::DescriptorLoadOp load = tile.load;
+  MLIRContext *context = load.getContext();
+  IRRewriter rewriter(context);
+  Location loc = load.getLoc();
+  rewriter.setInsertionPoint(load);
+  Value buffer = LocalAllocOp::create(rewriter, loc, tile.allocs.front().getType(), Value());
+  auto barrierLayout = SharedEncodingAttr::get(context, 1, 1, 1, {1, 0}, 0, 0);
+  Value barrier = LocalAllocOp::create(
+      rewriter, loc, MemDescType::get(context, {1, 1}, rewriter.getI64Type(), barrierLayout),
+      Value());
+  InitBarrierOp::create(rewriter, loc, barrier, 1);
+  BarrierOp::create(rewriter, loc);
+  AsyncTMACopyGlobalToLocalOp::create(rewriter, loc, load.getDesc(), load.getIndices(), buffer,
+                                      barrier, /*pred=*/Value());
+  Value phase = arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+  WaitBarrierOp::create(rewriter, loc, barrier, phase);
+  BarrierOp::create(rewriter, loc);
+  InvalBarrierOp::create(rewriter, loc, barrier);
+  BarrierOp::create(rewriter, loc);
+  for (LocalAllocOp alloc : tile.allocs)
+    rewriter.replaceOp(alloc, buffer);
+  rewriter.eraseOp(load);
+}
+
 struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
   using TkPipelineBase::TkPipelineBase;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    shareOperandTiles(module);
+    // Operands loaded once go straight into their tiles, whatever num_stages says.
+    SmallVector<DirectTile> tiles;
+    module.walk([&](tk::DescriptorLoadOp load) {
+      if (std::optional<DirectTile> tile = findDirectTile(load))
+        tiles.push_back(std::move(*tile));
+    });
+    for (DirectTile &tile : tiles) {
+      setTensorMapBoxes(cast<BlockArgument>(tile.load.getDesc()), tile.boxes);
+      loadTileDirectly(tile);
+    }
     if (numStages < 2)
       return;
-    ModuleOp module = getOperation();
     tk::AxisInfoResult axisInfo(module);
     if (!axisInfo.succeeded())
       return;
