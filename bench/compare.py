@@ -186,18 +186,26 @@ def main(argv):
 
     shapes = shapes_of(order, "attention")
     if shapes:
-        impls = ("tilekit", "triton", "torch sdpa")
+        # Pointers against pointers, descriptors against descriptors (when both ran).
+        impls = ("tilekit", "tilekit descriptor", "triton", "triton descriptor", "torch sdpa")
         rows = []
         for shape in shapes:
             t = {impl: field(records, "attention", shape, impl, "tflops") for impl in impls}
             notes = [f"{impl}: {r.get('config', '')} ({r.get('check', '-')})" for impl in impls
                      if (r := records.get(("attention", shape, impl)))]
+            best_tk = max((x for x in (t["tilekit"], t["tilekit descriptor"]) if x is not None),
+                          default=None)
+            best_triton = max((x for x in (t["triton"], t["triton descriptor"]) if x is not None),
+                              default=None)
             rows.append([shape] + [fmt(t[impl], ".1f") for impl in impls] + [
                 fmt(ratio(t["tilekit"], t["triton"]), ".3f"),
-                fmt(ratio(t["tilekit"], t["torch sdpa"]), ".3f"), "; ".join(notes)])
+                fmt(ratio(t["tilekit descriptor"], t["triton descriptor"]), ".3f"),
+                fmt(ratio(best_tk, best_triton), ".3f"),
+                fmt(ratio(best_tk, t["torch sdpa"]), ".3f"), "; ".join(notes)])
         sections.append(f"### {TITLES['attention']}\n\n" + table(
-            ["shape", "TileKit", "Triton", "SDPA", "TileKit/Triton", "TileKit/SDPA",
-             "configs (checks)"], rows, ["---"] + ["---:"] * 5 + ["---"]))
+            ["shape", "TileKit", "TileKit descriptor", "Triton", "Triton descriptor", "SDPA",
+             "TileKit/Triton", "descriptor/descriptor", "best/best", "best TileKit/SDPA",
+             "configs (checks)"], rows, ["---"] + ["---:"] * 9 + ["---"]))
 
     print("\n\n".join(sections))
     print("\nGB/s ratios above 1 and time ratios below 1 favour TileKit. % copy: against the copy "

@@ -17,7 +17,9 @@
 //   bench_gpu --matmul-descriptor  fp16, bf16 and fp8 only: "tilekit" and "tilekit descriptor"
 //   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
 //                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
-//                        that when causal), best of a sweep of block sizes, warps and stages
+//                        that when causal), best of a sweep of block sizes, warps and stages;
+//                        through pointers ("tilekit") and tensor descriptors
+//                        (examples::attention_descriptor, "tilekit descriptor")
 //   bench_gpu --cold     (internal) one first launch of vector add, for the cold-compile benchmark
 //
 // Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
@@ -507,9 +509,11 @@ constexpr attention_config attention_configs[] = {
     {128, 64, 4, 3}, {64, 64, 4, 3},  {128, 64, 4, 4},  {64, 128, 4, 3},
 };
 
-/// softmax(Q Kᵀ / sqrt(D)) V for [B, H, S, D] bf16 tensors, every config; the best as a JSON line,
-/// with 16 sampled rows checked against the host in double.
-void bench_attention_case(int B, int H, int S, int D, bool causal) {
+/// softmax(Q Kᵀ / sqrt(D)) V for [B, H, S, D] bf16 tensors, every config, through pointers
+/// (examples::attention, "tilekit") or tensor descriptors (examples::attention_descriptor,
+/// "tilekit descriptor"); the best as a JSON line, with 16 sampled rows checked against the host
+/// in double.
+void bench_attention_case(int B, int H, int S, int D, bool causal, bool descriptor) {
   using T = tk::bfloat16;
   const std::size_t n = std::size_t(B) * H * S * D;
   CUdeviceptr q = alloc(n * sizeof(T)), k = alloc(n * sizeof(T)), v = alloc(n * sizeof(T)),
@@ -530,29 +534,37 @@ void bench_attention_case(int B, int H, int S, int D, bool causal) {
                             std::to_string(S) + " D" + std::to_string(D) + " bf16" +
                             (causal ? " causal" : "");
   const double flops = 4.0 * B * H * double(S) * S * D * (causal ? 0.5 : 1.0);
+  const std::string impl = descriptor ? "tilekit descriptor" : "tilekit";
   auto run = [&](const attention_config &cfg) {
-    examples::attention.launch(
-        tk::grid(tk::cdiv(S, cfg.bm), B * H),
-        {.num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu}, ptr<T>(o),
-        ptr<const T>(q), ptr<const T>(k), ptr<const T>(v), sm_scale, S, tk::constant(D),
-        tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal));
+    const tk::launch_options options{
+        .num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu};
+    const auto grid = tk::grid(tk::cdiv(S, cfg.bm), B * H);
+    if (descriptor)
+      examples::attention_descriptor.launch(grid, options, ptr<T>(o), ptr<const T>(q),
+                                            ptr<const T>(k), ptr<const T>(v), sm_scale, S,
+                                            B * H * S, tk::constant(D), tk::constant(cfg.bm),
+                                            tk::constant(cfg.bn), tk::constant(causal));
+    else
+      examples::attention.launch(grid, options, ptr<T>(o), ptr<const T>(q), ptr<const T>(k),
+                                 ptr<const T>(v), sm_scale, S, tk::constant(D),
+                                 tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal));
   };
   double best = 1e30;
   const attention_config *best_cfg = nullptr;
   for (const attention_config &cfg : attention_configs) {
     try {
       const double ms = median_ms([&] { run(cfg); });
-      std::fprintf(stderr, "  attention %s, %s: %.3f ms, %.1f TFLOP/s\n", shape.c_str(),
-                   cfg.describe().c_str(), ms, flops / ms / 1e9);
+      std::fprintf(stderr, "  attention %s %s, %s: %.3f ms, %.1f TFLOP/s\n", shape.c_str(),
+                   impl.c_str(), cfg.describe().c_str(), ms, flops / ms / 1e9);
       if (ms < best)
         best = ms, best_cfg = &cfg;
     } catch (const std::exception &e) {
-      std::fprintf(stderr, "  attention %s, %s: failed: %s\n", shape.c_str(),
+      std::fprintf(stderr, "  attention %s %s, %s: failed: %s\n", shape.c_str(), impl.c_str(),
                    cfg.describe().c_str(), e.what());
     }
   }
   if (!best_cfg) {
-    std::fprintf(stderr, "  attention %s: no config ran\n", shape.c_str());
+    std::fprintf(stderr, "  attention %s %s: no config ran\n", shape.c_str(), impl.c_str());
     return;
   }
   // The winner again, then 16 sampled rows against the host in double.
@@ -600,23 +612,27 @@ void bench_attention_case(int B, int H, int S, int D, bool causal) {
   }
   const std::string check =
       bad ? "MISMATCH (" + std::to_string(bad) + " of " + std::to_string(16 * D) + ")" : "ok";
-  std::fprintf(stderr, "  attention %s: check of 16 sampled rows vs the host: %s (worst %.2g)\n",
-               shape.c_str(), check.c_str(), worst);
+  std::fprintf(stderr, "  attention %s %s: check of 16 sampled rows vs the host: %s (worst %.2g)\n",
+               shape.c_str(), impl.c_str(), check.c_str(), worst);
   const double tflops = flops / best / 1e9;
-  std::printf("{\"bench\": \"attention\", \"shape\": \"%s\", \"impl\": \"tilekit\", "
+  std::printf("{\"bench\": \"attention\", \"shape\": \"%s\", \"impl\": \"%s\", "
               "\"ms\": %.4f, \"tflops\": %.2f, \"config\": \"%s\", \"check\": \"%s\"}\n",
-              shape.c_str(), best, tflops, best_cfg->describe().c_str(), check.c_str());
+              shape.c_str(), impl.c_str(), best, tflops, best_cfg->describe().c_str(),
+              check.c_str());
   std::fflush(stdout);
-  std::fprintf(stderr, "| attention | %-28s | tilekit | %9.3f ms | %7.1f TFLOP/s | %s | %s\n",
-               shape.c_str(), best, tflops, best_cfg->describe().c_str(), check.c_str());
+  std::fprintf(stderr, "| attention | %-28s | %s | %9.3f ms | %7.1f TFLOP/s | %s | %s\n",
+               shape.c_str(), impl.c_str(), best, tflops, best_cfg->describe().c_str(),
+               check.c_str());
   for (CUdeviceptr x : {q, k, v, o})
     cu.cuMemFree(x);
 }
 
 int attention_main(const std::string &target) {
   std::fprintf(stderr, "attention on %s\n", target.c_str());
+  // Tensor descriptors lower to TMA from sm_90 on; before, they are ordinary masked loads.
   for (bool causal : {false, true})
-    bench_attention_case(4, 32, 4096, 128, causal);
+    for (bool descriptor : {false, true})
+      bench_attention_case(4, 32, 4096, 128, causal, descriptor);
   return 0;
 }
 

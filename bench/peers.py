@@ -18,8 +18,10 @@ Timing matches bench_gpu: CUDA events on the current stream around each run, med
                                       bounded by TK_BENCH_MATMUL_SECONDS (default 300) per process
     python3 bench/peers.py --attention  flash attention forward, bf16 B4 H32 S4096 D128, causal and
                                       not: a Triton kernel written as the fused-attention tutorial's
-                                      forward (two stages, exp2, pointer loads), its block sizes,
-                                      warps and stages swept by hand, and
+                                      forward (two stages, exp2, pointer loads), the same through
+                                      host tensor descriptors as the tutorial writes it for Hopper
+                                      ("triton descriptor", sm_90+), their block sizes, warps and
+                                      stages swept by hand, and
                                       torch.nn.functional.scaled_dot_product_attention; TFLOP/s
     python3 bench/peers.py --matmul-descriptor  Triton's tutorial kernel, the same through tensor
                                       descriptors ("triton descriptor", sm_90+: B given N x K,
@@ -40,6 +42,11 @@ import time
 import torch
 import triton
 import triton.language as tl
+
+try:  # host-encoded tensor maps, as the fused-attention tutorial uses on Hopper
+    from triton.tools.tensor_descriptor import TensorDescriptor
+except ImportError:  # an older Triton: the descriptor peer is left out
+    TensorDescriptor = None
 
 GIB = 1 << 30
 VECTOR_BLOCK = 1024
@@ -662,6 +669,57 @@ def attention_kernel(Q, K, V, O, sm_scale, N_CTX, HEAD_DIM: tl.constexpr, BLOCK_
     tl.store(O + base + offs_m[:, None] * HEAD_DIM + offs_d[None, :], acc.to(O.dtype.element_ty))
 
 
+@triton.jit
+def attention_descriptor_inner(acc, l_i, m_i, q, desc_k, desc_v, head_row, lo, hi, offs_m, offs_n,
+                               qk_scale, BLOCK_N: tl.constexpr, DIAGONAL: tl.constexpr):
+    """attention_inner through tensor descriptors, as the tutorial's forward on Hopper."""
+    for start_n in tl.range(lo, hi, BLOCK_N):
+        start_n = tl.multiple_of(start_n, BLOCK_N)
+        k = desc_k.load([head_row + start_n, 0]).T
+        qk = tl.dot(q, k)
+        if DIAGONAL:
+            keep = offs_m[:, None] >= (start_n + offs_n)[None, :]
+            qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
+            m_new = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_new[:, None]
+        else:
+            m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_new[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = desc_v.load([head_row + start_n, 0])
+        acc = tl.dot(p.to(v.dtype), v, acc)
+        m_i = m_new
+    return acc, l_i, m_i
+
+
+@triton.jit
+def attention_descriptor_kernel(desc_q, desc_k, desc_v, desc_o, sm_scale, N_CTX,
+                                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr,
+                                BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """attention_kernel on [Z * H * N_CTX, HEAD_DIM] host tensor descriptors."""
+    start_m = tl.program_id(0)
+    head_row = tl.program_id(1) * N_CTX
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    q = desc_q.load([head_row + start_m * BLOCK_M, 0])
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32) + 1.0
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    hi = start_m * BLOCK_M if CAUSAL else N_CTX
+    acc, l_i, m_i = attention_descriptor_inner(acc, l_i, m_i, q, desc_k, desc_v, head_row, 0, hi,
+                                               offs_m, offs_n, qk_scale, BLOCK_N, False)
+    if CAUSAL:
+        acc, l_i, m_i = attention_descriptor_inner(acc, l_i, m_i, q, desc_k, desc_v, head_row,
+                                                   start_m * BLOCK_M, (start_m + 1) * BLOCK_M,
+                                                   offs_m, offs_n, qk_scale, BLOCK_N, True)
+    acc = acc / l_i[:, None]
+    desc_o.store([head_row + start_m * BLOCK_M, 0], acc.to(desc_o.dtype))
+
+
 def bench_attention():
     Z, H, S, D = 4, 32, 4096, 128
     configs = [dict(BLOCK_M=m, BLOCK_N=n, num_warps=w, num_stages=st) for m, n, w, st in (
@@ -687,29 +745,41 @@ def bench_attention():
             grid = (triton.cdiv(S, cfg["BLOCK_M"]), Z * H)
             attention_kernel[grid](q, k, v, o, sm_scale, S, HEAD_DIM=D, CAUSAL=causal, **cfg)
 
-        best = None
-        for cfg in configs:
-            # The diagonal loop steps BLOCK_N through BLOCK_M rows: with BLOCK_N > BLOCK_M it
-            # reads past the sequence (an illegal address on the H200, which ends the process's
-            # CUDA context). TileKit's kernel refuses such blocks the same way.
-            if causal and cfg["BLOCK_M"] % cfg["BLOCK_N"] != 0:
-                continue
-            try:
-                ms = median_ms(lambda: run(cfg))
-            except Exception as e:  # noqa: BLE001 - a config that does not fit is skipped
-                print(f"  attention {shape} triton, {cfg}: {type(e).__name__}: {e}",
-                      file=sys.stderr, flush=True)
-                continue
-            print(f"  attention {shape} triton, {config_text(cfg)}: {ms:.3f} ms, "
-                  f"{flops / ms / 1e9:.1f} TFLOP/s", file=sys.stderr, flush=True)
-            if best is None or ms < best[0]:
-                best = (ms, cfg)
-        if best:
-            o.fill_(float("nan"))
-            run(best[1])
-            err = (o.float() - want.float()).abs().max().item()
-            emit_attention("triton", best[0], config_text(best[1]),
-                           verdict(err <= 2e-2) + f" (max |error| {err:.2g} vs SDPA)")
+        def run_descriptor(cfg):
+            rows, bm, bn = Z * H * S, cfg["BLOCK_M"], cfg["BLOCK_N"]
+            descs = [TensorDescriptor(x, shape=[rows, D], strides=[D, 1], block_shape=[b, D])
+                     for x, b in ((q, bm), (k, bn), (v, bn), (o, bm))]
+            grid = (triton.cdiv(S, bm), Z * H)
+            attention_descriptor_kernel[grid](*descs, sm_scale, S, HEAD_DIM=D, CAUSAL=causal,
+                                              **cfg)
+
+        impls = [("triton", run)]
+        if TensorDescriptor is not None and torch.cuda.get_device_capability()[0] >= 9:
+            impls.append(("triton descriptor", run_descriptor))
+        for impl, launch in impls:
+            best = None
+            for cfg in configs:
+                # The diagonal loop steps BLOCK_N through BLOCK_M rows: with BLOCK_N > BLOCK_M it
+                # reads past the sequence (an illegal address on the H200, which ends the
+                # process's CUDA context). TileKit's kernel refuses such blocks the same way.
+                if causal and cfg["BLOCK_M"] % cfg["BLOCK_N"] != 0:
+                    continue
+                try:
+                    ms = median_ms(lambda: launch(cfg))
+                except Exception as e:  # noqa: BLE001 - a config that does not fit is skipped
+                    print(f"  attention {shape} {impl}, {cfg}: {type(e).__name__}: {e}",
+                          file=sys.stderr, flush=True)
+                    continue
+                print(f"  attention {shape} {impl}, {config_text(cfg)}: {ms:.3f} ms, "
+                      f"{flops / ms / 1e9:.1f} TFLOP/s", file=sys.stderr, flush=True)
+                if best is None or ms < best[0]:
+                    best = (ms, cfg)
+            if best:
+                o.fill_(float("nan"))
+                launch(best[1])
+                err = (o.float() - want.float()).abs().max().item()
+                emit_attention(impl, best[0], config_text(best[1]),
+                               verdict(err <= 2e-2) + f" (max |error| {err:.2g} vs SDPA)")
         ms = median_ms(lambda: torch.nn.functional.scaled_dot_product_attention(
             q, k, v, is_causal=causal))
         emit_attention("torch sdpa", ms, "scaled_dot_product_attention", "-")

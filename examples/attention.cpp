@@ -1,7 +1,7 @@
 // Flash attention, forward (kernels/attention.hpp): softmax(Q Kᵀ / sqrt(D)) V over a
 // [batch, heads, seq_len, D] tensor with a sequence length that is not a multiple of the blocks,
-// for f16 and bf16, head dims 64 and 128, causal and not. Checks every output against a
-// double-precision reference.
+// for f16 and bf16, head dims 64 and 128, causal and not, through pointers and through tensor
+// descriptors (TMA on sm_90). Checks every output against a double-precision reference.
 #include "kernels/attention.hpp"
 #include "example_support.hpp"
 
@@ -17,7 +17,8 @@ constexpr int batch = 1, heads = 2, seq_len = 200;
 constexpr int block_m = 64, block_n = 32;
 
 /// Runs one configuration and prints its summary line; returns the exit status (0: right).
-template <class T> int run(const example::target &where, const char *type, int D, bool causal) {
+template <class T>
+int run(const example::target &where, const char *type, int D, bool causal, bool descriptor) {
   const std::size_t n = std::size_t(batch) * heads * seq_len * std::size_t(D);
   std::mt19937 gen(std::uint32_t(D + causal));
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
@@ -30,10 +31,17 @@ template <class T> int run(const example::target &where, const char *type, int D
   example::array<T> q_arg(where, q), k_arg(where, k), v_arg(where, v),
       o_arg(where, o, example::output);
   const double ms = example::time_ms([&] {
-    examples::attention.launch(tk::grid(tk::cdiv(seq_len, block_m), batch * heads),
-                               {.backend = where.backend}, o_arg.arg(), q_arg.input(),
-                               k_arg.input(), v_arg.input(), sm_scale, seq_len, tk::constant(D),
-                               tk::constant(block_m), tk::constant(block_n), tk::constant(causal));
+    const auto grid = tk::grid(tk::cdiv(seq_len, block_m), batch * heads);
+    if (descriptor)
+      examples::attention_descriptor.launch(
+          grid, {.backend = where.backend}, o_arg.arg(), q_arg.input(), k_arg.input(),
+          v_arg.input(), sm_scale, seq_len, batch * heads * seq_len, tk::constant(D),
+          tk::constant(block_m), tk::constant(block_n), tk::constant(causal));
+    else
+      examples::attention.launch(grid, {.backend = where.backend}, o_arg.arg(), q_arg.input(),
+                                 k_arg.input(), v_arg.input(), sm_scale, seq_len, tk::constant(D),
+                                 tk::constant(block_m), tk::constant(block_n),
+                                 tk::constant(causal));
     o_arg.fetch();
   });
 
@@ -72,7 +80,7 @@ template <class T> int run(const example::target &where, const char *type, int D
   // Four roundings to the input type's precision (2^-11 for f16, 2^-8 for bf16).
   const double tolerance = std::is_same_v<T, tk::half> ? std::ldexp(1.0, -9) : std::ldexp(1.0, -6);
   return example::report(
-      "attention",
+      descriptor ? "attention_descriptor" : "attention",
       std::string(type) + " D=" + std::to_string(D) + (causal ? " causal" : " non-causal") + ", " +
           std::to_string(batch * heads) + " heads x " + std::to_string(seq_len) + " tokens",
       where, max_error, tolerance, ms);
@@ -83,10 +91,11 @@ template <class T> int run(const example::target &where, const char *type, int D
 int main() {
   const example::target where = example::choose_target();
   int failures = 0;
-  for (int D : {64, 128})
-    for (bool causal : {false, true}) {
-      failures += run<tk::half>(where, "f16", D, causal);
-      failures += run<tk::bfloat16>(where, "bf16", D, causal);
-    }
+  for (bool descriptor : {false, true})
+    for (int D : {64, 128})
+      for (bool causal : {false, true}) {
+        failures += run<tk::half>(where, "f16", D, causal, descriptor);
+        failures += run<tk::bfloat16>(where, "bf16", D, causal, descriptor);
+      }
   return failures == 0 ? 0 : 1;
 }

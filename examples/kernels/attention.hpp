@@ -27,6 +27,48 @@
 namespace examples {
 
 // [snippet:attention]
+/// The scores a masked key block keeps: keys inside the sequence and, when causal, at or before
+/// the query's own position.
+inline auto attention_keep(const auto &offs_m, const auto &cols, tk::i32 seq_len, bool causal) {
+  auto keep = cols(tk::newaxis, tk::_) < seq_len;
+  if (causal)
+    keep = keep & (offs_m(tk::_, tk::newaxis) >= cols(tk::newaxis, tk::_));
+  return keep;
+}
+
+/// One key block of the online softmax: folds the scores `qk` (BLOCK_M x BLOCK_N, unscaled, -inf
+/// where masked) and the values `load_v()` (BLOCK_N x HEAD_DIM, loaded after the softmax) into
+/// the running row maximum `m_i`, row sum `l_i` and accumulator `acc`. Scores are kept in base 2:
+/// exp(x) = exp2(x · log2(e)), with log2(e) folded into `qk_scale`.
+template <class T>
+void attention_update(auto &m_i, auto &l_i, auto &acc, const auto &qk, const auto &qk_scale,
+                      const auto &load_v) {
+  // The row maximum before scaling (the scale is positive), so that scaling and subtracting it
+  // is one multiply-add per score.
+  auto m_new = tk::maximum(m_i, tk::max(qk, 1) * qk_scale);
+  auto p = tk::exp2(qk * qk_scale - m_new(tk::_, tk::newaxis));
+  auto alpha = tk::exp2(m_i - m_new);
+  l_i = l_i * alpha + tk::sum(p, 1);
+  auto v_tile = load_v();
+  acc = tk::dot(tk::cast<T>(p), v_tile, acc * alpha(tk::_, tk::newaxis));
+  m_i = m_new;
+}
+
+/// Runs `stage(lo, hi, masked)` over a program's key blocks in two stages. Unmasked: every key
+/// block before the first that crosses the sequence's end or, when causal, this program's
+/// diagonal. Masked: the rest, up to the end or the diagonal.
+inline void attention_stages(const auto &stage, tk::i32 seq_len, tk::i32 start_m, int BLOCK_M,
+                             int BLOCK_N, bool causal) {
+  auto full_blocks_end = seq_len / BLOCK_N * BLOCK_N;
+  auto hi = seq_len;
+  if (causal) {
+    full_blocks_end = tk::minimum(full_blocks_end, start_m * BLOCK_M);
+    hi = tk::minimum(hi, (start_m + 1) * BLOCK_M);
+  }
+  stage(0, full_blocks_end, false);
+  stage(full_blocks_end, hi, true);
+}
+
 inline auto attention =
     tk::jit("attention", [](auto o, auto q, auto k, auto v, tk::f32 sm_scale, tk::i32 seq_len,
                             tk::constant<int> HEAD_DIM, tk::constant<int> BLOCK_M,
@@ -48,7 +90,6 @@ inline auto attention =
           tk::load(q + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
                    row_mask, 0.0f);
 
-      // Scores are kept in base 2: exp(x) = exp2(x · log2(e)).
       auto qk_scale = sm_scale * 1.44269504f;
       auto m_i = tk::full({BLOCK_M}, -tk::inf<float>());
       auto l_i = tk::zeros<float>({BLOCK_M});
@@ -63,37 +104,77 @@ inline auto attention =
           auto k_tile = masked ? tk::load(k_ptrs, cols(tk::newaxis, tk::_) < seq_len, 0.0f)
                                : tk::load(k_ptrs);
           auto qk = tk::dot(q_tile, k_tile); // BLOCK_M x BLOCK_N
-          if (masked) {
-            auto keep = cols(tk::newaxis, tk::_) < seq_len;
-            if (CAUSAL)
-              keep = keep & (offs_m(tk::_, tk::newaxis) >= cols(tk::newaxis, tk::_));
-            qk = tk::where(keep, qk, -tk::inf<float>());
-          }
-          // The row maximum before scaling (the scale is positive), so that scaling and
-          // subtracting it is one multiply-add per score.
-          auto m_new = tk::maximum(m_i, tk::max(qk, 1) * qk_scale);
-          auto p = tk::exp2(qk * qk_scale - m_new(tk::_, tk::newaxis));
-          auto alpha = tk::exp2(m_i - m_new);
-          l_i = l_i * alpha + tk::sum(p, 1);
-          auto v_tile = masked ? tk::load(v_ptrs, cols(tk::_, tk::newaxis) < seq_len, 0.0f)
-                               : tk::load(v_ptrs);
-          acc = tk::dot(tk::cast<T>(p), v_tile, acc * alpha(tk::_, tk::newaxis));
-          m_i = m_new;
+          if (masked)
+            qk = tk::where(attention_keep(offs_m, cols, seq_len, CAUSAL), qk, -tk::inf<float>());
+          attention_update<T>(m_i, l_i, acc, qk, qk_scale, [&] {
+            return masked ? tk::load(v_ptrs, cols(tk::_, tk::newaxis) < seq_len, 0.0f)
+                          : tk::load(v_ptrs);
+          });
         });
       };
-      // Unmasked: every key block before the first that crosses the sequence's end or, when
-      // causal, this program's diagonal. Masked: the rest, up to the end or the diagonal.
-      auto full_blocks_end = seq_len / BLOCK_N * BLOCK_N;
-      auto hi = seq_len;
-      if (CAUSAL) {
-        full_blocks_end = tk::minimum(full_blocks_end, start_m * BLOCK_M);
-        hi = tk::minimum(hi, (start_m + 1) * BLOCK_M);
-      }
-      stage(0, full_blocks_end, false);
-      stage(full_blocks_end, hi, true);
+      attention_stages(stage, seq_len, start_m, BLOCK_M, BLOCK_N, CAUSAL);
 
       tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
                 acc / l_i(tk::_, tk::newaxis), row_mask);
+    });
+// [/snippet]
+
+/// The same attention through tensor descriptors, as Triton's fused-attention tutorial writes it
+/// for Hopper: Q, K and V are read a block at a time from [batch * heads * seq_len, HEAD_DIM]
+/// descriptors. On sm_90 the K and V blocks go through TMA straight into the pipeline's shared
+/// ring, in the layout wgmma reads (K through its transpose), with no per-element addresses.
+///
+/// Same launch contract as `attention`, plus the descriptors' own (docs/tensor-descriptors.md):
+/// the tensors 16-byte aligned and HEAD_DIM * sizeof(T) a multiple of 16. A key block that
+/// crosses the end of a head reads the first rows of the next head (rows past the last head read
+/// as zero); the mask sets their scores to -inf, so they add exactly nothing as long as V is
+/// finite there.
+// [snippet:attention_descriptor]
+inline auto attention_descriptor =
+    tk::jit("attention_descriptor", [](auto o, auto q, auto k, auto v, tk::f32 sm_scale,
+                                       tk::i32 seq_len, tk::i32 num_rows,
+                                       tk::constant<int> HEAD_DIM, tk::constant<int> BLOCK_M,
+                                       tk::constant<int> BLOCK_N, tk::constant<bool> CAUSAL) {
+      using T = std::remove_const_t<std::remove_pointer_t<typename decltype(q)::element_type>>;
+      if (BLOCK_M % BLOCK_N != 0)
+        throw tk::error("attention_descriptor: BLOCK_M (" + std::to_string(BLOCK_M) +
+                            ") must be a multiple of BLOCK_N (" + std::to_string(BLOCK_N) + ")",
+                        std::source_location::current());
+      // num_rows = batch * heads * seq_len: all heads' rows, one after the other.
+      auto q_desc =
+          tk::make_tensor_descriptor(q, {num_rows, HEAD_DIM}, {HEAD_DIM, 1}, {BLOCK_M, HEAD_DIM});
+      auto k_desc =
+          tk::make_tensor_descriptor(k, {num_rows, HEAD_DIM}, {HEAD_DIM, 1}, {BLOCK_N, HEAD_DIM});
+      auto v_desc =
+          tk::make_tensor_descriptor(v, {num_rows, HEAD_DIM}, {HEAD_DIM, 1}, {BLOCK_N, HEAD_DIM});
+
+      auto start_m = tk::program_id(0);
+      auto head_row = tk::program_id(1) * seq_len; // this head's first row
+      auto offs_m = start_m * BLOCK_M + tk::arange(0, BLOCK_M);
+      auto offs_n = tk::arange(0, BLOCK_N);
+      auto offs_d = tk::arange(0, HEAD_DIM);
+      auto q_tile = q_desc.load({head_row + start_m * BLOCK_M, 0});
+
+      auto qk_scale = sm_scale * 1.44269504f;
+      auto m_i = tk::full({BLOCK_M}, -tk::inf<float>());
+      auto l_i = tk::zeros<float>({BLOCK_M});
+      auto acc = tk::zeros<float>({BLOCK_M, HEAD_DIM});
+      auto stage = [&](auto lo, auto hi, bool masked) {
+        tk::for_range(lo, hi, BLOCK_N, [&](tk::i32 start_n) {
+          auto qk = tk::dot(q_tile, tk::trans(k_desc.load({head_row + start_n, 0})));
+          if (masked)
+            qk = tk::where(attention_keep(offs_m, start_n + offs_n, seq_len, CAUSAL), qk,
+                           -tk::inf<float>());
+          attention_update<T>(m_i, l_i, acc, qk, qk_scale,
+                              [&] { return v_desc.load({head_row + start_n, 0}); });
+        });
+      };
+      attention_stages(stage, seq_len, start_m, BLOCK_M, BLOCK_N, CAUSAL);
+
+      // Rows past seq_len belong to the next head: the store leaves them alone.
+      auto head = head_row * HEAD_DIM;
+      tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
+                acc / l_i(tk::_, tk::newaxis), offs_m(tk::_, tk::newaxis) < seq_len);
     });
 // [/snippet]
 

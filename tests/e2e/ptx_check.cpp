@@ -44,6 +44,8 @@ struct check_case {
   int min_sm = 0; // the first target (compute capability x 10) the checks apply to
   std::vector<std::string> ptx_must_not_match = {}; // from min_sm too
   std::vector<std::string> sm90a_must_match = {};   // on sm_90a instead of ptx_must_match
+  bool tensor_maps = false; // the caller encodes tensor maps, as the runtime does (TMA on sm_90)
+  std::vector<std::string> sm90a_must_not_match = {};
 };
 
 /// "sm_90a" -> 90.
@@ -209,6 +211,27 @@ std::vector<check_case> example_cases() {
               "k16\\.f32\\." + t + "\\." + t + "\\s+\\{[^}]*\\}, \\{%r",
           R"(cp\.async\.cg\.shared\.global)", R"(ex2\.approx)"}});
   }
+  // The same through tensor descriptors: on sm_90a, TMA copies K and V into the rings wgmma
+  // reads, with no cp.async (nor the proxy fence cp.async needs before wgmma reads its copies).
+  out.push_back(
+      {"attention",
+       "descriptor_bf16_d128_causal_w8",
+       [] {
+         return examples::attention_descriptor.ir(
+             aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(),
+             aligned<const tk::bfloat16>(), 0.125f, 4096, 4 * 32 * 4096, tk::constant(128),
+             tk::constant(128), tk::constant(64), tk::constant(true));
+       },
+       8,
+       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
+       false,
+       80,
+       {},
+       {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)",
+        R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)",
+        R"(mbarrier\.try_wait\.parity)"},
+       true,
+       {R"(cp\.async\.(cg|ca|wait_group|commit_group))"}});
   return out;
 }
 
@@ -256,6 +279,7 @@ struct checker {
       tk_compile_options_init(&opts);
       opts.target = target.c_str();
       opts.num_warps = c.num_warps;
+      opts.tensor_maps = c.tensor_maps ? 1 : 0;
       opts.output = TK_OUTPUT_PTX;
       tk_compile_result *result = nullptr;
       const tk_status status = tk_compile(ir.c_str(), ir.size(), &opts, &result);
@@ -273,6 +297,9 @@ struct checker {
       for (const std::string &pattern : c.sm90a_must_match)
         if (target == "sm_90a" && !std::regex_search(ptx, std::regex(pattern)))
           fail(c, target, "nothing in the PTX matches `" + pattern + "`");
+      for (const std::string &pattern : c.sm90a_must_not_match)
+        if (target == "sm_90a" && std::regex_search(ptx, std::regex(pattern)))
+          fail(c, target, "the PTX matches `" + pattern + "`");
       for (const std::string &pattern : c.ptx_must_not_match)
         if (sm_number(target) >= c.min_sm && std::regex_search(ptx, std::regex(pattern)))
           fail(c, target, "the PTX matches `" + pattern + "`");
