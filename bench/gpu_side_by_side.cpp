@@ -14,13 +14,18 @@
 //                        from sm_90 fp16, bf16 and fp8 also through tensor descriptors
 //                        (examples::matmul_descriptor, B given N x K: TMA rings), "tilekit
 //                        descriptor"
-//   bench_gpu --matmul-descriptor  fp16, bf16 and fp8 only: "tilekit" and "tilekit descriptor"
+//   bench_gpu --matmul-descriptor  fp16, bf16 and fp8 only: "tilekit", "tilekit descriptor" and
+//                        "tilekit persistent" (examples::matmul_persistent, one program per SM)
 //   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
 //                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
 //                        that when causal), best of a sweep of block sizes, warps and stages;
 //                        through pointers ("tilekit") and tensor descriptors
 //                        (examples::attention_descriptor, "tilekit descriptor")
-//   bench_gpu --cold     (internal) one first launch of vector add, for the cold-compile benchmark
+//   bench_gpu --cold-compile  only the cold compile: a fresh process's first launch of vector
+//                        add, the matmuls and the attention kernels, with an empty disk cache and
+//                        with a warm one, median of TK_BENCH_COLD_REPS (default 5) processes each
+//                        (also the last part of a plain run)
+//   bench_gpu --cold NAME  (internal) one first launch of the cold-compile kernel NAME
 //
 // Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
 // is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
@@ -34,6 +39,7 @@
 #include <tk/tk.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -388,18 +394,28 @@ void bench_matmul_case(const char *dtype, int M, int N, int K,
   const double ops = 2.0 * M * N * K;
   for (const std::string &arch : archs) {
     const std::string impl = arch.empty() ? "tilekit" : "tilekit " + arch;
-    const bool descriptor = arch == "descriptor";
+    const bool persistent = arch == "persistent";
+    const bool descriptor = arch == "descriptor" || persistent;
     auto run = [&](const matmul_config &cfg) {
       const tk::launch_options o{.num_warps = cfg.warps,
                                  .num_stages = cfg.stages,
                                  .backend = tk::backend::gpu,
                                  .target_arch = descriptor ? std::string_view{} : arch};
-      const tk::grid g(tk::cdiv(M, cfg.bm) * tk::cdiv(N, cfg.bn));
+      const int tiles = tk::cdiv(M, cfg.bm) * tk::cdiv(N, cfg.bn);
+      const tk::grid g(tiles);
       if (descriptor) {
-        if constexpr (!int8 && !std::is_same_v<In, float>)
-          examples::matmul_descriptor.launch(g, o, ptr<Out>(c), ptr<const In>(a), ptr<const In>(b),
-                                             M, N, K, tk::constant(cfg.bm), tk::constant(cfg.bn),
-                                             tk::constant(cfg.bk), tk::constant(cfg.group));
+        if constexpr (!int8 && !std::is_same_v<In, float>) {
+          if (persistent)
+            examples::matmul_persistent.launch(
+                tk::grid(std::min(tk::gpu_multiprocessor_count(), tiles)), o, ptr<Out>(c),
+                ptr<const In>(a), ptr<const In>(b), M, N, K, tk::constant(cfg.bm),
+                tk::constant(cfg.bn), tk::constant(cfg.bk), tk::constant(cfg.group));
+          else
+            examples::matmul_descriptor.launch(g, o, ptr<Out>(c), ptr<const In>(a),
+                                               ptr<const In>(b), M, N, K, tk::constant(cfg.bm),
+                                               tk::constant(cfg.bn), tk::constant(cfg.bk),
+                                               tk::constant(cfg.group));
+        }
         return;
       }
       if constexpr (int8)
@@ -653,6 +669,10 @@ int matmul_main(const std::string &target, bool descriptor_only) {
   if (std::atoi(target.c_str() + 3) >= 90) {
     descriptor_archs.push_back("descriptor");
     fp8_archs.push_back("descriptor");
+    if (descriptor_only) { // the persistent form of the descriptor kernel
+      descriptor_archs.push_back("persistent");
+      fp8_archs.push_back("persistent");
+    }
   }
   std::fprintf(stderr, "matmul on %s, %d s at most\n", target.c_str(), seconds);
   // 8192 x 8192 of f32: 256 MiB per matrix.
@@ -681,51 +701,194 @@ int matmul_main(const std::string &target, bool descriptor_only) {
 
 constexpr int cold_n = 1 << 20;
 
-/// `bench_gpu --cold`: what a fresh process pays for its first kernel. The context and buffers
-/// come first (as in the Triton script, where torch has made them); the clock runs from just
-/// before the first `kernel::launch` to after the synchronize.
-int cold_main() {
-  (void)tk_test::init_driver();
-  CUdeviceptr a = alloc(cold_n * 4), b = alloc(cold_n * 4), out = alloc(cold_n * 4);
-  const auto chunk = random_chunk<float>(cold_n, -1, 1, 3);
-  fill(a, cold_n * 4, chunk), fill(b, cold_n * 4, chunk);
+/// One kernel of the cold-compile benchmark (`bench_gpu --cold NAME` launches it once). Each
+/// is at the config its own benchmark measures best on the H100 and on small inputs: the
+/// compile is what counts, and the kernel's code does not depend on the sizes (their
+/// divisibility by 16 is the same).
+struct cold_kernel {
+  const char *name;
+  const char *config;
+  /// Fills its inputs in `buf` (four 16 MiB buffers), launches the kernel once and sets `ms` to
+  /// the time from the launch call to the synchronize after it; false when the result is wrong.
+  bool (*launch)(const CUdeviceptr *buf, double &ms);
+};
+
+/// The milliseconds from calling `launch` to the synchronize after it.
+template <class F> double clocked(F &&launch) {
   require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
   const auto start = std::chrono::steady_clock::now();
-  examples::vector_add.launch(tk::grid(tk::cdiv(cold_n, vector_block)),
-                              {.backend = tk::backend::gpu}, ptr<float>(out), ptr<const float>(a),
-                              ptr<const float>(b), cold_n, tk::constant(vector_block));
+  launch();
   require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  const auto got = download<float>(out, 16);
-  bool ok = true;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    ok = ok && got[i] == chunk[i] + chunk[i];
-  std::printf("%.4f %s\n", ms, ok ? "ok" : "MISMATCH");
-  return ok ? 0 : 1;
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
 }
 
-/// Runs `exe --cold` with TK_CACHE_DIR=`cache_dir`; returns its wall time (spawn to exit) and its
-/// in-process first-launch time, or negative values on failure.
-std::pair<double, double> run_cold_child(const std::string &exe, const std::string &cache_dir) {
+bool cold_vector_add(const CUdeviceptr *buf, double &ms) {
+  const auto chunk = random_chunk<float>(cold_n, -1, 1, 3);
+  fill(buf[0], cold_n * 4, chunk), fill(buf[1], cold_n * 4, chunk);
+  ms = clocked([&] {
+    examples::vector_add.launch(
+        tk::grid(tk::cdiv(cold_n, vector_block)), {.backend = tk::backend::gpu}, ptr<float>(buf[2]),
+        ptr<const float>(buf[0]), ptr<const float>(buf[1]), cold_n, tk::constant(vector_block));
+  });
+  const auto got = download<float>(buf[2], 16);
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != chunk[i] + chunk[i])
+      return false;
+  return true;
+}
+
+constexpr int cold_mm = 1024; // M = N = K
+constexpr matmul_config cold_matmul_config{128, 256, 64, 8, 3, 8};
+
+/// Checks element (0, 0) of C against the host's dot product of A's row 0 and B's column 0.
+bool cold_matmul_check(const std::vector<half> &ca, const std::vector<half> &cb, CUdeviceptr c,
+                       bool b_n_by_k) {
+  double want = 0;
+  for (int k = 0; k < cold_mm; ++k)
+    want += double(float(ca[k])) * double(float(cb[b_n_by_k ? k : std::size_t(k) * cold_mm]));
+  return near(float(download<half>(c, 1)[0]), want, 0.05, 0.01);
+}
+
+/// The f16 matmul at cold_matmul_config; B is K x N, or N x K through descriptors.
+template <bool descriptor> bool cold_matmul(const CUdeviceptr *buf, double &ms) {
+  const auto ca = random_chunk<half>(cold_mm * cold_mm, -1, 1, 5),
+             cb = random_chunk<half>(cold_mm * cold_mm, -1, 1, 6);
+  fill(buf[0], ca.size() * 2, ca), fill(buf[1], cb.size() * 2, cb);
+  const auto &cfg = cold_matmul_config;
+  const tk::grid grid(tk::cdiv(cold_mm, cfg.bm) * tk::cdiv(cold_mm, cfg.bn));
+  const tk::launch_options options{
+      .num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu};
+  auto c = ptr<half>(buf[2]);
+  auto a = ptr<const half>(buf[0]), b = ptr<const half>(buf[1]);
+  ms = clocked([&] {
+    if constexpr (descriptor)
+      examples::matmul_descriptor.launch(grid, options, c, a, b, cold_mm, cold_mm, cold_mm,
+                                         tk::constant(cfg.bm), tk::constant(cfg.bn),
+                                         tk::constant(cfg.bk), tk::constant(cfg.group));
+    else
+      examples::matmul.launch(grid, options, c, a, b, cold_mm, cold_mm, cold_mm, cold_mm, 1,
+                              cold_mm, 1, cold_mm, 1, tk::constant(cfg.bm), tk::constant(cfg.bn),
+                              tk::constant(cfg.bk), tk::constant(cfg.group),
+                              tk::constant(tk::input_precision::tf32));
+  });
+  return cold_matmul_check(ca, cb, buf[2], descriptor);
+}
+
+constexpr int cold_heads = 2, cold_seq = 1024, cold_dim = 128;
+
+/// One program instance's row 0 of head 0 against the host's softmax(q kᵀ / sqrt(D)) v.
+template <bool descriptor, bool causal> bool cold_attention(const CUdeviceptr *buf, double &ms) {
+  using T = tk::bfloat16;
+  const std::size_t n = std::size_t(cold_heads) * cold_seq * cold_dim;
+  const auto cq = random_chunk<T>(n, -1, 1, 7), ck = random_chunk<T>(n, -1, 1, 8),
+             cv = random_chunk<T>(n, -1, 1, 9);
+  fill(buf[0], n * 2, cq), fill(buf[1], n * 2, ck), fill(buf[2], n * 2, cv);
+  const attention_config cfg =
+      causal ? attention_config{64, 64, 4, 3} : attention_config{128, 128, 8, 3};
+  const tk::launch_options options{
+      .num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu};
+  const auto grid = tk::grid(tk::cdiv(cold_seq, cfg.bm), cold_heads);
+  const float sm_scale = 1.0f / std::sqrt(float(cold_dim));
+  ms = clocked([&] {
+    if constexpr (descriptor)
+      examples::attention_descriptor.launch(
+          grid, options, ptr<T>(buf[3]), ptr<const T>(buf[0]), ptr<const T>(buf[1]),
+          ptr<const T>(buf[2]), sm_scale, cold_seq, cold_heads * cold_seq, tk::constant(cold_dim),
+          tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal));
+    else
+      examples::attention.launch(grid, options, ptr<T>(buf[3]), ptr<const T>(buf[0]),
+                                 ptr<const T>(buf[1]), ptr<const T>(buf[2]), sm_scale, cold_seq,
+                                 tk::constant(cold_dim), tk::constant(cfg.bm), tk::constant(cfg.bn),
+                                 tk::constant(causal));
+  });
+  // Row 0 sees key 0 alone when causal, every key otherwise.
+  const int keys = causal ? 1 : cold_seq;
+  std::vector<double> p(keys);
+  double top = -1e300, sum = 0;
+  for (int j = 0; j < keys; ++j) {
+    double s = 0;
+    for (int d = 0; d < cold_dim; ++d)
+      s += double(float(cq[d])) * double(float(ck[std::size_t(j) * cold_dim + d]));
+    p[j] = s * sm_scale, top = std::max(top, p[j]);
+  }
+  for (double &x : p)
+    sum += x = std::exp(x - top);
+  const auto got = download<T>(buf[3], cold_dim);
+  for (int d = 0; d < cold_dim; ++d) {
+    double want = 0;
+    for (int j = 0; j < keys; ++j)
+      want += p[j] * double(float(cv[std::size_t(j) * cold_dim + d]));
+    if (!near(float(got[d]), want / sum, 0.02, 0.02))
+      return false;
+  }
+  return true;
+}
+
+constexpr cold_kernel cold_kernels[] = {
+    {"vector_add 2^20", "BLOCK 1024", cold_vector_add},
+    {"matmul f16 1024^3", "BM=128 BN=256 BK=64 G=8 stages=3 warps=8", cold_matmul<false>},
+    {"matmul_descriptor f16 1024^3", "BM=128 BN=256 BK=64 G=8 stages=3 warps=8", cold_matmul<true>},
+    {"attention bf16 H2 S1024 D128", "BM=128 BN=128 warps=8 stages=3",
+     cold_attention<false, false>},
+    {"attention_descriptor bf16 H2 S1024 D128", "BM=128 BN=128 warps=8 stages=3",
+     cold_attention<true, false>},
+    {"attention_descriptor bf16 H2 S1024 D128 causal", "BM=64 BN=64 warps=4 stages=3",
+     cold_attention<true, true>},
+};
+
+/// `bench_gpu --cold NAME`: what a fresh process pays for its first launch of one kernel. The
+/// context and buffers come first (as in the Triton script, where torch has made them); the
+/// clock runs from just before the first `kernel::launch` to after the synchronize. Prints the
+/// milliseconds and "ok" or "MISMATCH".
+int cold_main(std::string_view name) {
+  (void)tk_test::init_driver();
+  for (const cold_kernel &kernel : cold_kernels) {
+    if (name != kernel.name)
+      continue;
+    CUdeviceptr buf[4];
+    for (CUdeviceptr &b : buf)
+      b = alloc(std::size_t(16) << 20);
+    double ms = 0;
+    const bool ok = kernel.launch(buf, ms);
+    std::printf("first-launch %.4f %s\n", ms, ok ? "ok" : "MISMATCH");
+    return ok ? 0 : 1;
+  }
+  std::fprintf(stderr, "bench_gpu --cold: no kernel named '%s'\n", std::string(name).c_str());
+  return 2;
+}
+
+/// What one `bench_gpu --cold` child measured: its wall time (spawn to exit), its in-process
+/// first launch, and the compile's stage times it printed under TK_DEBUG (name, ms).
+struct cold_run {
+  double wall = -1, first = -1;
+  std::vector<std::pair<std::string, double>> stages;
+  std::string output; // its stdout and stderr
+};
+
+/// Runs `exe --cold name` with TK_CACHE_DIR=`cache_dir` and TK_DEBUG=1.
+cold_run run_cold_child(const std::string &exe, const std::string &name,
+                        const std::string &cache_dir) {
   std::vector<std::string> env;
   for (char **e = environ; *e; ++e)
-    if (std::strncmp(*e, "TK_CACHE_DIR=", 13) != 0)
+    if (std::strncmp(*e, "TK_CACHE_DIR=", 13) != 0 && std::strncmp(*e, "TK_DEBUG=", 9) != 0)
       env.emplace_back(*e);
   env.push_back("TK_CACHE_DIR=" + cache_dir);
+  env.push_back("TK_DEBUG=1");
   std::vector<char *> envp;
   for (auto &s : env)
     envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::string arg0 = exe, arg1 = "--cold";
-  char *argv[] = {arg0.data(), arg1.data(), nullptr};
+  std::string arg0 = exe, arg1 = "--cold", arg2 = name;
+  char *argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
 
   int fds[2];
   if (pipe(fds) != 0)
-    return {-1, -1};
+    return {};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], 2);
   posix_spawn_file_actions_addclose(&actions, fds[0]);
   posix_spawn_file_actions_addclose(&actions, fds[1]);
   std::fflush(stdout);
@@ -737,44 +900,126 @@ std::pair<double, double> run_cold_child(const std::string &exe, const std::stri
   close(fds[1]);
   if (spawned != 0) {
     close(fds[0]);
-    return {-1, -1};
+    return {};
   }
   std::string output;
-  char buf[256];
+  char buf[4096];
   for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;)
     output.append(buf, std::size_t(got));
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);
+  cold_run run;
+  run.output = output;
   const double wall =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "bench_gpu --cold failed (status %d): %s\n", status, output.c_str());
-    return {-1, -1};
+  const bool ok = output.find(" ok\n") != std::string::npos;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !ok) {
+    std::fprintf(stderr, "bench_gpu --cold '%s' failed (status %d):\n%s\n", name.c_str(), status,
+                 output.c_str());
+    return run;
   }
-  return {wall, std::atof(output.c_str())};
+  run.wall = wall;
+  // "first-launch <ms> ok", and the backend's "tk:   <stage> <ms> ms" lines.
+  std::size_t pos = 0;
+  while (pos < output.size()) {
+    std::size_t eol = output.find('\n', pos);
+    if (eol == std::string::npos)
+      eol = output.size();
+    const std::string line = output.substr(pos, eol - pos);
+    pos = eol + 1;
+    char stage[64];
+    double ms = 0;
+    if (std::sscanf(line.c_str(), "first-launch %lf", &ms) == 1)
+      run.first = ms;
+    else if (std::sscanf(line.c_str(), "tk:   %63s %lf ms", stage, &ms) == 2 &&
+             std::string_view(stage) != "pass")
+      run.stages.emplace_back(stage, ms);
+  }
+  return run;
 }
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? -1 : v[v.size() / 2];
+}
+
+/// TK_BENCH_COLD_REPS: fresh processes per kernel and cache state (default 5). Each child's
+/// output (TK_DEBUG's log) goes to a file in TK_BENCH_COLD_LOG_DIR when that is set.
+int cold_reps() {
+  const char *text = std::getenv("TK_BENCH_COLD_REPS");
+  const int reps = text ? std::atoi(text) : 5;
+  return std::clamp(reps, 1, 100);
+}
+
+/// Every cold kernel: `cold_reps()` fresh processes on an empty disk cache (a new directory each:
+/// trace, compile, store, load, launch), then as many on the cache they filled (trace, disk
+/// cache hit, load, launch). Medians; the empty-cache record also gives each compile stage's
+/// median.
 void bench_cold(const std::string &exe) {
   std::error_code ec;
-  std::string dir = (std::filesystem::temp_directory_path(ec) / "tk_bench_cold_XXXXXX").string();
-  if (!mkdtemp(dir.data())) {
-    std::fprintf(stderr, "cannot create a temporary directory for the cold compile\n");
-    return;
+  const std::filesystem::path tmp = std::filesystem::temp_directory_path(ec);
+  const int reps = cold_reps();
+  for (const cold_kernel &kernel : cold_kernels) {
+    std::string warm_dir;
+    for (const char *what : {"empty cache", "warm disk cache"}) {
+      const bool empty = std::string_view(what) == "empty cache";
+      std::vector<double> walls, firsts;
+      std::vector<std::pair<std::string, std::vector<double>>> stages;
+      for (int rep = 0; rep < reps; ++rep) {
+        std::string dir = warm_dir;
+        if (empty) {
+          dir = (tmp / "tk_bench_cold_XXXXXX").string();
+          if (!mkdtemp(dir.data())) {
+            std::fprintf(stderr, "cannot create a temporary directory for the cold compile\n");
+            return;
+          }
+        }
+        const cold_run run = run_cold_child(exe, kernel.name, dir);
+        if (const char *logs = std::getenv("TK_BENCH_COLD_LOG_DIR")) {
+          std::string file = std::string(kernel.name) + ", " + what + " " + std::to_string(rep);
+          std::replace_if(file.begin(), file.end(), [](char c) { return !std::isalnum(c); }, '_');
+          if (std::FILE *f = std::fopen((std::string(logs) + "/" + file + ".log").c_str(), "w")) {
+            std::fputs(run.output.c_str(), f);
+            std::fclose(f);
+          }
+        }
+        if (empty && warm_dir.empty() && run.wall >= 0)
+          warm_dir = dir; // the first filled cache serves the warm runs
+        else if (empty)
+          std::filesystem::remove_all(dir, ec);
+        if (run.wall < 0)
+          continue;
+        walls.push_back(run.wall), firsts.push_back(run.first);
+        for (const auto &[stage, ms] : run.stages) {
+          auto it = std::find_if(stages.begin(), stages.end(),
+                                 [&](const auto &s) { return s.first == stage; });
+          if (it == stages.end())
+            it = stages.insert(stages.end(), {stage, {}});
+          it->second.push_back(ms);
+        }
+      }
+      if (walls.empty() || (!empty && warm_dir.empty()))
+        continue;
+      std::string config =
+          std::string(kernel.config) + "; median of " + std::to_string(walls.size()) + " processes";
+      if (empty && !stages.empty()) {
+        config += "; compile stages (ms):";
+        for (const auto &[stage, times] : stages) {
+          char text[64];
+          std::snprintf(text, sizeof text, " %s %.1f", stage.c_str(), median_of(times));
+          config += text;
+        }
+      }
+      const std::string shape = std::string(kernel.name) + ", " + what;
+      report_time("cold_compile", shape + ": first launch", "tilekit", "ms", median_of(firsts),
+                  config + "; in process, launch to sync");
+      report_time("cold_compile", shape + ": whole process", "tilekit", "ms", median_of(walls),
+                  std::string(kernel.config) + "; spawn to exit");
+    }
+    if (!warm_dir.empty())
+      std::filesystem::remove_all(warm_dir, ec);
   }
-  // First an empty disk cache (trace, compile, store, load, launch), then the same directory
-  // again (trace, disk cache hit, load, launch).
-  const char *runs[] = {"empty cache", "warm disk cache"};
-  for (const char *what : runs) {
-    const auto [wall, first] = run_cold_child(exe, dir);
-    if (wall < 0)
-      continue;
-    const std::string shape = std::string("vector_add 2^20, ") + what;
-    report_time("cold_compile", shape + ": first launch", "tilekit", "ms", first,
-                "in process, launch to sync");
-    report_time("cold_compile", shape + ": whole process", "tilekit", "ms", wall, "spawn to exit");
-  }
-  std::filesystem::remove_all(dir, ec);
 }
 
 /// Host time per launch of a one-block vector add, `kernel::launch` against a raw cuLaunchKernel
@@ -842,8 +1087,8 @@ std::string self_exe(const char *argv0) {
 
 int main(int argc, char **argv) {
   try {
-    if (argc > 1 && std::string(argv[1]) == "--cold")
-      return cold_main();
+    if (argc > 2 && std::string(argv[1]) == "--cold")
+      return cold_main(argv[2]);
 
     const std::string target = tk_test::specific_target(tk_test::init_driver());
     if (const std::string why = tk::gpu_unavailable_reason(); !why.empty())
@@ -854,6 +1099,10 @@ int main(int argc, char **argv) {
       return matmul_main(target, true);
     if (argc > 1 && std::string(argv[1]) == "--attention")
       return attention_main(target);
+    if (argc > 1 && std::string(argv[1]) == "--cold-compile") {
+      bench_cold(self_exe(argv[0]));
+      return 0;
+    }
     std::fprintf(stderr, "target %s\n", target.c_str());
     std::fprintf(stderr, "| bench | shape | impl | ms | GB/s | of copy | config | check\n");
 

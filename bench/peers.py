@@ -25,9 +25,14 @@ Timing matches bench_gpu: CUDA events on the current stream around each run, med
                                       torch.nn.functional.scaled_dot_product_attention; TFLOP/s
     python3 bench/peers.py --matmul-descriptor  Triton's tutorial kernel, the same through tensor
                                       descriptors ("triton descriptor", sm_90+: B given N x K,
-                                      descriptors made on the device) and torch, for the dtypes
+                                      descriptors made on the device), its persistent form
+                                      ("triton persistent") and torch, for the dtypes
                                       of TK_BENCH_MATMUL_DTYPES (set it to fp16,bf16,fp8)
-    python3 bench/peers.py --cold     (internal) one first launch of the Triton vector add
+    python3 bench/peers.py --cold-compile  only the cold compile: a fresh process's first call
+                                      of each kernel bench_gpu --cold-compile launches, with an
+                                      empty TRITON_CACHE_DIR and with a warm one, median of
+                                      TK_BENCH_COLD_REPS (default 5) processes each
+    python3 bench/peers.py --cold NAME  (internal) one first call of the cold kernel NAME
     python3 bench/peers.py --matmul-child  (internal) the Triton matmuls alone, as "triton mma.sync"
 """
 
@@ -203,6 +208,37 @@ def matmul_descriptor_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.cons
         accumulator = tl.dot(a, b.T, accumulator)
     c_desc.store([pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N],
                  accumulator.to(c_desc.dtype))
+
+
+@triton.jit
+def matmul_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
+                             BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
+                             GROUP_SIZE_M: tl.constexpr):
+    """matmul_descriptor_kernel as a persistent kernel (09-persistent-matmul's descriptor kernel
+    without its flattened loops): one program per SM at most, each walking tiles pid,
+    pid + num_programs, ..."""
+    num_pid_m = tl.cdiv(M, BLOCK_SIZE_M)
+    num_pid_n = tl.cdiv(N, BLOCK_SIZE_N)
+    num_pid_in_group = GROUP_SIZE_M * num_pid_n
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1],
+                                       block_shape=[BLOCK_SIZE_N, BLOCK_SIZE_K])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1],
+                                       block_shape=[BLOCK_SIZE_M, BLOCK_SIZE_N])
+    for tile in range(tl.program_id(0), num_pid_m * num_pid_n, tl.num_programs(0)):
+        group_id = tile // num_pid_in_group
+        first_pid_m = group_id * GROUP_SIZE_M
+        group_size_m = min(num_pid_m - first_pid_m, GROUP_SIZE_M)
+        pid_m = first_pid_m + ((tile % num_pid_in_group) % group_size_m)
+        pid_n = (tile % num_pid_in_group) // group_size_m
+        accumulator = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for k in range(tl.cdiv(K, BLOCK_SIZE_K)):
+            a = a_desc.load([pid_m * BLOCK_SIZE_M, k * BLOCK_SIZE_K])
+            b = b_desc.load([pid_n * BLOCK_SIZE_N, k * BLOCK_SIZE_K])
+            accumulator = tl.dot(a, b.T, accumulator)
+        c_desc.store([pid_m * BLOCK_SIZE_M, pid_n * BLOCK_SIZE_N],
+                     accumulator.to(c_desc.dtype))
 
 
 def _cfg(m, n, k, g, stages, warps):
@@ -534,11 +570,13 @@ def bench_matmul_triton(impl, deadline):
             torch.cuda.empty_cache()
 
 
-def bench_matmul_triton_descriptor(deadline):
-    """matmul_descriptor_kernel for fp16, bf16 and fp8 (sm_90 and newer), B given N x K; the
-    descriptors are made on the device, in memory from triton.set_allocator."""
+def bench_matmul_triton_descriptor(deadline, persistent=False):
+    """matmul_descriptor_kernel ("triton descriptor"), or matmul_persistent_kernel ("triton
+    persistent"), for fp16, bf16 and fp8 (sm_90 and newer), B given N x K; the descriptors are
+    made on the device, in memory from triton.set_allocator."""
     if torch.cuda.get_device_capability()[0] < 9:
         return
+    impl = "triton persistent" if persistent else "triton descriptor"
     triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
                                                                  device="cuda"))
     for shape in MATMUL_SHAPES:
@@ -552,8 +590,12 @@ def bench_matmul_triton_descriptor(deadline):
             configs = MATMUL_CONFIGS_8BIT if dtype == "fp8" else MATMUL_CONFIGS
 
             def run(cfg):
-                grid = (triton.cdiv(M, cfg["BLOCK_SIZE_M"]) * triton.cdiv(N, cfg["BLOCK_SIZE_N"]),)
-                matmul_descriptor_kernel[grid](a, b_nk, c, M, N, K, **cfg)
+                tiles = triton.cdiv(M, cfg["BLOCK_SIZE_M"]) * triton.cdiv(N, cfg["BLOCK_SIZE_N"])
+                if persistent:
+                    sms = torch.cuda.get_device_properties("cuda").multi_processor_count
+                    matmul_persistent_kernel[(min(sms, tiles),)](a, b_nk, c, M, N, K, **cfg)
+                else:
+                    matmul_descriptor_kernel[(tiles,)](a, b_nk, c, M, N, K, **cfg)
 
             best = None
             for cfg in configs:
@@ -562,10 +604,10 @@ def bench_matmul_triton_descriptor(deadline):
                 try:
                     ms = adaptive_ms(lambda: run(cfg))
                 except Exception as e:  # noqa: BLE001 - e.g. out of shared memory
-                    print(f"  matmul {dtype} {shape} triton descriptor, {cfg}: "
+                    print(f"  matmul {dtype} {shape} {impl}, {cfg}: "
                           f"{type(e).__name__}: {e}", file=sys.stderr, flush=True)
                     continue
-                print(f"  matmul {dtype} {shape} triton descriptor, {config_text(cfg)}: "
+                print(f"  matmul {dtype} {shape} {impl}, {config_text(cfg)}: "
                       f"{ms:.3f} ms", file=sys.stderr, flush=True)
                 if best is None or ms < best[0]:
                     best = (ms, cfg)
@@ -573,7 +615,7 @@ def bench_matmul_triton_descriptor(deadline):
                 continue
             c.zero_()
             run(best[1])
-            report_matmul(dtype, shape, "triton descriptor", best[0], config_text(best[1]),
+            report_matmul(dtype, shape, impl, best[0], config_text(best[1]),
                           matmul_check(dtype, a, b, c))
             del a, b, b_nk, c
             torch.cuda.empty_cache()
@@ -809,47 +851,146 @@ def matmul_main():
     return 0
 
 
-def bench_cold():
-    """Triton vector add in a fresh process with an empty TRITON_CACHE_DIR, then again with the
-    cache it filled: the first call (in process, call to synchronize) and the whole process."""
-    cache = tempfile.mkdtemp(prefix="triton_bench_cold_")
-    try:
-        env = dict(os.environ, TRITON_CACHE_DIR=cache)
-        for what in ("empty cache", "warm disk cache"):
-            start = time.perf_counter()
-            proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--cold"], env=env,
-                                  capture_output=True, text=True, timeout=300)
-            wall = (time.perf_counter() - start) * 1e3
-            if proc.returncode != 0:
-                print(f"peers.py --cold failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}",
-                      file=sys.stderr, flush=True)
-                continue
-            first = float(proc.stdout.split()[0])
-            shape = f"vector_add 2^20, {what}"
-            report_time("cold_compile", shape + ": first launch", "triton", "ms", first,
-                        "in process, call to synchronize")
-            report_time("cold_compile", shape + ": whole process", "triton", "ms", wall,
-                        "spawn to exit (incl. import torch)")
-    finally:
-        shutil.rmtree(cache, ignore_errors=True)
-
-
-def cold_main():
+def cold_vector_add():
     x, y = rand(COLD_N, -1, 1), rand(COLD_N, -1, 1)
     out = torch.empty_like(x)
     torch.cuda.synchronize()
     start = time.perf_counter()
     add_kernel[(triton.cdiv(COLD_N, VECTOR_BLOCK),)](x, y, out, COLD_N, BLOCK_SIZE=VECTOR_BLOCK)
     torch.cuda.synchronize()
+    return (time.perf_counter() - start) * 1e3, torch.equal(out, x + y)
+
+
+COLD_MM = 1024
+COLD_MATMUL_CONFIG = _cfg(128, 256, 64, 8, 3, 8)
+
+
+def cold_matmul(descriptor):
+    a, b, c = matmul_inputs("fp16", COLD_MM, COLD_MM, COLD_MM)
+    cfg = COLD_MATMUL_CONFIG
+    grid = (triton.cdiv(COLD_MM, cfg["BLOCK_SIZE_M"]) * triton.cdiv(COLD_MM, cfg["BLOCK_SIZE_N"]),)
+    if descriptor:
+        triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                     device="cuda"))
+        b = b.t().contiguous().t()  # N x K, K contiguous
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    if descriptor:
+        matmul_descriptor_kernel[grid](a, b.t(), c, COLD_MM, COLD_MM, COLD_MM, **cfg)
+    else:
+        matmul_kernel[grid](a, b, c, COLD_MM, COLD_MM, COLD_MM, a.stride(0), a.stride(1),
+                            b.stride(0), b.stride(1), c.stride(0), c.stride(1), ACC_INT32=False,
+                            **cfg)
+    torch.cuda.synchronize()
     ms = (time.perf_counter() - start) * 1e3
-    ok = torch.equal(out, x + y)
-    print(f"{ms:.4f} {verdict(ok)}", flush=True)
-    return 0 if ok else 1
+    return ms, matmul_check("fp16", a, b, c) == "ok"
+
+
+COLD_HEADS, COLD_SEQ, COLD_DIM = 2, 1024, 128
+
+
+def cold_attention(descriptor, causal):
+    q, k, v = (rand((1, COLD_HEADS, COLD_SEQ, COLD_DIM), -1, 1, torch.bfloat16) for _ in range(3))
+    o = torch.empty_like(q)
+    sm_scale = 1.0 / COLD_DIM ** 0.5
+    bm, bn, warps = (64, 64, 4) if causal else (128, 128, 8)
+    cfg = dict(BLOCK_M=bm, BLOCK_N=bn, num_warps=warps, num_stages=3)
+    grid = (triton.cdiv(COLD_SEQ, bm), COLD_HEADS)
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    if descriptor:
+        rows = COLD_HEADS * COLD_SEQ
+        descs = [TensorDescriptor(x, shape=[rows, COLD_DIM], strides=[COLD_DIM, 1],
+                                  block_shape=[b, COLD_DIM])
+                 for x, b in ((q, bm), (k, bn), (v, bn), (o, bm))]
+        attention_descriptor_kernel[grid](*descs, sm_scale, COLD_SEQ, HEAD_DIM=COLD_DIM,
+                                          CAUSAL=causal, **cfg)
+    else:
+        attention_kernel[grid](q, k, v, o, sm_scale, COLD_SEQ, HEAD_DIM=COLD_DIM, CAUSAL=causal,
+                               **cfg)
+    torch.cuda.synchronize()
+    ms = (time.perf_counter() - start) * 1e3
+    want = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return ms, (o.float() - want.float()).abs().max().item() <= 2e-2
+
+
+# The kernels of the cold-compile benchmark, as bench_gpu names them: name, config, first launch
+# (milliseconds from the call to the synchronize, and whether the result is right).
+COLD_KERNELS = [
+    ("vector_add 2^20", "BLOCK 1024", cold_vector_add),
+    ("matmul f16 1024^3", "BM=128 BN=256 BK=64 G=8 stages=3 warps=8",
+     lambda: cold_matmul(False)),
+    ("matmul_descriptor f16 1024^3", "BM=128 BN=256 BK=64 G=8 stages=3 warps=8",
+     lambda: cold_matmul(True)),
+    ("attention bf16 H2 S1024 D128", "BM=128 BN=128 warps=8 stages=3",
+     lambda: cold_attention(False, False)),
+    ("attention_descriptor bf16 H2 S1024 D128", "BM=128 BN=128 warps=8 stages=3",
+     lambda: cold_attention(True, False)),
+    ("attention_descriptor bf16 H2 S1024 D128 causal", "BM=64 BN=64 warps=4 stages=3",
+     lambda: cold_attention(True, True)),
+]
+
+
+def bench_cold():
+    """Each cold kernel in fresh processes, TK_BENCH_COLD_REPS (default 5) with an empty
+    TRITON_CACHE_DIR each, then as many with the cache the first filled: the first call (in
+    process, call to synchronize) and the whole process (with import torch); medians."""
+    reps = max(1, min(100, int(os.environ.get("TK_BENCH_COLD_REPS", "5"))))
+    for name, config, _ in COLD_KERNELS:
+        if "descriptor" in name and (TensorDescriptor is None
+                                     or torch.cuda.get_device_capability()[0] < 9):
+            continue
+        warm = None
+        try:
+            for what in ("empty cache", "warm disk cache"):
+                walls, firsts = [], []
+                for _ in range(reps):
+                    cache = warm if what == "warm disk cache" else tempfile.mkdtemp(
+                        prefix="triton_bench_cold_")
+                    env = dict(os.environ, TRITON_CACHE_DIR=cache)
+                    start = time.perf_counter()
+                    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--cold",
+                                           name], env=env, capture_output=True, text=True,
+                                          timeout=300)
+                    wall = (time.perf_counter() - start) * 1e3
+                    if what == "empty cache" and warm is None and proc.returncode == 0:
+                        warm = cache
+                    elif what == "empty cache":
+                        shutil.rmtree(cache, ignore_errors=True)
+                    if proc.returncode != 0:
+                        print(f"peers.py --cold {name!r} failed ({proc.returncode}):\n"
+                              f"{proc.stdout}{proc.stderr}", file=sys.stderr, flush=True)
+                        continue
+                    walls.append(wall)
+                    firsts.append(float(proc.stdout.split()[0]))
+                if not walls:
+                    continue
+                shape = f"{name}, {what}"
+                report_time("cold_compile", shape + ": first launch", "triton", "ms",
+                            sorted(firsts)[len(firsts) // 2],
+                            f"{config}; median of {len(walls)} processes; in process, call to "
+                            "synchronize")
+                report_time("cold_compile", shape + ": whole process", "triton", "ms",
+                            sorted(walls)[len(walls) // 2],
+                            f"{config}; spawn to exit (incl. import torch)")
+        finally:
+            if warm:
+                shutil.rmtree(warm, ignore_errors=True)
+
+
+def cold_main(name):
+    for kernel, _, first_launch in COLD_KERNELS:
+        if kernel == name:
+            ms, ok = first_launch()
+            print(f"{ms:.4f} {verdict(ok)}", flush=True)
+            return 0 if ok else 1
+    print(f"peers.py --cold: no kernel named {name!r}", file=sys.stderr)
+    return 2
 
 
 def main():
-    if len(sys.argv) > 1 and sys.argv[1] == "--cold":
-        return cold_main()
+    if len(sys.argv) > 2 and sys.argv[1] == "--cold":
+        return cold_main(sys.argv[2])
     if not torch.cuda.is_available():
         print("SKIPPED: no CUDA device for torch", file=sys.stderr)
         return 77
@@ -859,10 +1000,14 @@ def main():
         deadline = matmul_budget()
         guarded(lambda: bench_matmul_triton("triton", deadline))
         guarded(lambda: bench_matmul_triton_descriptor(deadline))
+        guarded(lambda: bench_matmul_triton_descriptor(deadline, persistent=True))
         guarded(bench_matmul_torch)
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--attention":
         guarded(bench_attention)
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--cold-compile":
+        guarded(bench_cold)
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--matmul-child":
         bench_matmul_triton("triton mma.sync", matmul_budget())

@@ -1,6 +1,7 @@
 // docs/writing-kernels.md: for_range, if_, while_, and how tracing runs bodies.
 #include "doc_examples.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,31 @@ auto halvings = tk::jit("halvings", [](tk::ptr<std::int32_t> out, tk::ptr<const 
 });
 // [/snippet]
 
+// [snippet:persistent]
+// Scales n floats, BLOCK at a time, with a fixed number of programs that each walk the blocks
+// pid, pid + num_programs, ...
+auto scale_all =
+    tk::jit("scale_all", [](tk::ptr<float> x, tk::i32 n, tk::f32 factor, tk::constant<int> BLOCK) {
+      tk::for_range(tk::program_id(0), tk::cdiv(n, BLOCK), tk::num_programs(0), [&](tk::i32 block) {
+        auto offs = block * BLOCK + tk::arange(0, BLOCK);
+        tk::store(x + offs, tk::load(x + offs, offs < n) * factor, offs < n);
+      });
+    });
+// [/snippet]
+
 } // namespace
+
+DOC_EXAMPLE("control.persistent") {
+  const int n = 10000, block = 256;
+  std::vector<float> x(n, 3.0f);
+  // [snippet:persistent_launch]
+  // One program per multiprocessor (the interpreter, with no GPU: 4), no more than the blocks.
+  const int sms = tk::gpu_available() ? tk::gpu_multiprocessor_count() : 4;
+  scale_all.interpret(tk::grid(std::min<std::int64_t>(sms, tk::cdiv(n, block))), x.data(), n, 0.5f,
+                      block);
+  // [/snippet]
+  doc::check(x == std::vector<float>(n, 1.5f), "every block scaled once");
+}
 
 DOC_EXAMPLE("control.for_range") {
   const int rows = 3, n = 1000;

@@ -100,6 +100,38 @@ inline auto matmul_descriptor =
               c_desc.store({pid_m * BLOCK_M, pid_n * BLOCK_N}, acc);
             });
 
+/// `matmul_descriptor` as a persistent kernel, as Triton's persistent-matmul tutorial writes it:
+/// launch at most one program instance per multiprocessor,
+/// `tk::grid(std::min(tk::gpu_multiprocessor_count(), tiles))` with tiles = cdiv(M, BLOCK_M) *
+/// cdiv(N, BLOCK_N), and each walks the tiles pid, pid + num_programs, ... in the same grouped
+/// order. Same arguments and constants as `matmul_descriptor`.
+inline auto matmul_persistent =
+    tk::jit("matmul_persistent",
+            [](auto c, auto a, auto b, tk::i32 M, tk::i32 N, tk::i32 K, tk::constant<int> BLOCK_M,
+               tk::constant<int> BLOCK_N, tk::constant<int> BLOCK_K, tk::constant<int> GROUP_M) {
+              auto num_pid_m = tk::cdiv(M, BLOCK_M);
+              auto num_pid_n = tk::cdiv(N, BLOCK_N);
+              auto num_pid_in_group = GROUP_M * num_pid_n;
+              auto a_desc = tk::make_tensor_descriptor(a, {M, K}, {K, 1}, {BLOCK_M, BLOCK_K});
+              auto b_desc = tk::make_tensor_descriptor(b, {N, K}, {K, 1}, {BLOCK_N, BLOCK_K});
+              auto c_desc = tk::make_tensor_descriptor(c, {M, N}, {N, 1}, {BLOCK_M, BLOCK_N});
+              tk::for_range(tk::program_id(0), num_pid_m * num_pid_n, tk::num_programs(0),
+                            [&](tk::i32 tile) {
+                              auto group_id = tile / num_pid_in_group;
+                              auto first_pid_m = group_id * GROUP_M;
+                              auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
+                              auto pid_m = first_pid_m + (tile % num_pid_in_group) % group_size_m;
+                              auto pid_n = (tile % num_pid_in_group) / group_size_m;
+                              auto acc = tk::zeros<float>({BLOCK_M, BLOCK_N});
+                              tk::for_range(0, tk::cdiv(K, BLOCK_K), [&](tk::i32 k) {
+                                auto a_tile = a_desc.load({pid_m * BLOCK_M, k * BLOCK_K});
+                                auto b_tile = b_desc.load({pid_n * BLOCK_N, k * BLOCK_K});
+                                acc = tk::dot(a_tile, tk::trans(b_tile), acc);
+                              });
+                              c_desc.store({pid_m * BLOCK_M, pid_n * BLOCK_N}, acc);
+                            });
+            });
+
 /// The same kernel for i8 inputs: C (i32) = A (i8) x B (i8), accumulated exactly in i32 (INT8
 /// tensor cores). Same launch contract, without INPUT_PRECISION; `c` points to std::int32_t.
 inline auto matmul_i8 = tk::jit(

@@ -117,6 +117,17 @@ inline std::string gpu_name() {
   }
 }
 
+/// The number of streaming multiprocessors of the GPU launches run on (132 on an H100 SXM), for
+/// sizing persistent grids; 0 when there is none (see gpu_unavailable_reason).
+inline int gpu_multiprocessor_count() {
+  try {
+    const detail::cu::driver &driver = detail::cu::get_driver();
+    return driver.device_of(driver.launch_context()).sm_count;
+  } catch (const error &) {
+    return 0;
+  }
+}
+
 namespace detail {
 
 /// The parameter types of a non-generic callable.

@@ -253,8 +253,13 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
     lowering.tensorMaps = opts.tensor_maps != 0;
     lowering.tensorMapsOut = &result.tensorMaps;
+    std::vector<std::pair<const char *, double>> passTimes;
+    if (debug)
+      lowering.stageTimesOut = &passTimes;
     LogicalResult lowered = mlir::tk::lowerToLLVM(*module, lowering);
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
+    for (const auto &[name, ms] : passTimes)
+      llvm::errs() << "tk:   pass " << name << " " << llvm::format("%.2f", ms) << " ms\n";
     if (failed(lowered))
       return fail(result, TK_ERROR_UNSUPPORTED, "");
     result.dynamicSharedBytes =

@@ -24,6 +24,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <memory>
 
 namespace mlir::tk {
@@ -157,11 +158,16 @@ LogicalResult lowerToLLVM(ModuleOp module, const LoweringOptions &options) {
     std::unique_ptr<Pass> pass = stage.create(options);
     if (!pass)
       continue; // not for this target or these options
+    const auto start = std::chrono::steady_clock::now();
     PassManager passes(module->getName());
     passes.enableVerifier(stage.verify);
     passes.addPass(std::move(pass));
     if (failed(passes.run(module)))
       return failure();
+    if (options.stageTimesOut)
+      options.stageTimesOut->emplace_back(stage.name, std::chrono::duration<double, std::milli>(
+                                                          std::chrono::steady_clock::now() - start)
+                                                          .count());
     // The recipes once tk-pipeline has given the maps that fill its rings their box and swizzle.
     if (options.tensorMapsOut && llvm::StringRef(stage.name) == "tk-pipeline")
       collectTensorMaps(module, *options.tensorMapsOut);

@@ -7,6 +7,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <utility>
 #include <vector>
 
 namespace mlir::tk {
@@ -21,6 +22,8 @@ struct LoweringOptions {
   bool tensorMaps = false; // the caller encodes tensor maps: TMA for descriptors (sm_90+)
   /// Where the tensor maps' recipes go (tk-tma-descriptors' arguments, in order); may be null.
   std::vector<tk_tensor_map> *tensorMapsOut = nullptr;
+  /// Where each stage's name and wall time in ms go, in order (TK_DEBUG); may be null.
+  std::vector<std::pair<const char *, double>> *stageTimesOut = nullptr;
 };
 
 /// Runs the stages that turn `tk` IR into the LLVM and NVVM dialects, in order (Lower.cpp lists

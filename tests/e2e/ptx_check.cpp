@@ -175,6 +175,27 @@ std::vector<check_case> example_cases() {
                  {R"(wgmma\.mma_async\.sync\.aligned\.m64n\d+k32\.f32\.e4m3\.e4m3)",
                   R"(cp\.async\.cg\.shared\.global)"}});
 
+  // The persistent matmul through tensor descriptors: the tile loop around the K loop. On
+  // sm_90a, TMA fills the rings wgmma reads and stores C, with no cp.async.
+  out.push_back(
+      {"matmul",
+       "persistent_f16_128x128x64_w8",
+       [] {
+         return examples::matmul_persistent.ir(
+             aligned<half>(), aligned<const half>(), aligned<const half>(), 4096, 4096, 4096,
+             tk::constant(128), tk::constant(128), tk::constant(64), tk::constant(8));
+       },
+       8,
+       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16)"},
+       true,
+       80,
+       {},
+       {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)",
+        R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)",
+        R"(cp\.async\.bulk\.tensor\.2d\.global\.shared::cta)", R"(mbarrier\.try_wait\.parity)"},
+       true,
+       {R"(cp\.async\.(cg|ca|wait_group|commit_group))"}});
+
   // Flash attention: two dots per step, the second reading P from registers on sm_90a.
   struct attention_case {
     const char *type;

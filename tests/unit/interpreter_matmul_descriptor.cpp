@@ -1,8 +1,9 @@
 // A matmul through tensor descriptors (examples/kernels/matmul.hpp's matmul_descriptor, B given
-// N x K, and a K x N variant), with K tails and blocks over the edges of C, in f16, bf16 and
-// e4m3. On the GPU (tk_gpu_numerics) on sm_90, the descriptors become tensor maps and their
-// tiles come by TMA straight into the swizzled rings wgmma reads: rows of 128 bytes in one box
-// (A, and B N x K), or panels of 64 columns, one box each (B K x N); with 2, 3 and 4 stages.
+// N x K, its persistent form matmul_persistent, and a K x N variant), with K tails and blocks over
+// the edges of C, in f16, bf16 and e4m3. On the GPU (tk_gpu_numerics) on sm_90, the descriptors
+// become tensor maps and their tiles come by TMA straight into the swizzled rings wgmma reads: rows
+// of 128 bytes in one box (A, and B N x K), or panels of 64 columns, one box each (B K x N); with
+// 2, 3 and 4 stages.
 #include "interpreter_support.hpp"
 #include "kernels/matmul.hpp"
 
@@ -79,6 +80,16 @@ template <class In, class Out> void check_both(std::mt19937_64 &gen, tiles t, in
                       tk::grid(tk::cdiv(M, t.bm) * tk::cdiv(N, t.bn)), c, std::as_const(a),
                       std::as_const(b), M, N, K, tk::constant(t.bm), tk::constant(t.bn),
                       tk::constant(t.bk), tk::constant(4));
+    check(c, a, b, M, N, K, true, rtol);
+  }
+  {
+    // Three program instances, each walking several tiles (nine at 64 x 64, six at 128 x 64):
+    // the tile loop around the K loop, and the accumulator and its store per tile.
+    INFO("B given N x K, persistent, 3 programs");
+    std::vector<Out> c(std::size_t(M * N), Out(-1234.f));
+    tk_test::run_with(options, examples::matmul_persistent, tk::grid(3), c, std::as_const(a),
+                      std::as_const(b), M, N, K, tk::constant(t.bm), tk::constant(t.bn),
+                      tk::constant(t.bk), tk::constant(2));
     check(c, a, b, M, N, K, true, rtol);
   }
   {
