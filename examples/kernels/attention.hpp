@@ -114,8 +114,11 @@ inline auto attention =
       };
       attention_stages(stage, seq_len, start_m, BLOCK_M, BLOCK_N, CAUSAL);
 
+      // One IEEE division per row, then products: `/` on each element would be BLOCK_M x
+      // HEAD_DIM divisions, each a slow-path check and call in the SASS.
+      auto inv_l = 1.0f / l_i;
       tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
-                acc / l_i(tk::_, tk::newaxis), row_mask);
+                acc * inv_l(tk::_, tk::newaxis), row_mask);
     });
 // [/snippet]
 
@@ -173,8 +176,9 @@ inline auto attention_descriptor =
 
       // Rows past seq_len belong to the next head: the store leaves them alone.
       auto head = head_row * HEAD_DIM;
+      auto inv_l = 1.0f / l_i; // one division per row, as in `attention`
       tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
-                acc / l_i(tk::_, tk::newaxis), offs_m(tk::_, tk::newaxis) < seq_len);
+                acc * inv_l(tk::_, tk::newaxis), offs_m(tk::_, tk::newaxis) < seq_len);
     });
 // [/snippet]
 
