@@ -556,14 +556,15 @@ void bench_attention_case(int B, int H, int S, int D, bool causal, bool descript
         .num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu};
     const auto grid = tk::grid(tk::cdiv(S, cfg.bm), B * H);
     if (descriptor)
-      examples::attention_descriptor.launch(grid, options, ptr<T>(o), ptr<const T>(q),
-                                            ptr<const T>(k), ptr<const T>(v), sm_scale, S,
-                                            B * H * S, tk::constant(D), tk::constant(cfg.bm),
-                                            tk::constant(cfg.bn), tk::constant(causal));
+      examples::attention_descriptor.launch(
+          grid, options, ptr<T>(o), ptr<const T>(q), ptr<const T>(k), ptr<const T>(v), sm_scale, S,
+          B * H * S, tk::constant(D), tk::constant(cfg.bm), tk::constant(cfg.bn),
+          tk::constant(causal), tk::constant(S % cfg.bn == 0));
     else
       examples::attention.launch(grid, options, ptr<T>(o), ptr<const T>(q), ptr<const T>(k),
                                  ptr<const T>(v), sm_scale, S, tk::constant(D),
-                                 tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal));
+                                 tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal),
+                                 tk::constant(S % cfg.bn == 0));
   };
   double best = 1e30;
   const attention_config *best_cfg = nullptr;
@@ -795,12 +796,13 @@ template <bool descriptor, bool causal> bool cold_attention(const CUdeviceptr *b
       examples::attention_descriptor.launch(
           grid, options, ptr<T>(buf[3]), ptr<const T>(buf[0]), ptr<const T>(buf[1]),
           ptr<const T>(buf[2]), sm_scale, cold_seq, cold_heads * cold_seq, tk::constant(cold_dim),
-          tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal));
+          tk::constant(cfg.bm), tk::constant(cfg.bn), tk::constant(causal),
+          tk::constant(cold_seq % cfg.bn == 0));
     else
       examples::attention.launch(grid, options, ptr<T>(buf[3]), ptr<const T>(buf[0]),
                                  ptr<const T>(buf[1]), ptr<const T>(buf[2]), sm_scale, cold_seq,
                                  tk::constant(cold_dim), tk::constant(cfg.bm), tk::constant(cfg.bn),
-                                 tk::constant(causal));
+                                 tk::constant(causal), tk::constant(cold_seq % cfg.bn == 0));
   });
   // Row 0 sees key 0 alone when causal, every key otherwise.
   const int keys = causal ? 1 : cold_seq;

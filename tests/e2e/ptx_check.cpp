@@ -212,10 +212,10 @@ std::vector<check_case> example_cases() {
              std::to_string(a.warps),
          [a, bf16] {
            auto ir = [&]<class T>(T) {
-             return examples::attention.ir(aligned<T>(), aligned<const T>(), aligned<const T>(),
-                                           aligned<const T>(), 0.125f, 4096,
-                                           tk::constant(a.head_dim), tk::constant(128),
-                                           tk::constant(a.block_n), tk::constant(a.causal));
+             return examples::attention.ir(
+                 aligned<T>(), aligned<const T>(), aligned<const T>(), aligned<const T>(), 0.125f,
+                 4096, tk::constant(a.head_dim), tk::constant(128), tk::constant(a.block_n),
+                 tk::constant(a.causal), tk::constant(false));
            };
            return bf16 ? ir(tk::bfloat16{}) : ir(half{});
          },
@@ -241,7 +241,7 @@ std::vector<check_case> example_cases() {
          return examples::attention_descriptor.ir(
              aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(),
              aligned<const tk::bfloat16>(), 0.125f, 4096, 4 * 32 * 4096, tk::constant(128),
-             tk::constant(128), tk::constant(64), tk::constant(true));
+             tk::constant(128), tk::constant(64), tk::constant(true), tk::constant(false));
        },
        8,
        {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
@@ -253,6 +253,25 @@ std::vector<check_case> example_cases() {
         R"(mbarrier\.try_wait\.parity)"},
        true,
        {R"(cp\.async\.(cg|ca|wait_group|commit_group))"}});
+  // With EVEN_N a non-causal kernel has one key loop and masks no score with -inf.
+  out.push_back(
+      {"attention",
+       "descriptor_bf16_d64_even_w4",
+       [] {
+         return examples::attention_descriptor.ir(
+             aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(),
+             aligned<const tk::bfloat16>(), 0.125f, 4096, 4 * 32 * 4096, tk::constant(64),
+             tk::constant(64), tk::constant(64), tk::constant(false), tk::constant(true));
+       },
+       4,
+       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
+       false,
+       80,
+       {R"(selp\.f32\s+%\w+, %\w+, 0fFF800000)"},
+       {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)",
+        R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)"},
+       true,
+       {R"(cp\.async\.(cg|ca|wait_group|commit_group))", R"(selp\.f32\s+%\w+, %\w+, 0fFF800000)"}});
   return out;
 }
 

@@ -262,7 +262,8 @@ TEST_CASE("attention: BLOCK_M not a multiple of BLOCK_N is an error at the kerne
   const std::vector<tk::half> qkv(o.size(), tk::half(0.5f));
   try {
     tk_test::run(examples::attention, tk::grid(1, 1), o, qkv, qkv, qkv, 0.125f, 64,
-                 tk::constant(64), tk::constant(16), tk::constant(32), tk::constant(false));
+                 tk::constant(64), tk::constant(16), tk::constant(32), tk::constant(false),
+                 tk::constant(true));
     FAIL("expected a tk::error");
   } catch (const tk::error &e) {
     CHECK(e.message() == "attention: BLOCK_M (16) must be a multiple of BLOCK_N (32)");
@@ -277,7 +278,8 @@ TEST_CASE("attention_descriptor: BLOCK_M not a multiple of BLOCK_N is an error a
   const std::vector<tk::half> qkv(o.size(), tk::half(0.5f));
   try {
     tk_test::run(examples::attention_descriptor, tk::grid(1, 1), o, qkv, qkv, qkv, 0.125f, 64, 64,
-                 tk::constant(64), tk::constant(16), tk::constant(32), tk::constant(false));
+                 tk::constant(64), tk::constant(16), tk::constant(32), tk::constant(false),
+                 tk::constant(true));
     FAIL("expected a tk::error");
   } catch (const tk::error &e) {
     CHECK(e.message() == "attention_descriptor: BLOCK_M (16) must be a multiple of BLOCK_N (32)");
