@@ -165,7 +165,8 @@ struct LayoutTable {
 
 } // namespace
 
-std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map) {
+/// mapInRegisters, computed.
+static std::optional<SmallVector<unsigned>> computeMapInRegisters(const ViewMap &map) {
   Attribute srcLayout = map.srcType.getEncoding(), dstLayout = map.dstType.getEncoding();
   if (!tkgpu::isDistributedLayout(srcLayout) || !tkgpu::isDistributedLayout(dstLayout))
     return std::nullopt;
@@ -192,6 +193,14 @@ std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map
       if (src.linear(t, mapping[e], src.strides) != dst.linear(t, e, map.coef))
         return std::nullopt;
   return mapping;
+}
+
+std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map) {
+  auto *dialect = map.dstType.getContext()->getLoadedDialect<tkgpu::TkGPUDialect>();
+  if (!dialect) // no layouts without the dialect: nothing to remember
+    return computeMapInRegisters(map);
+  return dialect->getLayoutMemo().registerMap(map.srcType, map.dstType, map.coef,
+                                              [&] { return computeMapInRegisters(map); });
 }
 
 bool mlir::tk::isConversionInRegisters(RankedTensorType type, Attribute layout) {

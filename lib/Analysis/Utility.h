@@ -58,7 +58,8 @@ std::optional<ViewMap> getViewMap(Operation *op);
 
 /// For each result element, the operand element of the same thread it reads, when that is the
 /// same position in every thread's struct (checked for every thread of the block); else none:
-/// the values must cross threads, through shared memory.
+/// the values must cross threads, through shared memory. Each answer is computed once per
+/// context (tkgpu::LayoutMemo): the check walks every element of every thread.
 std::optional<llvm::SmallVector<unsigned>> mapInRegisters(const ViewMap &map);
 
 /// Whether converting a tensor of `type` to `layout` moves nothing between threads: every

@@ -60,6 +60,7 @@ void TkGPUDialect::setSharedOffset(Operation *op, uint64_t offset) {
 }
 
 void TkGPUDialect::initialize() {
+  layoutMemo = std::make_unique<LayoutMemo>();
   registerAttributes();
   registerTypes();
   addOperations<

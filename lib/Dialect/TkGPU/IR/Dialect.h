@@ -15,7 +15,12 @@
 
 #include "Dialect/Tk/IR/Dialect.h"
 
+#include <memory>
 #include <optional>
+
+namespace mlir::tkgpu {
+class LayoutMemo; // Layout.h
+} // namespace mlir::tkgpu
 
 #include "Dialect/TkGPU/IR/TkGPUDialect.h.inc"
 

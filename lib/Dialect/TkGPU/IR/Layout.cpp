@@ -433,3 +433,15 @@ int64_t mlir::tkgpu::getTileElements(SharedEncodingAttr layout, ArrayRef<int64_t
   const unsigned inner = layout.getOrder()[0], outer = layout.getOrder()[1];
   return tileShape[outer] * (tileShape[inner] + layout.getPadding());
 }
+
+LayoutMemo::RegisterMap LayoutMemo::registerMap(RankedTensorType src, RankedTensorType dst,
+                                                ArrayRef<int64_t> coef,
+                                                llvm::function_ref<RegisterMap()> compute) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto key = std::make_tuple(src.getAsOpaquePointer(), dst.getAsOpaquePointer(),
+                             std::vector<int64_t>(coef.begin(), coef.end()));
+  auto it = registerMaps.find(key);
+  if (it == registerMaps.end())
+    it = registerMaps.emplace(std::move(key), compute()).first;
+  return it->second;
+}

@@ -7,9 +7,14 @@
 
 #include "Dialect/TkGPU/IR/Dialect.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <map>
+#include <mutex>
 #include <optional>
+#include <tuple>
+#include <vector>
 
 namespace mlir::tkgpu {
 
@@ -126,6 +131,26 @@ bool canLoadDotOperandWithLdmatrix(RankedTensorType type, SharedEncodingAttr sha
 /// ldmatrix, or one element at a time (rank 2, power-of-two dimensions, int or float elements of
 /// at most 32 bits).
 bool canLoadDotOperandFromShared(RankedTensorType type, SharedEncodingAttr shared);
+
+/// Answers to layout queries that are pure functions of uniqued types, remembered for the
+/// context's lifetime (one per context: TkGPUDialect::getLayoutMemo). Lowering a tensor-core
+/// kernel asks whether the same few dozen views stay in registers hundreds of times, and each
+/// answer walks every element of every thread. Safe to use from several threads.
+class LayoutMemo {
+public:
+  /// For each result element of a view, the operand element of the same thread it reads; none
+  /// when the view moves data between threads (tk::mapInRegisters).
+  using RegisterMap = std::optional<llvm::SmallVector<unsigned>>;
+
+  /// The register map of the view from `src` to `dst` that reads with `coef`: `compute()` the
+  /// first time, the remembered answer after.
+  RegisterMap registerMap(RankedTensorType src, RankedTensorType dst, llvm::ArrayRef<int64_t> coef,
+                          llvm::function_ref<RegisterMap()> compute);
+
+private:
+  std::mutex mutex;
+  std::map<std::tuple<const void *, const void *, std::vector<int64_t>>, RegisterMap> registerMaps;
+};
 
 } // namespace mlir::tkgpu
 

@@ -61,8 +61,15 @@ def TkGPU_Dialect : Dialect {
     /// The most warps a program (CTA) may have: 32, 1024 threads, CUDA's limit per block.
     static constexpr unsigned getMaxNumWarps() { return 32; }
 
+    /// Answers to layout queries that are pure functions of uniqued types (LayoutMemo), kept
+    /// for as long as the context, which keeps the types.
+    ::mlir::tkgpu::LayoutMemo &getLayoutMemo() const { return *layoutMemo; }
+
     void registerAttributes();
     void registerTypes();
+
+  private:
+    std::unique_ptr<::mlir::tkgpu::LayoutMemo> layoutMemo;
   }];
 }
 
