@@ -124,8 +124,8 @@ LogicalResult linkLibdevice(llvm::Module &module, ModuleOp op, std::string &log)
     module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
   if (llvm::Linker::linkModules(module, std::move(*libdevice), llvm::Linker::LinkOnlyNeeded))
     return op.emitError("linking libdevice failed");
-  // Linked definitions are external: make them internal so that O3 inlines them and drops the
-  // rest instead of emitting each as a .visible .func.
+  // Linked definitions are external: make them internal so that they are inlined and then
+  // dropped instead of each emitted as a .visible .func.
   for (llvm::Function &function : module)
     if (!function.isDeclaration() && function.getName().starts_with("__nv_"))
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -133,29 +133,43 @@ LogicalResult linkLibdevice(llvm::Module &module, ModuleOp op, std::string &log)
   return success();
 }
 
-/// LLVM's O3 pipeline but for dead store elimination. Our lowering emits no dead stores (they go
-/// to global memory, or to shared memory that is read after a barrier), and DSE's walks over
-/// MemorySSA on a tensor-core tile's unrolled code took a fifth of O3's time (10 of 47 ms for
-/// the 128 x 128 x 32 f16 matmul on the build machine); without it the PTX of every kernel of
-/// the e2e.ptx suite (637, all targets) is byte for byte the same.
-void runO3(llvm::Module &module, llvm::TargetMachine &machine) {
+/// The LLVM passes our modules get: not O3, but the few of its passes that find work in them.
+/// The lowering hands over code that MLIR has already folded and CSE'd, fully unrolled over each
+/// thread's elements, and ptxas does the loop work (unrolling, strength reduction, scheduling)
+/// again on its own. O3's other passes changed a handful of integer instructions in the PTX of
+/// the attention and matmul kernels, and cost 20-38 ms per tensor-core kernel where this
+/// pipeline costs 6-11 (build machine).
+/// - nvvm-reflect, nvvm-intr-range: what NVPTX's callbacks add at the start of O3 (libdevice
+///   asks __nvvm_reflect for the denormal mode).
+/// - inline, globaldce: libdevice's functions (made internal) into the kernel, then gone.
+/// - sroa, early-cse, instcombine, simplifycfg: libdevice's locals and branches after inlining;
+///   the lowering's per-element index arithmetic (bit tricks, shifts for divisions).
+/// - licm: address arithmetic that depends only on a loop's bounds out of the loop.
+/// - gvn, instcombine, simplifycfg: what licm and inlining exposed.
+/// (instcombine as O3 runs it: without the fixpoint check, which is a debugging aid that ends
+/// the process when one run leaves more to combine.)
+constexpr const char *kLLVMPipeline =
+    "nvvm-reflect,function(nvvm-intr-range),cgscc(inline),"
+    "function(sroa,early-cse<memssa>,instcombine<no-verify-fixpoint>,simplifycfg,"
+    "loop-mssa(licm),gvn,instcombine<no-verify-fixpoint>,simplifycfg),globaldce";
+
+LogicalResult optimize(llvm::Module &module, llvm::TargetMachine &machine, Operation *op) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassInstrumentationCallbacks callbacks;
-  callbacks.registerShouldRunOptionalPassCallback(
-      [](llvm::StringRef pass, llvm::Any) { return pass != "DSEPass"; });
-  // NVPTX's callbacks (NVVMReflect, ...) are registered through the target machine.
-  llvm::PassBuilder builder(&machine, llvm::PipelineTuningOptions(), std::nullopt, &callbacks);
+  // The target machine registers NVPTX's passes (nvvm-reflect, ...) and its TTI.
+  llvm::PassBuilder builder(&machine);
   builder.registerModuleAnalyses(mam);
   builder.registerCGSCCAnalyses(cgam);
   builder.registerFunctionAnalyses(fam);
   builder.registerLoopAnalyses(lam);
   builder.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager passes =
-      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::ModulePassManager passes;
+  if (llvm::Error error = builder.parsePassPipeline(passes, kLLVMPipeline))
+    return op->emitError("bad LLVM pass pipeline: ") << llvm::toString(std::move(error));
   passes.run(module, mam);
+  return success();
 }
 
 uint64_t staticSharedBytes(const llvm::Module &module) {
@@ -244,7 +258,8 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   result.translateMs = msSince(start);
 
   start = std::chrono::steady_clock::now();
-  runO3(*llvmModule, *machine);
+  if (failed(optimize(*llvmModule, *machine, module)))
+    return failure();
   result.optMs = msSince(start);
   result.sharedBytes = staticSharedBytes(*llvmModule);
 

@@ -2,8 +2,8 @@
 //
 // The code generator's first half: an MLIR module in the LLVM and NVVM dialects, holding one
 // kernel (an llvm.func with the unit attribute nvvm.kernel), becomes LLVM IR, is linked with
-// libdevice when it calls __nv_* functions, is optimized with LLVM's O3 pipeline and is emitted
-// as PTX by the NVPTX target. Errors are emitted as MLIR diagnostics on the module.
+// libdevice when it calls __nv_* functions, is optimized by a short LLVM pass pipeline and is
+// emitted as PTX by the NVPTX target. Errors are emitted as MLIR diagnostics on the module.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TK_TARGET_PTXCODEGEN_H
