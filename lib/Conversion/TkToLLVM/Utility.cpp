@@ -21,9 +21,24 @@ using llvm::SmallVector;
 
 SmallVector<Value> mlir::tk::unpackElements(OpBuilder &builder, Location loc, Value packed) {
   auto structType = cast<LLVM::LLVMStructType>(packed.getType());
-  SmallVector<Value> elements;
-  for (unsigned i = 0, e = structType.getBody().size(); i < e; ++i)
-    elements.push_back(LLVM::ExtractValueOp::create(builder, loc, packed, i));
+  const unsigned count = structType.getBody().size();
+  // Most structs were just packed by the lowering of the op that defines them: take the members
+  // from that chain of insertvalue ops (the last insert at a position wins) instead of writing
+  // an extractvalue per member for canonicalize to fold again. On a tensor-core kernel that is
+  // thousands of ops neither made nor folded.
+  SmallVector<Value> elements(count);
+  unsigned found = 0;
+  for (auto insert = packed.getDefiningOp<LLVM::InsertValueOp>(); insert && found < count;
+       insert = insert.getContainer().getDefiningOp<LLVM::InsertValueOp>()) {
+    ArrayRef<int64_t> position = insert.getPosition();
+    if (position.size() == 1 && !elements[position[0]]) {
+      elements[position[0]] = insert.getValue();
+      ++found;
+    }
+  }
+  for (unsigned i = 0; i < count; ++i)
+    if (!elements[i])
+      elements[i] = LLVM::ExtractValueOp::create(builder, loc, packed, i);
   return elements;
 }
 

@@ -16,7 +16,8 @@
 
 namespace mlir::tk {
 
-/// The struct's members, in order.
+/// The struct's members, in order: the values inserted where `packed` is a chain of
+/// insertvalue ops (as packElements makes), extractvalue ops for the rest.
 llvm::SmallVector<Value> unpackElements(OpBuilder &builder, Location loc, Value packed);
 
 /// A struct of type `structType` holding `elements`.
