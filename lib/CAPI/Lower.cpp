@@ -76,6 +76,9 @@ std::unique_ptr<Pass> cfToLLVM(const LoweringOptions &) {
 std::unique_ptr<Pass> arithToLLVM(const LoweringOptions &) {
   return createArithToLLVMConversionPass();
 }
+std::unique_ptr<Pass> splitStructBlockArguments(const LoweringOptions &) {
+  return createTkSplitStructBlockArguments();
+}
 std::unique_ptr<Pass> canonicalize(const LoweringOptions &) { return createCanonicalizerPass(); }
 std::unique_ptr<Pass> cse(const LoweringOptions &) { return createCSEPass(); }
 std::unique_ptr<Pass> reconcileCasts(const LoweringOptions &) {
@@ -145,6 +148,7 @@ constexpr Stage kStages[] = {
     {"convert-scf-to-cf",            scfToCF, false},      // loops, ifs, masked accesses
     {"convert-cf-to-llvm",           cfToLLVM, false},     // cf.br / cf.cond_br -> llvm.br
     {"convert-arith-to-llvm",        arithToLLVM, false},  // the loops' compare and increment
+    {"tk-split-struct-block-arguments", splitStructBlockArguments, false}, // a phi per element
     {"canonicalize",                 canonicalize, false},
     {"cse",                          cse, false},
     {"reconcile-unrealized-casts",   reconcileCasts, true},

@@ -31,11 +31,38 @@ def TkToLLVM : Pass<"tk-to-llvm", "::mlir::ModuleOp"> {
     convert-scf-to-cf, convert-cf-to-llvm and convert-arith-to-llvm. Loads and stores whose elements are contiguous in a thread (sizePerThread) and
     aligned (AxisInfo's vector width) become one vector access. Ops using shared memory take
     their offset from `tkgpu.shared_offset` (run tk-allocate-shared-memory first: an op without
-    one is an error); the shared array is declared when the module's `tkgpu.shared` is not 0. Ops outside this slice stop the
+    one is an error); the shared array is declared when the module's `tkgpu.shared` is not 0.
+    While the patterns run, a result's struct is an `unrealized_conversion_cast` of its
+    elements, which the ops reading it take apart for free; at the end the casts still read
+    become `llvm.insertvalue` chains and the others go (`keep-unread` builds them too). Ops outside this slice stop the
     pass with an error naming the op ("tk.reduce is not lowered yet").
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"keepUnread", "keep-unread", "bool", /*default=*/"false",
+           "also build the structs of results nothing reads (for lit tests of single ops, "
+           "whose results are unused); by default they are never built">
+  ];
+}
+
+def TkSplitStructBlockArguments
+    : Pass<"tk-split-struct-block-arguments", "::mlir::ModuleOp"> {
+  let summary = "gives each member of an `!llvm.struct` block argument its own argument";
+  let description = [{
+    After convert-scf-to-cf and convert-cf-to-llvm, a tensor carried by a loop or yielded by an
+    `scf.if` is one block argument of the struct tk-to-llvm made for it: a matmul's accumulator
+    of 128 floats is one phi of a 128-member struct. NVPTX's instruction selection rebuilds
+    every member's register copy for each `llvm.extractvalue` of such a value in another block.
+    This pass replaces each block argument of a struct of scalars or vectors by one argument per
+    member: the branches pass `llvm.extractvalue`s of what they passed (which canonicalize then
+    folds against the `llvm.insertvalue` chain that built the struct), an `llvm.extractvalue` of
+    the argument becomes the member's argument, and any other use gets the struct rebuilt from
+    the members at the top of the block. The entry block, and blocks with a predecessor that is
+    not a branch (`BranchOpInterface`), are left alone. The PTX is the same; the IR before it
+    is smaller.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TK_TO_LLVM_PASSES_TD

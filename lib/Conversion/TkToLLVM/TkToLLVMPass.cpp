@@ -38,8 +38,9 @@ bool isLowered(Operation *op) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return !isa<RankedTensorType>(constant.getType()) ||
            isa<SplatElementsAttr>(constant.getValue());
-  return isa<TkDialect, tkgpu::TkGPUDialect, arith::ArithDialect, math::MathDialect,
-             scf::SCFDialect>(op->getDialect());
+  Dialect *dialect = op->getDialect(); // null for an unregistered op
+  return dialect && isa<TkDialect, tkgpu::TkGPUDialect, arith::ArithDialect, math::MathDialect,
+                        scf::SCFDialect>(dialect);
 }
 
 /// An error for the first op outside the slice, tensor without a layout, tensor larger than a
@@ -107,6 +108,8 @@ void requirePtxVersion(ModuleOp module) {
 }
 
 struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
+  using TkToLLVMBase::TkToLLVMBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -143,6 +146,13 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     ConversionTarget target(*context);
     target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect, scf::SCFDialect>();
     target.addLegalOp<ModuleOp>();
+    // packElements' structs, until materializePackedStructs; other casts are the framework's.
+    target.addDynamicallyLegalOp<UnrealizedConversionCastOp>(
+        [](Operation *op) -> std::optional<bool> {
+          if (isPackedStruct(op))
+            return true;
+          return std::nullopt;
+        });
     // An arith, math, tk or tkgpu op left over had no lowering: an error naming it, here rather
     // than in a later stage (the scf ops' arith comes from convert-scf-to-cf, after this pass).
     target.addIllegalDialect<arith::ArithDialect, math::MathDialect, tk::TkDialect,
@@ -152,6 +162,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
       module.emitError("tk-to-llvm: could not lower the kernel to the LLVM dialect");
       return signalPassFailure();
     }
+    materializePackedStructs(module, keepUnread);
   }
 };
 

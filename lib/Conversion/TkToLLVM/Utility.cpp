@@ -19,7 +19,32 @@ using namespace mlir;
 using namespace mlir::tk;
 using llvm::SmallVector;
 
+namespace {
+
+/// Marks the casts packElements makes, so that no other unrealized cast is taken for one.
+constexpr llvm::StringLiteral kPackedAttr = "tk.packed";
+
+/// The cast packElements made of `packed`'s members, if `packed` is one.
+UnrealizedConversionCastOp packedCast(Value packed) {
+  auto cast = packed.getDefiningOp<UnrealizedConversionCastOp>();
+  return cast && cast->hasAttr(kPackedAttr) ? cast : UnrealizedConversionCastOp();
+}
+
+Value insertChain(OpBuilder &builder, Location loc, Type structType, ValueRange elements) {
+  Value packed = LLVM::UndefOp::create(builder, loc, structType);
+  for (auto [i, element] : llvm::enumerate(elements))
+    packed = LLVM::InsertValueOp::create(builder, loc, packed, element, i);
+  return packed;
+}
+
+} // namespace
+
 SmallVector<Value> mlir::tk::unpackElements(OpBuilder &builder, Location loc, Value packed) {
+  // A struct the lowering of its producer just packed: its members as they were given. Most
+  // operands are that, and so a tensor's elements pass from op to op without an insertvalue
+  // or extractvalue between them (thousands of ops on a tensor-core kernel).
+  if (UnrealizedConversionCastOp cast = packedCast(packed))
+    return SmallVector<Value>(cast.getInputs());
   auto structType = cast<LLVM::LLVMStructType>(packed.getType());
   const unsigned count = structType.getBody().size();
   // Most structs were just packed by the lowering of the op that defines them: take the members
@@ -44,10 +69,30 @@ SmallVector<Value> mlir::tk::unpackElements(OpBuilder &builder, Location loc, Va
 
 Value mlir::tk::packElements(OpBuilder &builder, Location loc, Type structType,
                              ValueRange elements) {
-  Value packed = LLVM::UndefOp::create(builder, loc, structType);
-  for (auto [i, element] : llvm::enumerate(elements))
-    packed = LLVM::InsertValueOp::create(builder, loc, packed, element, i);
-  return packed;
+  auto cast = UnrealizedConversionCastOp::create(builder, loc, structType, elements);
+  cast->setAttr(kPackedAttr, builder.getUnitAttr());
+  return cast.getResult(0);
+}
+
+bool mlir::tk::isPackedStruct(Operation *op) {
+  return isa<UnrealizedConversionCastOp>(op) && op->hasAttr(kPackedAttr);
+}
+
+void mlir::tk::materializePackedStructs(Operation *root, bool keepUnread) {
+  SmallVector<UnrealizedConversionCastOp> casts;
+  root->walk([&](UnrealizedConversionCastOp cast) {
+    if (cast->hasAttr(kPackedAttr))
+      casts.push_back(cast);
+  });
+  OpBuilder builder(root->getContext());
+  for (UnrealizedConversionCastOp cast : casts) {
+    if (keepUnread || !cast->use_empty()) {
+      builder.setInsertionPoint(cast);
+      cast.getResult(0).replaceAllUsesWith(
+          insertChain(builder, cast.getLoc(), cast.getResult(0).getType(), cast.getInputs()));
+    }
+    cast.erase();
+  }
 }
 
 Value mlir::tk::emitWarpIndex(OpBuilder &b, Location loc) {

@@ -16,12 +16,22 @@
 
 namespace mlir::tk {
 
-/// The struct's members, in order: the values inserted where `packed` is a chain of
-/// insertvalue ops (as packElements makes), extractvalue ops for the rest.
+/// The struct's members, in order: the operands of packElements' cast, or the values inserted
+/// where `packed` is a chain of insertvalue ops, extractvalue ops for the rest.
 llvm::SmallVector<Value> unpackElements(OpBuilder &builder, Location loc, Value packed);
 
-/// A struct of type `structType` holding `elements`.
+/// A struct of type `structType` holding `elements`. During tk-to-llvm this is a marked
+/// `builtin.unrealized_conversion_cast` of the elements, which unpackElements reads back for
+/// free; materializePackedStructs turns those still used afterwards into insertvalue chains.
 Value packElements(OpBuilder &builder, Location loc, Type structType, ValueRange elements);
+
+/// True for the casts packElements makes (legal during the conversion).
+bool isPackedStruct(Operation *op);
+
+/// Once the conversion is done: each struct packElements made becomes a chain of insertvalue
+/// ops where something still reads it as a struct (a branch, a yield, an op lowered before its
+/// operands' producers), and goes away where nothing does (unless `keepUnread`).
+void materializePackedStructs(Operation *root, bool keepUnread = false);
 
 /// The tensor indices (one i32 per dimension) of each element the current thread holds of a
 /// tensor of type `type` (distributed layout), from the thread id: Layout.h's getElementIndex

@@ -1,7 +1,7 @@
 // TkToLLVMPass.cpp: ops it does not lower (tensor constants other than splats, which the front
 // end never prints), tensors without a layout, tensors larger than a block may be and ops using
 // shared memory without an offset in it stop the pass with an error at the op.
-// RUN: tk-opt %s -split-input-file -tk-to-llvm -verify-diagnostics
+// RUN: tk-opt %s -split-input-file -allow-unregistered-dialect -tk-to-llvm -verify-diagnostics
 
 #b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
@@ -10,6 +10,15 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     %0 = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #b>
     func.return
   }
+}
+
+// -----
+
+// An op of no registered dialect (tk-opt -allow-unregistered-dialect) is one it does not lower.
+func.func @unregistered() {
+  // expected-error @+1 {{test.op is not lowered yet}}
+  "test.op"() : () -> ()
+  func.return
 }
 
 // -----
