@@ -741,6 +741,8 @@ bool cold_vector_add(const CUdeviceptr *buf, double &ms) {
 
 constexpr int cold_mm = 1024; // M = N = K
 constexpr matmul_config cold_matmul_config{128, 256, 64, 8, 3, 8};
+/// The mma.sync path's best f16 config, lowered for sm_80 (`launch_options::target_arch`).
+constexpr matmul_config cold_mma_config{128, 128, 32, 8, 4, 4};
 
 /// Checks element (0, 0) of C against the host's dot product of A's row 0 and B's column 0.
 bool cold_matmul_check(const std::vector<half> &ca, const std::vector<half> &cb, CUdeviceptr c,
@@ -751,15 +753,18 @@ bool cold_matmul_check(const std::vector<half> &ca, const std::vector<half> &cb,
   return near(float(download<half>(c, 1)[0]), want, 0.05, 0.01);
 }
 
-/// The f16 matmul at cold_matmul_config; B is K x N, or N x K through descriptors.
-template <bool descriptor> bool cold_matmul(const CUdeviceptr *buf, double &ms) {
+/// The f16 matmul at cold_matmul_config; B is K x N, or N x K through descriptors. With `sm80`,
+/// the pointer kernel at cold_mma_config, lowered for sm_80 (mma.sync, cp.async).
+template <bool descriptor, bool sm80 = false> bool cold_matmul(const CUdeviceptr *buf, double &ms) {
   const auto ca = random_chunk<half>(cold_mm * cold_mm, -1, 1, 5),
              cb = random_chunk<half>(cold_mm * cold_mm, -1, 1, 6);
   fill(buf[0], ca.size() * 2, ca), fill(buf[1], cb.size() * 2, cb);
-  const auto &cfg = cold_matmul_config;
+  const auto &cfg = sm80 ? cold_mma_config : cold_matmul_config;
   const tk::grid grid(tk::cdiv(cold_mm, cfg.bm) * tk::cdiv(cold_mm, cfg.bn));
-  const tk::launch_options options{
-      .num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu};
+  const tk::launch_options options{.num_warps = cfg.warps,
+                                   .num_stages = cfg.stages,
+                                   .backend = tk::backend::gpu,
+                                   .target_arch = sm80 ? "sm_80" : ""};
   auto c = ptr<half>(buf[2]);
   auto a = ptr<const half>(buf[0]), b = ptr<const half>(buf[1]);
   ms = clocked([&] {
@@ -831,6 +836,8 @@ constexpr cold_kernel cold_kernels[] = {
     {"vector_add 2^20", "BLOCK 1024", cold_vector_add},
     {"matmul f16 1024^3", "BM=128 BN=256 BK=64 G=8 stages=3 warps=8", cold_matmul<false>},
     {"matmul_descriptor f16 1024^3", "BM=128 BN=256 BK=64 G=8 stages=3 warps=8", cold_matmul<true>},
+    {"matmul f16 1024^3 lowered for sm_80", "BM=128 BN=128 BK=32 G=8 stages=4 warps=4",
+     cold_matmul<false, true>},
     {"attention bf16 H2 S1024 D128", "BM=128 BN=128 warps=8 stages=3",
      cold_attention<false, false>},
     {"attention_descriptor bf16 H2 S1024 D128", "BM=128 BN=128 warps=8 stages=3",
