@@ -214,8 +214,9 @@ void emitTensorCoreOffsets(OpBuilder &b, Location loc, Attribute layout, ArrayRe
 
 } // namespace
 
-SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc,
-                                                      RankedTensorType type, unsigned stride) {
+void mlir::tk::emitThreadOffsets(OpBuilder &b, Location loc, RankedTensorType type,
+                                 SmallVector<Value> &offsets, SmallVector<bool> &wraps) {
+  offsets.clear(), wraps.clear();
   Attribute layout = type.getEncoding();
   ArrayRef<int64_t> shape = type.getShape();
   const unsigned threadsPerWarp = 32;
@@ -230,14 +231,12 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
   Attribute tensorCore = slice ? slice.getParent() : layout;
   if (tkgpu::isTensorCoreLayout(tensorCore)) {
     // A slice takes its parent's offsets without the sliced dimension.
-    SmallVector<Value> offsets;
-    SmallVector<bool> wraps;
     emitTensorCoreOffsets(b, loc, tensorCore, fullShape, warp, lane, offsets, wraps);
     if (slice) {
       offsets.erase(offsets.begin() + slice.getDim());
       wraps.erase(wraps.begin() + slice.getDim());
     }
-    return emitElementIndices(b, loc, layout, shape, offsets, wraps, stride);
+    return;
   }
   if (slice)
     blocked = cast<tkgpu::BlockedEncodingAttr>(slice.getParent());
@@ -246,8 +245,7 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
   SmallVector<Value> laneCoords =
       delinearize(b, loc, lane, blocked.getThreadsPerWarp(), blocked.getOrder());
 
-  SmallVector<Value> offsets; // per dimension of the (parent) layout
-  SmallVector<bool> wraps;
+  // The offsets per dimension of the (parent) layout.
   for (unsigned d = 0; d < blocked.getRank(); ++d) {
     const int64_t size = blocked.getSizePerThread()[d];
     const int64_t lanes = blocked.getThreadsPerWarp()[d];
@@ -260,8 +258,14 @@ SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc
     offsets.erase(offsets.begin() + slice.getDim());
     wraps.erase(wraps.begin() + slice.getDim());
   }
+}
 
-  return emitElementIndices(b, loc, layout, shape, offsets, wraps, stride);
+SmallVector<SmallVector<Value>> mlir::tk::emitIndices(OpBuilder &b, Location loc,
+                                                      RankedTensorType type, unsigned stride) {
+  SmallVector<Value> offsets;
+  SmallVector<bool> wraps;
+  emitThreadOffsets(b, loc, type, offsets, wraps);
+  return emitElementIndices(b, loc, type.getEncoding(), type.getShape(), offsets, wraps, stride);
 }
 
 namespace {

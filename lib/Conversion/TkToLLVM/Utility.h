@@ -39,6 +39,13 @@ void materializePackedStructs(Operation *root, bool keepUnread = false);
 /// accesses at once); the others' entries are left empty.
 llvm::SmallVector<llvm::SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
                                                         RankedTensorType type, unsigned stride = 1);
+/// emitIndices in two parts: the thread's offset per dimension, and whether each dimension
+/// wraps around (the layout's tile is larger than the tensor). Element e's index is the
+/// offsets plus Layout.h's getElementIndex(layout, shape, 0, 0, e), modulo the shape in a
+/// dimension that wraps; where none does, an address linear in the index is the thread's
+/// address plus a constant per element.
+void emitThreadOffsets(OpBuilder &builder, Location loc, RankedTensorType type,
+                       llvm::SmallVector<Value> &offsets, llvm::SmallVector<bool> &wraps);
 /// `count` inline-asm operands numbered from `first`, as `{$first, ..., $(first + count - 1)}`.
 std::string asmOperands(unsigned first, unsigned count);
 

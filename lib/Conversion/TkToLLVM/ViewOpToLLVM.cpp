@@ -118,16 +118,43 @@ SmallVector<Value> exchangeVectorized(OpBuilder &b, Location loc, unsigned scrat
   const unsigned bytes = elementType.getIntOrFloatBitWidth() / 8;
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value base = getSharedAddress(b, loc, scratch, elementType, i32Constant(b, loc, 0));
-  auto address = [&](ArrayRef<Value> index) {
+  auto address = [&](ArrayRef<Value> index) -> Value {
     Value row = LLVM::MulOp::create(b, loc, index[0], i32Constant(b, loc, exchange.rowStride));
     Value offset = LLVM::AddOp::create(b, loc, row, index[1]);
     return LLVM::GEPOp::create(b, loc, ptrType, elementType, base, ValueRange{offset});
+  };
+  // The address of every width-th element of `type` the thread holds. Where no dimension wraps
+  // around, the thread's address plus a constant: one multiply-add for all, and each access
+  // takes its constant as an immediate offset.
+  auto addresses = [&](RankedTensorType type, unsigned width) {
+    SmallVector<Value> offsets;
+    SmallVector<bool> wraps;
+    emitThreadOffsets(b, loc, type, offsets, wraps);
+    const unsigned count = tkgpu::getTotalElemsPerThread(type.getEncoding(), type.getShape());
+    SmallVector<Value> result(count);
+    if (llvm::is_contained(wraps, true)) {
+      SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, type, width);
+      for (unsigned e = 0; e < count; e += width)
+        result[e] = address(indices[e]);
+      return result;
+    }
+    Value thread = address(offsets);
+    for (unsigned e = 0; e < count; e += width) {
+      SmallVector<int64_t> index =
+          tkgpu::getElementIndex(type.getEncoding(), type.getShape(), 0, 0, e);
+      const int64_t constant = index[0] * exchange.rowStride + index[1];
+      result[e] = constant == 0 ? thread
+                                : LLVM::GEPOp::create(b, loc, ptrType, elementType, thread,
+                                                      ArrayRef<LLVM::GEPArg>{int32_t(constant)})
+                                      .getResult();
+    }
+    return result;
   };
   auto vectorType = [&](unsigned width) { return VectorType::get({width}, elementType); };
 
   emitBarrier(b, loc);
   const unsigned storeWidth = exchange.storeWidth;
-  SmallVector<SmallVector<Value>> srcIndices = emitIndices(b, loc, map.srcType, storeWidth);
+  SmallVector<Value> srcAddresses = addresses(map.srcType, storeWidth);
   SmallVector<int> srcCopies = firstCopy(map.srcType);
   for (unsigned e = 0; e < srcElements.size(); e += storeWidth) {
     if (srcCopies[e] != int(e))
@@ -139,20 +166,20 @@ SmallVector<Value> exchangeVectorized(OpBuilder &b, Location loc, unsigned scrat
         value = LLVM::InsertElementOp::create(b, loc, value, srcElements[e + i],
                                               i32Constant(b, loc, i));
     }
-    LLVM::StoreOp::create(b, loc, value, address(srcIndices[e]), storeWidth * bytes);
+    LLVM::StoreOp::create(b, loc, value, srcAddresses[e], storeWidth * bytes);
   }
   emitBarrier(b, loc);
   const unsigned loadWidth = exchange.loadWidth;
-  SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType, loadWidth);
+  SmallVector<Value> dstAddresses = addresses(map.dstType, loadWidth);
   SmallVector<Value> results;
-  for (unsigned e = 0; e < dstIndices.size(); e += loadWidth) {
+  for (unsigned e = 0; e < dstAddresses.size(); e += loadWidth) {
     if (loadWidth == 1) {
       results.push_back(
-          LLVM::LoadOp::create(b, loc, elementType, address(dstIndices[e]), bytes).getResult());
+          LLVM::LoadOp::create(b, loc, elementType, dstAddresses[e], bytes).getResult());
       continue;
     }
-    Value vector = LLVM::LoadOp::create(b, loc, vectorType(loadWidth), address(dstIndices[e]),
-                                        loadWidth * bytes);
+    Value vector =
+        LLVM::LoadOp::create(b, loc, vectorType(loadWidth), dstAddresses[e], loadWidth * bytes);
     for (unsigned i = 0; i < loadWidth; ++i)
       results.push_back(LLVM::ExtractElementOp::create(b, loc, vector, i32Constant(b, loc, i)));
   }
