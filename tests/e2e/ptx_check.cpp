@@ -234,64 +234,73 @@ std::vector<check_case> example_cases() {
   }
   // The same through tensor descriptors: on sm_90a, TMA copies K and V into the rings wgmma
   // reads, with no cp.async (nor the proxy fence cp.async needs before wgmma reads its copies).
-  out.push_back(
-      {"attention",
-       "descriptor_bf16_d128_causal_w8",
-       [] {
-         return examples::attention_descriptor.ir(
-             aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(),
-             aligned<const tk::bfloat16>(), 0.125f, 4096, 4 * 32 * 4096, tk::constant(128),
-             tk::constant(128), tk::constant(64), tk::constant(true), tk::constant(false));
-       },
+  // bf16, S 4096; mma.sync on the other targets.
+  struct descriptor_attention {
+    const char *name;
+    int head_dim, block_m, block_n, warps;
+    bool causal, even_n;
+    std::vector<std::string> sm90a_must_match, must_not_match;
+  };
+  const std::string no_cp_async = R"(cp\.async\.(cg|ca|wait_group|commit_group))";
+  const std::string tma_copy =
+      R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)";
+  const std::string qk_wgmma = R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)";
+  const std::string masked_score = R"(selp\.f32\s+%\w+, %\w+, 0fFF800000)";
+  const descriptor_attention descriptor_cases[] = {
+      {"descriptor_bf16_d128_causal_w8",
+       128,
+       128,
+       64,
        8,
-       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
-       false,
-       80,
-       {},
-       {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)",
-        R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)",
-        R"(mbarrier\.try_wait\.parity)"},
        true,
-       {R"(cp\.async\.(cg|ca|wait_group|commit_group))"}});
-  // The causal configuration the benchmarks run on the H100: 64 x 64 on one warpgroup, P V with
-  // P in registers. (It spills on mma.sync targets, which run other configurations.)
-  out.push_back(
-      {"attention",
-       "descriptor_bf16_d128_causal_w4",
-       [] {
-         return examples::attention_descriptor.ir(
-             aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(),
-             aligned<const tk::bfloat16>(), 0.125f, 4096, 4 * 32 * 4096, tk::constant(128),
-             tk::constant(64), tk::constant(64), tk::constant(true), tk::constant(true));
-       },
-       4,
-       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
        false,
-       80,
-       {},
-       {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)",
+       {qk_wgmma, tma_copy, R"(mbarrier\.try_wait\.parity)"},
+       {}},
+      // The causal configuration the benchmarks run on the H100: 64 x 64 on one warpgroup, P V
+      // with P in registers. (It spills on mma.sync targets, which run other configurations.)
+      {"descriptor_bf16_d128_causal_w4",
+       128,
+       64,
+       64,
+       4,
+       true,
+       true,
+       {qk_wgmma,
         R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16\s+\{[^}]*\}, \{%r)",
-        R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)"},
-       true});
-  // With EVEN_N a non-causal kernel has one key loop and masks no score with -inf.
-  out.push_back(
-      {"attention",
-       "descriptor_bf16_d64_even_w4",
-       [] {
-         return examples::attention_descriptor.ir(
-             aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(),
-             aligned<const tk::bfloat16>(), 0.125f, 4096, 4 * 32 * 4096, tk::constant(64),
-             tk::constant(64), tk::constant(64), tk::constant(false), tk::constant(true));
-       },
+        tma_copy},
+       {}},
+      // With EVEN_N a non-causal kernel has one key loop and masks no score with -inf.
+      {"descriptor_bf16_d64_even_w4",
+       64,
+       64,
+       64,
        4,
-       {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
        false,
-       80,
-       {R"(selp\.f32\s+%\w+, %\w+, 0fFF800000)"},
-       {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)",
-        R"(cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.mbarrier::complete_tx::bytes)"},
        true,
-       {R"(cp\.async\.(cg|ca|wait_group|commit_group))", R"(selp\.f32\s+%\w+, %\w+, 0fFF800000)"}});
+       {qk_wgmma, tma_copy},
+       {masked_score}},
+  };
+  for (const descriptor_attention &a : descriptor_cases) {
+    std::vector<std::string> sm90a_must_not_match = a.must_not_match;
+    sm90a_must_not_match.push_back(no_cp_async);
+    out.push_back({"attention",
+                   a.name,
+                   [a] {
+                     return examples::attention_descriptor.ir(
+                         aligned<tk::bfloat16>(), aligned<const tk::bfloat16>(),
+                         aligned<const tk::bfloat16>(), aligned<const tk::bfloat16>(), 0.125f, 4096,
+                         4 * 32 * 4096, tk::constant(a.head_dim), tk::constant(a.block_m),
+                         tk::constant(a.block_n), tk::constant(a.causal), tk::constant(a.even_n));
+                   },
+                   a.warps,
+                   {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16)", R"(ex2\.approx)"},
+                   false,
+                   80,
+                   a.must_not_match,
+                   a.sm90a_must_match,
+                   true,
+                   sm90a_must_not_match});
+  }
   return out;
 }
 
