@@ -88,12 +88,12 @@ def TkCoalesce : Pass<"tk-coalesce", "::mlir::ModuleOp"> {
   let summary = "vectorizes loads and stores: layouts with contiguous elements per thread";
   let description = [{
     For each tk.load / tk.store of a tensor whose addresses AxisInfo proves contiguous and
-    aligned along the fastest dimension (AxisInfoResult::getVectorWidth, mask included): the
-    default blocked layout of its shape with sizePerThread along that dimension set to the
-    width (at most 16 bytes, and only where each thread has that many elements). Its operands
-    are converted to that layout, a load's result converted back; tk-remove-layout-conversions
-    removes what it can of those conversions. All tensor accesses of the module must agree on
-    the layout, or none changes (tkgpu.convert_layout is not lowered yet).
+    aligned along their most contiguous dimension (AxisInfoResult::getVectorWidth, mask
+    included): a blocked layout of its shape whose threads spread from that dimension, each
+    holding the width's consecutive elements along it (at most 16 bytes, and only where each
+    thread has that many elements). Each access gets its own layout: its operands are converted
+    to it and a load's result converted back, and tk-remove-layout-conversions removes what it
+    can of those conversions.
   }];
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }
