@@ -18,7 +18,7 @@
 # ignores them): `cmake --install --strip` strips, and replaces the build RPATH of the programs
 # that link the backend with their INSTALL_RPATH `$ORIGIN/../lib`, so they find lib/ wherever the
 # bundle is copied. The programs that load the backend at run time find it in `<exe dir>/../lib`
-# (tk/detail/backend_loader.hpp). The bundle target fails when the result exceeds
+# (tk/detail/runtime/backend_loader.hpp). The bundle target fails when the result exceeds
 # TK_BUNDLE_MAX_MIB, and warns about a test labelled `gpu` that it does not hold (one added with
 # add_test rather than tk_add_gpu_test; cmake/bundle/TkBundleCheck.cmake).
 #

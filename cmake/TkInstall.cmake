@@ -65,7 +65,7 @@ function(tk_add_install_rules)
     endforeach()
   endif()
 
-  # The file name the runtime looks for (tk/detail/backend_loader.hpp), in the installed libdir.
+  # The file name the runtime looks for (tk/detail/runtime/backend_loader.hpp), in the installed libdir.
   set(TK_PACKAGE_BACKEND_FILE
     "${CMAKE_SHARED_LIBRARY_PREFIX}tilekit_backend${CMAKE_SHARED_LIBRARY_SUFFIX}")
   set(TK_PACKAGE_LIBDIR "${CMAKE_INSTALL_LIBDIR}")

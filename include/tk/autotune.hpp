@@ -14,7 +14,7 @@
 #pragma once
 
 #include <tk/detail/env.hpp>
-#include <tk/detail/ownership.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/kernel.hpp>
 
 #include <array>

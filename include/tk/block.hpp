@@ -6,7 +6,7 @@
 /// record the user's source location.
 #pragma once
 
-#include <tk/detail/semantics.hpp>
+#include <tk/detail/trace/semantics.hpp>
 
 #include <source_location>
 #include <type_traits>

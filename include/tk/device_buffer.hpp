@@ -14,7 +14,7 @@
 /// stream of your own, synchronize it first.
 #pragma once
 
-#include <tk/detail/driver.hpp>
+#include <tk/detail/runtime/driver.hpp>
 #include <tk/error.hpp>
 
 #include <cstddef>

@@ -6,8 +6,8 @@
 
 #include <tk/block.hpp>
 #include <tk/detail/env.hpp>
-#include <tk/detail/launch.hpp>
-#include <tk/detail/printer.hpp>
+#include <tk/detail/ir/printer.hpp>
+#include <tk/detail/runtime/launch.hpp>
 #include <tk/device_buffer.hpp>
 
 #include <array>
@@ -668,7 +668,7 @@ private:
       detail::fail(g.loc, "num_stages is ", o.num_stages, "; it must be at least 1");
   }
 
-  /// The GPU path (detail/launch.hpp): the compiled kernel for this specialization from the
+  /// The GPU path (detail/runtime/launch.hpp): the compiled kernel for this specialization from the
   /// in-process cache, compiled on a miss, then cuLaunchKernel on the options' stream.
   template <class Params, class... A, std::size_t... I>
   void launch_gpu(const grid &g, const launch_options &o, std::index_sequence<I...>,

@@ -3,8 +3,8 @@
 
 #include "Target/CudaPaths.h"
 #include "Target/Subprocess.h"
-#include "tk/detail/cubin_check.hpp"
 #include "tk/detail/env.hpp"
+#include "tk/detail/runtime/cubin_check.hpp"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,5 +1,5 @@
 // tk_find_backend: loads the TileKit backend library the way a GPU launch does
-// (tk/detail/backend_loader.hpp) and says which file it loaded. Part of the bundle
+// (tk/detail/runtime/backend_loader.hpp) and says which file it loaded. Part of the bundle
 // (docs/deploy.md), where run-tests.sh runs it first.
 //
 // Built with a compiled-in TK_BACKEND_LIBRARY_PATH that names no file, like a program whose build
@@ -8,7 +8,7 @@
 //   tk_find_backend [--expect <path>]
 //
 // Exit status 0 when the backend loads (and, with --expect, is that file), 1 otherwise.
-#include <tk/detail/backend_loader.hpp>
+#include <tk/detail/runtime/backend_loader.hpp>
 
 #include <cstdio>
 #include <filesystem>

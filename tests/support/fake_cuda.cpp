@@ -1,7 +1,7 @@
 /// @file fake_cuda.cpp
-/// A stand-in for libcuda.so.1, so that the runtime's driver layer (tk/detail/driver.hpp) can be
-/// tested on machines without a GPU: it exports cuDriverGetVersion and cuGetProcAddress_v2 like
-/// the real driver and hands out fakes of the few functions the layer calls at load time and
+/// A stand-in for libcuda.so.1, so that the runtime's driver layer (tk/detail/runtime/driver.hpp)
+/// can be tested on machines without a GPU: it exports cuDriverGetVersion and cuGetProcAddress_v2
+/// like the real driver and hands out fakes of the few functions the layer calls at load time and
 /// for contexts, devices and pointers.
 ///
 /// Environment variables, read on every call, choose how it misbehaves:

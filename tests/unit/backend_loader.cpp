@@ -1,11 +1,11 @@
-// Loading the backend library at run time (tk/detail/backend_loader.hpp) and the OS layer under it
-// (tk/detail/os.hpp).
+// Loading the backend library at run time (tk/detail/runtime/backend_loader.hpp) and the OS layer
+// under it (tk/detail/runtime/os.hpp).
 #include "expect_error.hpp"
 #include "kernels/vector_add.hpp"
 
 #include <catch2/catch.hpp>
-#include <tk/detail/backend_loader.hpp>
-#include <tk/detail/os.hpp>
+#include <tk/detail/runtime/backend_loader.hpp>
+#include <tk/detail/runtime/os.hpp>
 
 #include "scoped_env.hpp"
 #include <cstdlib>

@@ -1,8 +1,9 @@
-// The on-disk kernel cache (tk/detail/disk_cache.hpp): keys, the entry format, every kind of bad
-// entry (a miss that a later store repairs), unwritable directories, the default location per OS,
-// and concurrent writers in threads and processes. Each test works in its own temporary directory.
+// The on-disk kernel cache (tk/detail/runtime/disk_cache.hpp): keys, the entry format, every kind
+// of bad entry (a miss that a later store repairs), unwritable directories, the default location
+// per OS, and concurrent writers in threads and processes. Each test works in its own temporary
+// directory.
 #include <catch2/catch.hpp>
-#include <tk/detail/disk_cache.hpp>
+#include <tk/detail/runtime/disk_cache.hpp>
 
 #include <atomic>
 #include <cstdint>

@@ -1,9 +1,9 @@
-// The CUDA driver layer (tk/detail/driver.hpp) without a GPU: the real driver where there is none,
-// and a stand-in driver (tests/support/fake_cuda.cpp) for everything after loading.
+// The CUDA driver layer (tk/detail/runtime/driver.hpp) without a GPU: the real driver where there
+// is none, and a stand-in driver (tests/support/fake_cuda.cpp) for everything after loading.
 #include "expect_error.hpp"
 
 #include <catch2/catch.hpp>
-#include <tk/detail/driver.hpp>
+#include <tk/detail/runtime/driver.hpp>
 
 #include "scoped_env.hpp"
 #include <cstdlib>

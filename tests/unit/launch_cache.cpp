@@ -1,10 +1,11 @@
-// Compiling and loading a kernel through the disk cache (tk/detail/launch.hpp) without a GPU:
-// the stand-in driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image or
-// PTX text as the real one does, and a stand-in backend whose output and producer each test sets.
+// Compiling and loading a kernel through the disk cache (tk/detail/runtime/launch.hpp) without a
+// GPU: the stand-in driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image
+// or PTX text as the real one does, and a stand-in backend whose output and producer each test
+// sets.
 #include "expect_error.hpp"
 
 #include <catch2/catch.hpp>
-#include <tk/detail/launch.hpp>
+#include <tk/detail/runtime/launch.hpp>
 
 #include "scoped_env.hpp"
 #include "temp_files.hpp"

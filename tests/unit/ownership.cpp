@@ -1,7 +1,7 @@
 // The small ownership, callable and message types the headers use in place of <memory>,
 // <functional> and <sstream>.
 #include <catch2/catch.hpp>
-#include <tk/detail/ownership.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <string>

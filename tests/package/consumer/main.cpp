@@ -7,7 +7,7 @@
 #include <tk/tk.hpp>
 
 #ifdef TK_BACKEND_LIBRARY_PATH
-#include <tk/detail/backend_loader.hpp>
+#include <tk/detail/runtime/backend_loader.hpp>
 #endif
 
 #include <cmath>

@@ -1,9 +1,9 @@
-/// @file eval.hpp
+/// @file elements.hpp
 /// Element-level semantics shared by the interpreter's primitives: wrapping integers to their
 /// width, rounding floats to their format, and reading and writing typed memory.
 #pragma once
 
-#include <tk/detail/value.hpp>
+#include <tk/detail/trace/value.hpp>
 #include <tk/float16.hpp>
 #include <tk/float8.hpp>
 

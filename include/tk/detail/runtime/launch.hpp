@@ -9,9 +9,9 @@
 /// loads a module and publishes a new entry, under a mutex.
 #pragma once
 
-#include <tk/detail/cubin_check.hpp>
-#include <tk/detail/disk_cache.hpp>
-#include <tk/detail/driver.hpp>
+#include <tk/detail/runtime/cubin_check.hpp>
+#include <tk/detail/runtime/disk_cache.hpp>
+#include <tk/detail/runtime/driver.hpp>
 #include <tk/error.hpp>
 
 #include <array>

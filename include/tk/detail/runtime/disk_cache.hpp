@@ -11,7 +11,7 @@
 #pragma once
 
 #include <tk/detail/env.hpp>
-#include <tk/detail/os.hpp>
+#include <tk/detail/runtime/os.hpp>
 #include <tk/error.hpp>
 
 #include <array>

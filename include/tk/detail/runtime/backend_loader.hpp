@@ -19,8 +19,8 @@
 #pragma once
 
 #include <tk/backend.h>
-#include <tk/detail/os.hpp>
-#include <tk/detail/ownership.hpp>
+#include <tk/detail/runtime/os.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <source_location>

@@ -3,7 +3,7 @@
 /// how it prints (its MLIR name and syntax family), so the printer is a plain walk.
 #pragma once
 
-#include <tk/detail/value.hpp>
+#include <tk/detail/trace/value.hpp>
 
 #include <source_location>
 #include <string>

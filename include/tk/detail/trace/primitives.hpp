@@ -1,4 +1,4 @@
-/// @file prim.hpp
+/// @file primitives.hpp
 /// Primitives: the operations the `tk` IR is made of, on operands whose types and shapes already
 /// agree. Each one checks what it needs, then either records an op in the region being traced or
 /// computes its elements for the program instance being interpreted. Everything the user calls
@@ -6,9 +6,9 @@
 /// interpreter and the compiled kernel share one definition of each operation.
 #pragma once
 
-#include <tk/detail/context.hpp>
-#include <tk/detail/eval.hpp>
-#include <tk/detail/ownership.hpp>
+#include <tk/detail/interp/elements.hpp>
+#include <tk/detail/trace/context.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <cmath>

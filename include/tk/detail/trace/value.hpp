@@ -5,7 +5,7 @@
 /// addresses), already rounded to the block's dtype, so a debugger shows it as plain numbers.
 #pragma once
 
-#include <tk/detail/ownership.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/dtype.hpp>
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 /// arithmetic.
 #pragma once
 
-#include <tk/detail/prim.hpp>
+#include <tk/detail/trace/primitives.hpp>
 
 namespace tk::detail {
 

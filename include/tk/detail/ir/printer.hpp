@@ -4,8 +4,8 @@
 /// Values are numbered in definition order, so the same kernel always prints the same bytes.
 #pragma once
 
-#include <tk/detail/eval.hpp>
-#include <tk/detail/graph.hpp>
+#include <tk/detail/interp/elements.hpp>
+#include <tk/detail/trace/graph.hpp>
 #include <tk/error.hpp>
 
 #include <charconv>

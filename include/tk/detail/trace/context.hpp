@@ -5,7 +5,7 @@
 /// value.
 #pragma once
 
-#include <tk/detail/graph.hpp>
+#include <tk/detail/trace/graph.hpp>
 
 #include <array>
 #include <atomic>

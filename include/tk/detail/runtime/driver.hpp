@@ -15,9 +15,9 @@
 /// 12.0 entry points gives the signatures declared here on every driver from 12.0 on.
 #pragma once
 
-#include <tk/detail/backend_loader.hpp>
-#include <tk/detail/os.hpp>
-#include <tk/detail/ownership.hpp>
+#include <tk/detail/runtime/backend_loader.hpp>
+#include <tk/detail/runtime/os.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <cstddef>
