@@ -205,6 +205,39 @@ inline std::optional<tuning_table> deserialize_tuning(std::string_view s, std::s
   return t;
 }
 
+/// The pointers and sizes of `key`'s parts, as tk_cache_load and tk_cache_store take them.
+struct tuning_key_parts {
+  std::vector<const char *> parts;
+  std::vector<std::size_t> sizes;
+  explicit tuning_key_parts(const std::vector<std::string> &key) {
+    for (const std::string &part : key) {
+      parts.push_back(part.data());
+      sizes.push_back(part.size());
+    }
+  }
+};
+
+/// The tuning the backend's disk cache holds for `key`, if any.
+inline std::optional<std::string> load_tuning(const backend_library &backend,
+                                              const std::vector<std::string> &key) {
+  const tuning_key_parts k(key);
+  std::size_t size = 0;
+  void *payload = backend.cache_load("tune", k.parts.data(), k.sizes.data(), k.parts.size(), &size);
+  if (!payload)
+    return std::nullopt;
+  std::string bytes(static_cast<const char *>(payload), size);
+  backend.cache_free(payload);
+  return bytes;
+}
+
+/// Stores a tuning in the backend's disk cache (nothing happens when it cannot be written).
+inline void store_tuning(const backend_library &backend, const std::vector<std::string> &key,
+                         const std::string &payload) {
+  const tuning_key_parts k(key);
+  backend.cache_store("tune", k.parts.data(), k.sizes.data(), k.parts.size(), payload.data(),
+                      payload.size());
+}
+
 /// The table TK_PRINT_AUTOTUNING prints.
 inline std::string format_tuning(const std::string &kernel, const std::string &where,
                                  const std::string &key, const std::vector<config> &configs,
@@ -457,15 +490,15 @@ private:
 
     // The disk cache knows a GPU's tunings by the kernel's code, the configs, the key and the
     // device; a custom bench's are not stored.
-    const detail::disk_cache *disk = nullptr;
-    detail::cache_key disk_key{};
+    const detail::backend_library *disk = nullptr;
+    std::vector<std::string> disk_key;
     std::string device_name = interpret ? "the interpreter" : "";
     if (!interpret) {
       const detail::cu::device_info &device = detail::cu::device_of(key.context, where);
       device_name = device.name;
       if (!options_.bench) {
         const detail::backend_library &backend = detail::get_backend(where);
-        disk = detail::kernel_disk_cache(backend);
+        disk = &backend;
         std::string configs, words;
         for (const config &c : options_.configs)
           configs += c.describe() + ";";
@@ -474,14 +507,17 @@ private:
         const std::string ir = kernel_.ir(detail::substitute(args, values[0][I])...);
         const std::string arch = detail::resolve_target_arch(
             detail::requested_target_arch(options.target_arch), device, backend.targets(), where);
-        disk_key =
-            detail::make_cache_key({"tk-autotune 1", kernel_.name(), ir, configs, words,
-                                    device.target + (arch.empty() ? "" : " lowered for " + arch),
-                                    device.name, backend.version()});
+        disk_key = {"tk-autotune 1",
+                    kernel_.name(),
+                    ir,
+                    configs,
+                    words,
+                    device.target + (arch.empty() ? "" : " lowered for " + arch),
+                    device.name};
       }
     }
     if (disk)
-      if (std::optional<std::string> bytes = disk->load(disk_key, "tune"))
+      if (std::optional<std::string> bytes = detail::load_tuning(*disk, disk_key))
         if (std::optional<detail::tuning_table> t = detail::deserialize_tuning(*bytes, n)) {
           if (detail::print_autotuning())
             std::fputs(detail::format_tuning(kernel_.name(), device_name, key_text,
@@ -526,7 +562,7 @@ private:
     if (table.best == n)
       throw *first_error;
     if (disk)
-      disk->store(disk_key, "tune", detail::serialize(table));
+      detail::store_tuning(*disk, disk_key, detail::serialize(table));
     if (detail::print_autotuning()) {
       const std::string source = std::to_string(n) + " configs, time per launch" +
                                  (options_.bench ? " (custom bench)" : " in ms");

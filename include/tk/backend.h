@@ -41,7 +41,7 @@ extern "C" {
 
 /** The version of this interface, which tk_backend_abi_version returns; raised whenever a
  *  function is added or changes, so that a program refuses a backend built for another one. */
-#define TK_BACKEND_ABI_VERSION 5
+#define TK_BACKEND_ABI_VERSION 6
 
 /** What tk_compile returns. */
 typedef enum tk_status {
@@ -215,6 +215,56 @@ TK_BACKEND_API int tk_backend_abi_version(void);
  *  CUDA_PATH and PATH): the first call runs `ptxas --version`; the text lives as long as the
  *  process. */
 TK_BACKEND_API const char *tk_backend_producer(void);
+
+/** How tk_compile_cached uses the disk cache. (Added in ABI version 6.) */
+typedef enum tk_cache_mode {
+  /** Take the binary from the cache entry when there is a valid one, else compile; the caller
+   *  stores a fresh binary with tk_compile_result_cache_store once it has loaded it. */
+  TK_CACHE_USE = 0,
+  /** Delete the entry, then compile: for an entry whose binary the driver rejected. */
+  TK_CACHE_REPLACE = 1
+} tk_cache_mode;
+
+/**
+ * tk_compile_named through the disk cache of compiled kernels: `$TK_CACHE_DIR`, else the user's
+ * cache directory (tk_cache_directory; docs/runtime.md, "Disk cache"), keyed by everything that
+ * decides the binary: the IR, the options (target, num_warps, num_stages, fp_fusion,
+ * lowering_target, tensor_maps, output), tk_backend_version and tk_backend_producer. Entries are
+ * verified on every read; a damaged or stale one is a miss (TK_DEBUG=1 says why). Without a
+ * cache directory, or when it cannot be written, it compiles as tk_compile_named does.
+ *
+ * A result from the cache has the binary and its launch metadata; its PTX is "" (unless the
+ * binary is PTX), its stage times and shared_bytes are 0. (Added in ABI version 6.)
+ */
+TK_BACKEND_API tk_status tk_compile_cached(const char *ir, size_t ir_len, const char *source_name,
+                                           const tk_compile_options *opts, tk_cache_mode mode,
+                                           tk_compile_result **out);
+/** Non-zero when tk_compile_cached took the binary from the disk cache. */
+TK_BACKEND_API int tk_compile_result_from_cache(const tk_compile_result *res);
+/** The path of the result's cache entry; "" without a disk cache (or for tk_compile's
+ *  results). */
+TK_BACKEND_API const char *tk_compile_result_cache_entry(const tk_compile_result *res);
+/** Writes a freshly compiled result of tk_compile_cached to its cache entry (atomically,
+ *  replacing what is there): 1 when written; 0 for a result from the cache, a failed one, one
+ *  without a cache, or a directory that cannot be written (TK_DEBUG=1 says why, once). */
+TK_BACKEND_API int tk_compile_result_cache_store(const tk_compile_result *res);
+
+/** The disk cache's directory as tk_compile_cached would use it now; "" when there is none. The
+ *  text lives until the next call on the same thread. */
+TK_BACKEND_API const char *tk_cache_directory(void);
+/**
+ * Other entries of the disk cache (autotuning results, say): the payload stored under `kind`
+ * (1 to 16 characters of [a-z0-9_-], not "cubin") and the key made of `count` byte strings
+ * `parts[i]` of `sizes[i]` bytes (and tk_backend_version), or NULL for a miss. *size receives its
+ * length; free it with tk_cache_free.
+ */
+TK_BACKEND_API void *tk_cache_load(const char *kind, const char *const *parts, const size_t *sizes,
+                                   size_t count, size_t *size);
+/** Stores `payload` for tk_cache_load's `kind` and key: 1 when written, else 0. */
+TK_BACKEND_API int tk_cache_store(const char *kind, const char *const *parts, const size_t *sizes,
+                                  size_t count, const void *payload, size_t size);
+/** Frees what tk_cache_load returned; NULL is allowed. */
+TK_BACKEND_API void tk_cache_free(void *payload);
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,7 @@
 
 #include "CAPI/Lower.h"
 #include "CAPI/Nesting.h"
+#include "CAPI/Result.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "SourceHash.inc"
@@ -38,22 +39,6 @@
 #include <pthread.h>
 #include <string>
 #include <vector>
-
-struct tk_compile_result {
-  tk_status status = TK_OK;
-  std::string error;
-  std::string binary;
-  tk_output_kind kind = TK_OUTPUT_PTX;
-  std::string ptx;
-  std::string kernelName;
-  std::string target;
-  size_t sharedBytes = 0;
-  size_t dynamicSharedBytes = 0;
-  int threadsPerBlock = 0;
-  std::vector<tk_tensor_map> tensorMaps;
-  std::string producerLog;
-  double stageMs[TK_STAGE_COUNT] = {};
-};
 
 namespace {
 

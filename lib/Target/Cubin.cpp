@@ -1,10 +1,10 @@
 //===- Cubin.cpp - PTX to cubin through nvJitLink or ptxas ----------------===//
 #include "Target/Cubin.h"
 
+#include "Target/CubinCheck.h"
 #include "Target/CudaPaths.h"
 #include "Target/Subprocess.h"
 #include "tk/detail/env.hpp"
-#include "tk/detail/runtime/cubin_check.hpp"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"

@@ -5,6 +5,9 @@
 //
 //   tk_e2e_gpu [seed]
 #include "../support/cuda_driver.hpp"
+#include "Cache/DiskCache.h"
+#include "Cache/KernelEntry.h"
+#include "Target/CubinCheck.h"
 #include "kernels/layernorm.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/softmax.hpp"
@@ -17,7 +20,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
@@ -440,8 +446,27 @@ void autotune_path() {
 
 /// autotune_options::post_hook on the GPU: a kernel that adds into its output, tuned over two
 /// configs with event timing; post_hook zeroes the output after each tuning launch, so the
-/// launch after tuning adds exactly once.
+/// launch after tuning adds exactly once. It tunes in a disk cache of its own, so that a tuning
+/// an earlier run stored (the bundle run twice with one TK_CACHE_DIR) does not skip the tuning.
 void autotune_hooks() {
+  const char *outer = std::getenv("TK_CACHE_DIR");
+  const std::string saved = outer ? outer : "";
+  char own[] = "/tmp/tk-autotune-hooks-XXXXXX";
+  if (!mkdtemp(own)) {
+    std::printf("FAIL autotune hooks: cannot make a temporary directory\n");
+    ++failures;
+    return;
+  }
+  setenv("TK_CACHE_DIR", own, 1);
+  struct restore {
+    const char *dir;
+    const std::string &saved;
+    bool had;
+    ~restore() {
+      std::filesystem::remove_all(dir);
+      had ? setenv("TK_CACHE_DIR", saved.c_str(), 1) : unsetenv("TK_CACHE_DIR");
+    }
+  } restore_cache{own, saved, outer != nullptr};
   static auto accumulate = tk::jit("accumulate", [](tk::ptr<float> out, tk::ptr<const float> in,
                                                     tk::i32 n, tk::constant<int> BLOCK) {
     auto offs = tk::program_id(0) * BLOCK + tk::arange(0, BLOCK);
@@ -551,38 +576,49 @@ void poisoned_cache_entry() {
 
   const d::cu::driver &driver = d::cu::get_driver();
   const d::backend_library &backend = d::get_backend();
-  const d::disk_cache *cache = d::kernel_disk_cache(backend);
   const std::string ir =
       first.ir(dout.traced(), (const float *)dx.traced(), n, tk::constant(block));
-  const std::string name = "poisoned_entry";
-  // The key of what the launch compiled: for the target TK_TARGET_ARCH asks for, when it does.
+  // The entry of what the launch compiled: for the target TK_TARGET_ARCH asks for, when it does.
   const d::cu::device_info &device = driver.device_of(driver.launch_context());
-  const d::kernel_source source{name,
-                                ir,
-                                device,
-                                4,
-                                3,
-                                true,
-                                d::resolve_target_arch(d::requested_target_arch({}), device,
-                                                       backend.targets(),
-                                                       std::source_location::current()),
-                                driver.tensor_map_encode_tiled != nullptr};
-  const d::cache_key key = d::kernel_cache_key(backend, source);
-  std::optional<std::string> stored = cache ? cache->load(key, "cubin") : std::nullopt;
-  std::optional<d::cached_kernel> good = stored ? d::deserialize(*stored) : std::nullopt;
-  bool ok = good && good->binary.compare(0, 4,
-                                         "\x7f"
-                                         "ELF") == 0;
+  const std::string arch = d::resolve_target_arch(
+      d::requested_target_arch({}), device, backend.targets(), std::source_location::current());
+  tk_compile_options opts;
+  backend.compile_options_init(&opts);
+  opts.target = device.target.c_str();
+  opts.lowering_target = arch.empty() ? nullptr : arch.c_str();
+  opts.tensor_maps = driver.tensor_map_encode_tiled != nullptr;
+  tk_compile_result *res = nullptr;
+  backend.compile_cached(ir.data(), ir.size(), nullptr, &opts, TK_CACHE_USE, &res);
+  const bool from_cache = backend.result_from_cache(res) != 0;
+  const std::string entry = backend.result_cache_entry(res);
+  backend.result_free(res);
+  // The entry names its key (docs/runtime.md, "Disk cache": magic, version, then the key).
+  const tk::cache::disk_cache cache(tk::cache::disk_cache::default_directory(), backend.version());
+  std::string bytes;
+  if (std::ifstream in(entry, std::ios::binary); in)
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  tk::cache::cache_key key{};
+  if (bytes.size() >= 24) {
+    std::memcpy(&key.hi, bytes.data() + 8, 8); // little-endian, as this host
+    std::memcpy(&key.lo, bytes.data() + 16, 8);
+  }
+  std::optional<std::string> stored = cache.load(key, "cubin");
+  std::optional<tk::cache::cached_kernel> good =
+      stored ? tk::cache::deserialize(*stored) : std::nullopt;
+  bool ok = from_cache && good &&
+            good->binary.compare(0, 4,
+                                 "\x7f"
+                                 "ELF") == 0;
   std::printf("%s poisoned cache: the first launch stored its cubin\n", ok ? "ok  " : "FAIL");
   failures += !ok;
   if (!ok)
     return;
-  d::cached_kernel bad = *good;
+  tk::cache::cached_kernel bad = *good;
   bad.binary = std::string("\x7f"
                            "ELF",
                            4) +
                std::string(252, '\0');
-  cache->store(key, "cubin", d::serialize(bad));
+  cache.store(key, "cubin", tk::cache::serialize(bad));
 
   ok = second.ir(dout.traced(), (const float *)dx.traced(), n, tk::constant(block)) == ir;
   std::printf("%s poisoned cache: both kernels have one IR\n", ok ? "ok  " : "FAIL");
@@ -594,9 +630,11 @@ void poisoned_cache_entry() {
   unsetenv("TK_DEBUG");
   require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
   compare("poisoned cache: the launch recompiled and ran", dout.download(), want, 0, 0);
-  stored = cache->load(key, "cubin");
-  std::optional<d::cached_kernel> now = stored ? d::deserialize(*stored) : std::nullopt;
-  ok = now && now->binary != bad.binary && d::cubin_problem(now->binary, now->target).empty();
+  stored = cache.load(key, "cubin");
+  std::optional<tk::cache::cached_kernel> now =
+      stored ? tk::cache::deserialize(*stored) : std::nullopt;
+  ok = now && now->binary != bad.binary &&
+       tk::detail::cubin_problem(now->binary, now->target).empty();
   std::printf("%s poisoned cache: the entry now holds a cubin for %s\n", ok ? "ok  " : "FAIL",
               target.c_str());
   failures += !ok;

@@ -1,7 +1,10 @@
 // Compiled for Windows (x86_64-w64-mingw32, test headers.mingw) and linked into a .exe that is not
 // run: instantiates the GPU runtime's entry points, so that the Windows branches of
-// tk/detail/{os,driver,backend_loader,disk_cache,launch}.hpp are compiled, not only parsed.
+// tk/detail/runtime/{os,driver,backend_loader,launch}.hpp are compiled, not only parsed, and so
+// are those of the backend library's disk cache (lib/Cache, compiled into the same .exe).
 #include <tk/tk.hpp>
+
+#include "Cache/DiskCache.h"
 
 #include <cstdio>
 #include <string>
@@ -24,7 +27,7 @@ auto scale_tuned =
 int main(int argc, char **) {
   // Everything below is compiled and linked; it only runs on a Windows machine with a GPU when
   // asked to (an argument), which the test never does.
-  const std::string cache_dir = tk::detail::disk_cache::default_directory();
+  const std::string cache_dir = tk::cache::disk_cache::default_directory();
   std::printf("cache directory: %s\n", cache_dir.c_str());
   if (argc < 2)
     return 0;
@@ -41,8 +44,8 @@ int main(int argc, char **) {
   scale.launch(tk::grid(tk::cdiv(n, 256)), out.data(), in.data(), n, tk::constant(256));
   scale_tuned.launch(tk::grid(tk::cdiv(n, 256)), out.data(), in.data(), n, tk::constant(256));
   const std::vector<float> result = out.to_host();
-  if (const tk::detail::disk_cache cache(cache_dir, "probe"); !cache_dir.empty()) {
-    const auto key = tk::detail::make_cache_key({"windows"});
+  if (const tk::cache::disk_cache cache(cache_dir, "probe"); !cache_dir.empty()) {
+    const auto key = tk::cache::make_cache_key({"windows"});
     cache.store(key, "probe", "bytes");
     (void)cache.load(key, "probe");
   }

@@ -14,6 +14,7 @@
 ///   FAKE_CUDA_CC       the compute capability, "9.0" by default
 ///   FAKE_CUDA_REJECT_IMAGES  1: cuModuleLoadData rejects every image, as it rejects anything
 ///                      but an ELF file or PTX text otherwise (CUDA_ERROR_INVALID_IMAGE)
+///   FAKE_CUDA_LOAD_RESULT  N: cuModuleLoadData fails with CUresult N (2: out of memory)
 /// Device handles are ordinal + 100, so that mixing up ordinals and handles shows. Pointers
 /// 0x1000, 0x2000 and 0x3000 are device, page-locked host and managed memory; the driver knows
 /// no other address.
@@ -186,6 +187,8 @@ result fake_cuModuleLoadData(void **module, const void *image) {
   const bool ptx = std::strncmp(bytes, "//", 2) == 0 || std::strncmp(bytes, ".version", 8) == 0;
   if (env_int("FAKE_CUDA_REJECT_IMAGES", 0) || !(elf || ptx))
     return 200; // CUDA_ERROR_INVALID_IMAGE
+  if (const int forced = env_int("FAKE_CUDA_LOAD_RESULT", 0))
+    return forced;
   *module = &module_object;
   return 0;
 }

@@ -1,7 +1,7 @@
-// The check of a cubin's ELF header before it is cached (tk/detail/runtime/cubin_check.hpp), on the
+// The check of a cubin's ELF header before it is cached (lib/Target/CubinCheck.h), on the
 // headers of real cubins and on what broken producers leave.
+#include "Target/CubinCheck.h"
 #include <catch2/catch.hpp>
-#include <tk/detail/runtime/cubin_check.hpp>
 
 #include <cstddef>
 #include <string>

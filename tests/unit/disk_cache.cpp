@@ -1,9 +1,10 @@
-// The on-disk kernel cache (tk/detail/runtime/disk_cache.hpp): keys, the entry format, every kind
-// of bad entry (a miss that a later store repairs), unwritable directories, the default location
-// per OS, and concurrent writers in threads and processes. Each test works in its own temporary
-// directory.
+// The on-disk kernel cache (lib/Cache/DiskCache.h, the backend library's): keys, the entry format,
+// every kind of bad entry (a miss that a later store repairs), unwritable directories, the default
+// location per OS, and concurrent writers in threads and processes. Each test works in its own
+// temporary directory.
+#include "Cache/DiskCache.h"
+#include "Cache/KernelEntry.h"
 #include <catch2/catch.hpp>
-#include <tk/detail/runtime/disk_cache.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -30,10 +31,10 @@
 #endif
 
 namespace fs = std::filesystem;
-using tk::detail::cache_key;
-using tk::detail::cached_kernel;
-using tk::detail::disk_cache;
-using tk::detail::make_cache_key;
+using tk::cache::cache_key;
+using tk::cache::cached_kernel;
+using tk::cache::disk_cache;
+using tk::cache::make_cache_key;
 
 using tk_test::capture_stderr;
 using tk_test::read_file;
@@ -145,9 +146,12 @@ TEST_CASE("cache: entry file names are short", "[cache]") {
   CHECK(path.parent_path().filename() == hex.substr(0, 2));
   CHECK(path.filename() == hex.substr(2) + ".cubin");
   CHECK(path.parent_path().parent_path() == fs::path("/cache"));
-  CHECK_THROWS_AS(cache.entry_path(some_key, ""), std::logic_error);
-  CHECK_THROWS_AS(cache.entry_path(some_key, "../x"), std::logic_error);
-  CHECK_THROWS_AS(cache.entry_path(some_key, "Cubin"), std::logic_error);
+  // A kind that is not 1-16 characters of [a-z0-9_-] names no entry (and is never a path).
+  CHECK(cache.entry_path(some_key, "").empty());
+  CHECK(cache.entry_path(some_key, "../x").empty());
+  CHECK(cache.entry_path(some_key, "Cubin").empty());
+  CHECK_FALSE(cache.load(some_key, "../x"));
+  CHECK_FALSE(cache.store(some_key, "../x", "payload"));
 }
 
 TEST_CASE("cache: a bad entry is a miss and a store replaces it", "[cache]") {
@@ -293,7 +297,7 @@ TEST_CASE("cache: an unwritable directory is not an error", "[cache]") {
   SECTION("below a regular file (unwritable for everyone, root included)") {
     write_file(dir.path() / "file", "not a directory");
     const disk_cache cache(dir.path() / "file" / "cache", "backend 1.0");
-    tk::detail::cache_impl::unwritable_warned() = false;
+    tk::cache::reset_unwritable_warning();
     const std::string log = capture_stderr([&] {
       CHECK_FALSE(cache.store(some_key, "cubin", "payload"));
       CHECK_FALSE(cache.store(some_key, "cubin", "payload"));
@@ -325,7 +329,7 @@ TEST_CASE("cache: an unwritable directory is not an error", "[cache]") {
     const bool writable = std::ofstream(probe).is_open();
     fs::remove(probe);
 
-    tk::detail::cache_impl::unwritable_warned() = false;
+    tk::cache::reset_unwritable_warning();
     const std::string log = capture_stderr([&] {
       CHECK(cache.load(some_key, "cubin") == "payload");
       if (writable) {
@@ -486,7 +490,7 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   kernel.threads_per_block = 128;
   kernel.dynamic_shared_bytes = 49152;
   kernel.binary_kind = cached_kernel::cubin;
-  tk::detail::tensor_map_recipe map; // a 2-D map: sizes from arguments 2 and 3, a row stride of 64
+  tk::cache::tensor_map_recipe map; // a 2-D map: sizes from arguments 2 and 3, a row stride of 64
   map.rank = 2;
   map.element_bytes = 2;
   map.base_arg = 1;
@@ -498,8 +502,8 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   kernel.tensor_maps[1].base_arg = 0;
   kernel.tensor_maps[1].swizzle = 128;
 
-  const std::string bytes = tk::detail::serialize(kernel);
-  const std::optional<cached_kernel> back = tk::detail::deserialize(bytes);
+  const std::string bytes = tk::cache::serialize(kernel);
+  const std::optional<cached_kernel> back = tk::cache::deserialize(bytes);
   REQUIRE(back);
   CHECK(*back == kernel);
 
@@ -509,31 +513,31 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   SECTION("every truncation is rejected") {
     for (std::size_t length = 0; length < bytes.size(); ++length) {
       INFO("length " << length);
-      CHECK_FALSE(tk::detail::deserialize(std::string_view(bytes).substr(0, length)));
+      CHECK_FALSE(tk::cache::deserialize(std::string_view(bytes).substr(0, length)));
     }
   }
   SECTION("trailing bytes, other versions and unknown binary kinds are rejected") {
-    CHECK_FALSE(tk::detail::deserialize(bytes + '\0'));
+    CHECK_FALSE(tk::cache::deserialize(bytes + '\0'));
     std::string other = bytes;
     other[0] = 1; // the format before tensor maps
-    CHECK_FALSE(tk::detail::deserialize(other));
+    CHECK_FALSE(tk::cache::deserialize(other));
     other = bytes;
     other[0] = 2; // the format before swizzled maps
-    CHECK_FALSE(tk::detail::deserialize(other));
+    CHECK_FALSE(tk::cache::deserialize(other));
     other = bytes;
     other[0] = 4;
-    CHECK_FALSE(tk::detail::deserialize(other));
+    CHECK_FALSE(tk::cache::deserialize(other));
     other = bytes;
     other[other.size() - 4] = 16; // the last map's swizzle: not a TMA mode
-    CHECK_FALSE(tk::detail::deserialize(other));
+    CHECK_FALSE(tk::cache::deserialize(other));
     other = bytes;
     other[1] = 2;
-    CHECK_FALSE(tk::detail::deserialize(other));
+    CHECK_FALSE(tk::cache::deserialize(other));
   }
   SECTION("empty strings and PTX") {
     cached_kernel ptx;
     ptx.binary_kind = cached_kernel::ptx;
-    const std::optional<cached_kernel> round = tk::detail::deserialize(tk::detail::serialize(ptx));
+    const std::optional<cached_kernel> round = tk::cache::deserialize(tk::cache::serialize(ptx));
     REQUIRE(round);
     CHECK(*round == ptx);
   }
@@ -543,6 +547,6 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
     REQUIRE(cache.store(some_key, "cubin", bytes));
     const std::optional<std::string> loaded = cache.load(some_key, "cubin");
     REQUIRE(loaded);
-    CHECK(tk::detail::deserialize(*loaded) == kernel);
+    CHECK(tk::cache::deserialize(*loaded) == kernel);
   }
 }

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 
+#include "Cache/DiskCache.h"
+
 #include "scoped_env.hpp"
 #include "temp_files.hpp"
 
@@ -69,11 +71,11 @@ TEST_CASE("env: TK_INTERPRET, TK_DEBUG and TK_PRINT_AUTOTUNING follow the rule",
   }
   {
     scoped_env debug("TK_DEBUG", "false");
-    CHECK_FALSE(tk::detail::cache_impl::debug_enabled());
+    CHECK_FALSE(tk::cache::debug_enabled());
   }
   {
     scoped_env debug("TK_DEBUG", "On");
-    CHECK(tk::detail::cache_impl::debug_enabled());
+    CHECK(tk::cache::debug_enabled());
   }
   {
     scoped_env print("TK_PRINT_AUTOTUNING", "no");
@@ -82,7 +84,7 @@ TEST_CASE("env: TK_INTERPRET, TK_DEBUG and TK_PRINT_AUTOTUNING follow the rule",
   scoped_env print("TK_PRINT_AUTOTUNING", "TRUE");
   CHECK(tk::detail::print_autotuning());
   scoped_env debug("TK_DEBUG", "verbose");
-  CHECK(tk_test::capture_stderr([] { CHECK_FALSE(tk::detail::cache_impl::debug_enabled()); }) ==
+  CHECK(tk_test::capture_stderr([] { CHECK_FALSE(tk::cache::debug_enabled()); }) ==
         "tk: ignoring TK_DEBUG=verbose: expected 1, true, yes, on or 0, false, no, off (any "
         "case); using the default, off\n");
 }

@@ -1,7 +1,9 @@
-// Compiling and loading a kernel through the disk cache (tk/detail/runtime/launch.hpp) without a
-// GPU: the stand-in driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image
-// or PTX text as the real one does, and a stand-in backend whose output and producer each test
-// sets.
+// Compiling and loading a kernel (tk/detail/runtime/launch.hpp) without a GPU: the stand-in
+// driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image or PTX text as the
+// real one does, and a stand-in backend whose output, producer and disk cache each test sets.
+// The real backend's cache (keys, entries on disk) is tested in tests/backend/cache_test.cpp;
+// here, what the launch does with it: store only what loaded, retry once with TK_CACHE_REPLACE
+// when the driver rejects a cached binary, and say why it fails.
 #include "expect_error.hpp"
 
 #include <catch2/catch.hpp>
@@ -11,27 +13,32 @@
 #include "temp_files.hpp"
 
 #include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #ifdef TK_TEST_FAKE_CUDA
 
 namespace cu = tk::detail::cu;
-using tk::detail::cached_kernel;
-using tk::detail::disk_cache;
 using tk_test::expect_error;
 using tk_test::scoped_env;
 
 // The stand-in backend's result (the real one's is opaque; this binary does not link it).
 struct tk_compile_result {
+  tk_status status = TK_OK;
+  std::string error;
   std::string binary;
-  tk_output_kind kind;
+  tk_output_kind kind = TK_OUTPUT_CUBIN;
+  bool from_cache = false;
+  std::string entry; ///< its entry in the stand-in disk cache
 };
 
 namespace {
 
-/// The ELF header of a cubin for sm_90 as CUDA 13's ptxas writes it: enough for the runtime's
-/// check and the stand-in driver.
+/// The ELF header of a cubin for sm_90 as CUDA 13's ptxas writes it: enough for the stand-in
+/// driver.
 std::string fake_cubin() {
   std::string elf(64, '\0');
   elf.replace(0, 4, "\177ELF");
@@ -47,11 +54,18 @@ std::string fake_cubin() {
 struct backend_state {
   std::string output = fake_cubin();
   tk_output_kind kind = TK_OUTPUT_CUBIN;
+  std::string error; ///< when set, compiles fail with it
+  std::size_t dynamic_shared_bytes = 0;
   std::string producer = "ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)";
   int compiles = 0;
+  std::vector<tk_cache_mode> modes;    ///< of every tk_compile_cached call, in order
   std::string target, lowering_target; ///< what the last compile was asked for
-  int tensor_maps = -1;                ///< the last compile's option
-  std::vector<tk_tensor_map> maps;     ///< what the result reports (with tensor_maps)
+  int num_warps = 0, num_stages = 0, fp_fusion = -1;
+  int tensor_maps = -1;            ///< the last compile's option
+  std::vector<tk_tensor_map> maps; ///< what the result reports (with tensor_maps)
+  /// The stand-in disk cache: an entry per target, lowering target and tensor_maps option.
+  std::map<std::string, std::string> entries;
+  int stores = 0;
 };
 backend_state state;
 
@@ -59,17 +73,45 @@ tk::detail::backend_library fake_backend() {
   state = backend_state{};
   tk::detail::backend_library b;
   b.compile_options_init = [](tk_compile_options *opts) { *opts = tk_compile_options{}; };
-  b.compile = [](const char *, size_t, const tk_compile_options *opts,
-                 tk_compile_result **out) -> tk_status {
-    ++state.compiles;
+  b.compile_cached = [](const char *, size_t, const char *, const tk_compile_options *opts,
+                        tk_cache_mode mode, tk_compile_result **out) -> tk_status {
+    state.modes.push_back(mode);
     state.target = opts->target ? opts->target : "";
     state.lowering_target = opts->lowering_target ? opts->lowering_target : "(null)";
+    state.num_warps = opts->num_warps;
+    state.num_stages = opts->num_stages;
+    state.fp_fusion = opts->fp_fusion;
     state.tensor_maps = opts->tensor_maps;
-    *out = new tk_compile_result{state.output, state.kind};
+    auto *result = new tk_compile_result;
+    result->entry = "/cache/" + state.target + "-" + state.lowering_target + "-" +
+                    std::to_string(opts->tensor_maps);
+    *out = result;
+    if (mode == TK_CACHE_REPLACE)
+      state.entries.erase(result->entry);
+    else if (auto hit = state.entries.find(result->entry); hit != state.entries.end()) {
+      result->binary = hit->second;
+      result->from_cache = true;
+      return TK_OK;
+    }
+    ++state.compiles;
+    if (!state.error.empty()) {
+      result->status = TK_ERROR_CODEGEN;
+      result->error = state.error;
+      return result->status;
+    }
+    result->binary = state.output;
+    result->kind = state.kind;
     return TK_OK;
   };
+  b.result_from_cache = [](const tk_compile_result *r) { return r->from_cache ? 1 : 0; };
+  b.result_cache_entry = [](const tk_compile_result *r) { return r->entry.c_str(); };
+  b.result_cache_store = [](const tk_compile_result *r) {
+    ++state.stores;
+    state.entries[r->entry] = r->binary;
+    return 1;
+  };
   b.result_free = [](tk_compile_result *r) { delete r; };
-  b.result_error = [](const tk_compile_result *) -> const char * { return ""; };
+  b.result_error = [](const tk_compile_result *r) { return r->error.c_str(); };
   b.result_binary = [](const tk_compile_result *r, size_t *size) -> const void * {
     *size = r->binary.size();
     return r->binary.data();
@@ -77,7 +119,9 @@ tk::detail::backend_library fake_backend() {
   b.result_kind = [](const tk_compile_result *r) { return r->kind; };
   b.result_kernel_name = [](const tk_compile_result *) -> const char * { return "vector_add"; };
   b.result_threads_per_block = [](const tk_compile_result *) { return 128; };
-  b.result_dynamic_shared_bytes = [](const tk_compile_result *) -> size_t { return 0; };
+  b.result_dynamic_shared_bytes = [](const tk_compile_result *) {
+    return state.dynamic_shared_bytes;
+  };
   b.result_tensor_map_count = [](const tk_compile_result *) {
     return state.tensor_maps ? int(state.maps.size()) : 0;
   };
@@ -92,7 +136,7 @@ tk::detail::backend_library fake_backend() {
 
 const char *fake_targets(std::source_location) { return "sm_75 sm_80 sm_90 sm_90a sm_100a"; }
 
-/// The stand-in driver, a stand-in backend, a disk cache in a fresh directory, and a kernel.
+/// The stand-in driver, a stand-in backend, and a kernel.
 struct fixture {
   tk::detail::owned<cu::driver> driver = [] {
     auto d = cu::driver::load(TK_TEST_FAKE_CUDA);
@@ -100,61 +144,65 @@ struct fixture {
     return d;
   }();
   tk::detail::backend_library backend = fake_backend();
-  tk_test::temp_dir dir;
-  disk_cache cache{dir.path().string(), "fake backend"};
   std::string name = "vector_add";
   std::string ir = "module { func.func @vector_add() { return } }";
   tk::detail::kernel_source source{name, ir, driver->device_at(0)};
 
   tk::detail::loaded_kernel load(std::source_location where = std::source_location::current()) {
-    return tk::detail::compile_and_load({*driver, backend, &cache}, source, where);
+    return tk::detail::compile_and_load({*driver, backend}, source, where);
   }
-  tk::detail::cache_key key() const { return tk::detail::kernel_cache_key(backend, source); }
   /// What an older TileKit stored when ptxas exited with 0 and wrote garbage.
-  void poison() {
-    cached_kernel bad;
-    bad.binary = "garbage from a ptxas that exited with 0";
-    bad.kernel_name = name;
-    bad.target = "sm_90a";
-    bad.threads_per_block = 128;
-    REQUIRE(cache.store(key(), "cubin", tk::detail::serialize(bad)));
-  }
-  std::optional<cached_kernel> stored() const {
-    if (std::optional<std::string> bytes = cache.load(key(), "cubin"))
-      return tk::detail::deserialize(*bytes);
+  void poison() { state.entries["/cache/sm_90a-(null)-0"] = "garbage from a ptxas"; }
+  std::optional<std::string> stored() const {
+    if (auto e = state.entries.find("/cache/sm_90a-(null)-0"); e != state.entries.end())
+      return e->second;
     return std::nullopt;
   }
 };
 
 } // namespace
 
-TEST_CASE("launch cache: a kernel is compiled once, stored, and then read from the disk cache",
+// At global scope, where lookup from Catch's comparisons finds it (the type is global).
+static bool operator==(const tk_tensor_map &a, const tk_tensor_map &b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+TEST_CASE("launch cache: a kernel is compiled once, stored once it has loaded, then read back",
           "[launch_cache]") {
   fixture f;
+  f.source.num_warps = 8;
+  f.source.num_stages = 2;
+  f.source.fp_fusion = false;
   CHECK(f.load().function != nullptr);
   CHECK(state.compiles == 1);
+  CHECK(state.stores == 1);
+  CHECK(state.num_warps == 8);
+  CHECK(state.num_stages == 2);
+  CHECK(state.fp_fusion == 0);
   REQUIRE(f.stored());
-  CHECK(f.stored()->binary == fake_cubin());
+  CHECK(*f.stored() == fake_cubin());
   const tk::detail::loaded_kernel again = f.load();
   CHECK(again.function != nullptr);
   CHECK(again.threads == 128);
   CHECK(state.compiles == 1);
+  CHECK(state.stores == 1); // a binary from the cache is not stored again
+  CHECK(state.modes == std::vector{TK_CACHE_USE, TK_CACHE_USE});
 }
 
 #if !defined(_WIN32)
-TEST_CASE("launch cache: a cached binary the driver rejects is deleted and compiled again once",
+TEST_CASE("launch cache: a cached binary the driver rejects is replaced, compiled again once",
           "[launch_cache]") {
   fixture f;
   f.poison();
   scoped_env debug("TK_DEBUG", "1");
   const std::string log = tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); });
   CHECK(state.compiles == 1);
-  CHECK(log == "tk: cache entry " + f.cache.entry_path(f.key(), "cubin") +
-                   " of kernel 'vector_add' does not load (cuModuleLoadData: "
-                   "CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)); deleting it and "
-                   "compiling again\n");
+  CHECK(state.modes == std::vector{TK_CACHE_USE, TK_CACHE_REPLACE});
+  CHECK(log == "tk: cache entry /cache/sm_90a-(null)-0 of kernel 'vector_add' does not load "
+               "(cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)); "
+               "deleting it and compiling again\n");
   REQUIRE(f.stored());
-  CHECK(f.stored()->binary == fake_cubin());
+  CHECK(*f.stored() == fake_cubin());
   CHECK(f.load().function != nullptr);
   CHECK(state.compiles == 1);
 }
@@ -176,8 +224,8 @@ TEST_CASE("launch cache: a binary that does not load after recompiling is an err
                  f.load();
                });
   CHECK(state.compiles == 1);
+  CHECK(state.stores == 0);
   CHECK_FALSE(f.stored());
-  CHECK_FALSE(std::filesystem::exists(f.cache.entry_path(f.key(), "cubin")));
 }
 
 TEST_CASE("launch cache: a fresh binary that does not load is an error and is not stored",
@@ -194,75 +242,85 @@ TEST_CASE("launch cache: a fresh binary that does not load is an error and is no
                  f.load();
                });
   CHECK(state.compiles == 1);
+  CHECK(state.modes == std::vector{TK_CACHE_USE}); // a fresh binary is not compiled again
   CHECK_FALSE(f.stored());
 }
 
-TEST_CASE("launch cache: the producer is part of the key", "[launch_cache]") {
-  fixture f;
-  const tk::detail::cache_key by_ptxas = f.key();
-  CHECK(f.load().function != nullptr);
-  CHECK(state.compiles == 1);
-  state.producer = "nvJitLink 13.0 (/opt/cuda/lib64/libnvJitLink.so.13)";
-  CHECK(f.key() != by_ptxas);
-  CHECK(f.load().function != nullptr);
-  CHECK(state.compiles == 2);
-  state.producer = "ptxas /opt/cuda/bin/ptxas (release 13.0, V13.0.88)";
-  CHECK(f.key() == by_ptxas);
-  CHECK(f.load().function != nullptr);
-  CHECK(state.compiles == 2);
-}
-
-TEST_CASE("launch cache: a cubin from the backend that is not one is refused and not stored",
+TEST_CASE("launch cache: a cached binary that fails for another reason is not replaced",
           "[launch_cache]") {
   fixture f;
-  state.output = "not a cubin";
+  CHECK(f.load().function != nullptr);
+  scoped_env out_of_memory("FAKE_CUDA_LOAD_RESULT", "2");
   int line = 0;
   expect_error("launch_cache.cpp", line,
-               "cannot compile kernel 'vector_add' for sm_90a: the backend returned a cubin that "
-               "is not one (it is not an ELF file); its producer was ptxas /opt/cuda/bin/ptxas "
-               "(release 13.0, V13.0.88)",
+               "cannot load kernel 'vector_add' on Fake GPU 0 (sm_90a): cuModuleLoadData failed: "
+               "CUresult 2; the cubin came from the disk cache", // the stand-in names no others
                [&] {
                  line = __LINE__ + 1;
                  f.load();
                });
-  CHECK_FALSE(f.stored());
-  state.output = fake_cubin();
-  state.output[49] = 0x50; // sm_80
-  expect_error("launch_cache.cpp", line, "(it is for sm_80, not sm_90a)", [&] {
-    line = __LINE__ + 1;
-    f.load();
-  });
-  CHECK_FALSE(f.stored());
+  CHECK(state.modes == std::vector{TK_CACHE_USE, TK_CACHE_USE});
+  CHECK(f.stored()); // the entry stays: the image was not what failed
 }
 
-TEST_CASE("launch cache: PTX for the driver's JIT is loaded and stored without the NUL it needs",
+TEST_CASE("launch cache: the backend's error names the kernel, its target and the launch",
           "[launch_cache]") {
+  fixture f;
+  state.error = "kernel.cpp:12: error: something the backend refuses";
+  int line = 0;
+  expect_error("launch_cache.cpp", line,
+               "cannot compile kernel 'vector_add' for sm_90a:\nkernel.cpp:12: error: something "
+               "the backend refuses",
+               [&] {
+                 line = __LINE__ + 1;
+                 f.load();
+               });
+  f.source.target_arch = "sm_80";
+  expect_error("launch_cache.cpp", line,
+               "cannot compile kernel 'vector_add' for sm_90a (lowered "
+               "for sm_80):\n",
+               [&] {
+                 line = __LINE__ + 1;
+                 f.load();
+               });
+  CHECK(state.stores == 0);
+}
+
+TEST_CASE("launch cache: a kernel needing more shared memory than the GPU has is refused",
+          "[launch_cache]") {
+  fixture f;
+  state.dynamic_shared_bytes = std::size_t(f.source.device.max_shared_bytes_optin) + 1;
+  int line = 0;
+  expect_error("launch_cache.cpp", line,
+               "kernel 'vector_add' needs " + std::to_string(state.dynamic_shared_bytes) +
+                   " bytes of shared memory per block; Fake GPU 0 has at most " +
+                   std::to_string(f.source.device.max_shared_bytes_optin) + ": use smaller blocks",
+               [&] {
+                 line = __LINE__ + 1;
+                 f.load();
+               });
+  CHECK(state.stores == 0);
+}
+
+TEST_CASE("launch cache: PTX for the driver's JIT is loaded and stored", "[launch_cache]") {
   fixture f;
   state.output = "//\n// Generated by LLVM NVPTX Back-End\n.version 8.7\n";
   state.kind = TK_OUTPUT_PTX;
   CHECK(f.load().function != nullptr);
   REQUIRE(f.stored());
-  CHECK(f.stored()->binary == state.output);
-  CHECK(f.stored()->binary_kind == cached_kernel::ptx);
+  CHECK(*f.stored() == state.output);
 }
 
-TEST_CASE("launch cache: an older target to lower for is passed to the backend and keyed",
-          "[launch_cache]") {
+TEST_CASE("launch cache: an older target to lower for is passed to the backend", "[launch_cache]") {
   fixture f;
-  const tk::detail::cache_key own = f.key();
   CHECK(f.load().function != nullptr);
   CHECK(state.target == "sm_90a");
   CHECK(state.lowering_target == "(null)");
   f.source.target_arch = "sm_80";
-  CHECK(f.key() != own);
   CHECK(f.load().function != nullptr);
   CHECK(state.compiles == 2);
   CHECK(state.target == "sm_90a"); // the binary is still for the GPU
   CHECK(state.lowering_target == "sm_80");
-  CHECK(f.load().function != nullptr);
-  CHECK(state.compiles == 2); // from the disk cache, under its own key
-  f.source.target_arch = "";
-  CHECK(f.key() == own);
 }
 
 /// A 2-D map of f16 (element 2 bytes) over argument 0: sizes from arguments 1 and 2, the row
@@ -283,27 +341,17 @@ tk_tensor_map two_d_map() {
   return m;
 }
 
-TEST_CASE("launch cache: tensor-map recipes come from the backend, keyed, kept on disk",
-          "[launch_cache]") {
+TEST_CASE("launch cache: tensor-map recipes come from the backend", "[launch_cache]") {
   fixture f;
   state.maps = {two_d_map(), two_d_map()};
   state.maps[1].base_arg = 4;
-  const tk::detail::cache_key plain = f.key();
   f.source.tensor_maps = true;
-  CHECK(f.key() != plain);
   const tk::detail::loaded_kernel k = f.load();
   CHECK(state.tensor_maps == 1);
   REQUIRE(k.tensor_maps.size() == 2);
-  CHECK(k.tensor_maps[0].rank == 2);
-  CHECK(k.tensor_maps[0].element_bytes == 2);
-  CHECK(k.tensor_maps[0].shape_arg[1] == 2);
-  CHECK(k.tensor_maps[0].stride_arg[1] == -1);
-  CHECK(k.tensor_maps[0].box[0] == 64);
-  CHECK(k.tensor_maps[0].swizzle == 64);
+  CHECK(k.tensor_maps[0] == two_d_map());
   CHECK(k.tensor_maps[1].base_arg == 4);
-  REQUIRE(f.stored());
-  CHECK(f.stored()->tensor_maps == k.tensor_maps);
-  CHECK(f.load().tensor_maps == k.tensor_maps); // read back from the disk cache
+  CHECK(f.load().tensor_maps.size() == 2); // from the stand-in cache, the recipes from the result
   CHECK(state.compiles == 1);
   f.source.tensor_maps = false;
   CHECK(f.load().tensor_maps.empty());
@@ -344,14 +392,8 @@ TEST_CASE("tensor maps: encoded from the launch's arguments, innermost first", "
   void *base = reinterpret_cast<void *>(std::uintptr_t{0x10000});
   std::int32_t rows = 100, cols = 40, ld = 48;
   void *params[] = {&base, &rows, &cols, &ld};
-  tk::detail::tensor_map_recipe recipe;
-  recipe.rank = 2;
-  recipe.element_bytes = 2;
-  recipe.base_arg = 0;
-  recipe.shape_arg = {1, 2, 0, 0, 0};
-  recipe.stride_arg = {3, -1, 0, 0, 0};
-  recipe.stride = {0, 1, 0, 0, 0};
-  recipe.box = {64, 32, 0, 0, 0};
+  tk_tensor_map recipe = two_d_map();
+  recipe.swizzle = 0;
   tk::detail::tensor_map_bytes map{};
   CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) == cu::success);
   CHECK(map.bytes[0] == 0x5a);
@@ -366,7 +408,7 @@ TEST_CASE("tensor maps: encoded from the launch's arguments, innermost first", "
   CHECK(last_encode.swizzle == 0);  // CU_TENSOR_MAP_SWIZZLE_NONE
 
   SECTION("a ring's map: the box of one panel, in the tile's swizzle") {
-    recipe.box = {64, 64, 0, 0, 0};
+    recipe.box[1] = 64;
     for (auto [bytes, mode] : {std::pair{32, 1}, std::pair{64, 2}, std::pair{128, 3}}) {
       recipe.swizzle = bytes;
       CHECK(tk::detail::encode_tensor_map(*f.driver, recipe, params, map) == cu::success);

@@ -55,6 +55,14 @@ struct backend_library {
   decltype(&::tk_backend_version) version = nullptr;
   decltype(&::tk_backend_abi_version) abi_version = nullptr;
   decltype(&::tk_backend_producer) producer = nullptr;
+  decltype(&::tk_compile_cached) compile_cached = nullptr;
+  decltype(&::tk_compile_result_from_cache) result_from_cache = nullptr;
+  decltype(&::tk_compile_result_cache_entry) result_cache_entry = nullptr;
+  decltype(&::tk_compile_result_cache_store) result_cache_store = nullptr;
+  decltype(&::tk_cache_directory) cache_directory = nullptr;
+  decltype(&::tk_cache_load) cache_load = nullptr;
+  decltype(&::tk_cache_store) cache_store = nullptr;
+  decltype(&::tk_cache_free) cache_free = nullptr;
 
   /// The file it was loaded from.
   std::string path;
@@ -115,6 +123,14 @@ inline owned<backend_library> load_backend_from(const std::string &path, std::st
   resolve(lib->targets, "tk_backend_targets");
   resolve(lib->version, "tk_backend_version");
   resolve(lib->producer, "tk_backend_producer");
+  resolve(lib->compile_cached, "tk_compile_cached");
+  resolve(lib->result_from_cache, "tk_compile_result_from_cache");
+  resolve(lib->result_cache_entry, "tk_compile_result_cache_entry");
+  resolve(lib->result_cache_store, "tk_compile_result_cache_store");
+  resolve(lib->cache_directory, "tk_cache_directory");
+  resolve(lib->cache_load, "tk_cache_load");
+  resolve(lib->cache_store, "tk_cache_store");
+  resolve(lib->cache_free, "tk_cache_free");
   if (missing) {
     // Not ours, or from another version of TileKit: close it so a later search can load the
     // right one.

@@ -1,7 +1,7 @@
 /// @file launch.hpp
 /// The GPU launch path of `kernel::launch`: the specialization key of a launch, the in-process
-/// cache of compiled kernels, compiling a traced kernel for a device (through the disk cache and
-/// the backend library), and the argument block for cuLaunchKernel.
+/// cache of compiled kernels, compiling a traced kernel for a device (the backend library, through
+/// its disk cache) and loading it, and the tensor maps of the argument block for cuLaunchKernel.
 ///
 /// The hot path — a launch whose specialization was compiled before — reads the current context,
 /// builds the key on the stack, finds it in a lock-free list and calls cuLaunchKernel with
@@ -9,8 +9,7 @@
 /// loads a module and publishes a new entry, under a mutex.
 #pragma once
 
-#include <tk/detail/runtime/cubin_check.hpp>
-#include <tk/detail/runtime/disk_cache.hpp>
+#include <tk/detail/env.hpp>
 #include <tk/detail/runtime/driver.hpp>
 #include <tk/error.hpp>
 
@@ -18,12 +17,14 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace tk::detail {
@@ -33,8 +34,9 @@ struct loaded_kernel {
   cu::function_handle function = nullptr;
   unsigned threads = 0;      ///< per block: num_warps * 32
   unsigned shared_bytes = 0; ///< dynamic shared memory per block
-  /// The tensor maps the launch encodes and passes after the arguments (TMA, sm_90 and newer).
-  std::vector<tensor_map_recipe> tensor_maps;
+  /// The tensor maps the launch encodes and passes after the arguments (TMA, sm_90 and newer),
+  /// as the backend describes them.
+  std::vector<tk_tensor_map> tensor_maps;
 };
 
 /// A CUtensorMap: 128 bytes, 64-byte aligned, passed by value.
@@ -47,15 +49,15 @@ struct alignas(64) tensor_map_bytes {
 /// the values at launch do not fit TMA (a size or stride that is not positive, which the
 /// descriptor's contract rules out, or beyond the driver's limits); the caller then takes the
 /// pointer path.
-inline cu::result encode_tensor_map(const cu::driver &driver, const tensor_map_recipe &recipe,
+inline cu::result encode_tensor_map(const cu::driver &driver, const tk_tensor_map &recipe,
                                     void *const *params, tensor_map_bytes &map) {
   if (!driver.tensor_map_encode_tiled)
     return cu::error_not_found;
   auto value = [&](std::int32_t arg, std::int64_t constant) -> std::int64_t {
     return arg < 0 ? constant : *static_cast<const std::int32_t *>(params[arg]);
   };
-  std::array<std::uint64_t, tensor_map_recipe::max_rank> dims{}, strides{};
-  std::array<std::uint32_t, tensor_map_recipe::max_rank> box{}, element_strides{};
+  std::array<std::uint64_t, TK_TENSOR_MAP_MAX_RANK> dims{}, strides{};
+  std::array<std::uint32_t, TK_TENSOR_MAP_MAX_RANK> box{}, element_strides{};
   for (int d = 0; d < recipe.rank; ++d) { // innermost first, as the driver takes them
     const auto from = std::size_t(recipe.rank - 1 - d), i = std::size_t(d);
     const std::int64_t size = value(recipe.shape_arg[from], recipe.shape[from]);
@@ -164,24 +166,11 @@ private:
   std::mutex mutex_;
 };
 
-/// The disk cache for compiled kernels (TK_CACHE_DIR or the OS's cache directory), keyed by the
-/// backend's version too.
-inline const disk_cache *kernel_disk_cache(const backend_library &backend) {
-  static const disk_cache *cache = [&]() -> const disk_cache * {
-    const std::string dir = disk_cache::default_directory();
-    if (dir.empty())
-      return nullptr;
-    return new disk_cache(dir, backend.version());
-  }();
-  return cache;
-}
-
-/// What compile_and_load compiles and loads with: the process's driver, backend and disk cache
-/// (or none), or stand-ins in tests.
+/// What compile_and_load compiles and loads with: the process's driver and backend, or stand-ins
+/// in tests.
 struct kernel_toolchain {
   const cu::driver &driver;
   const backend_library &backend;
-  const disk_cache *cache = nullptr;
 };
 
 /// The environment variable that asks for code of an older target than the GPU's.
@@ -269,25 +258,30 @@ struct kernel_source {
   bool tensor_maps = false;
 };
 
-/// The disk-cache key of `source` compiled by `backend`: everything that decides the binary.
-/// The producer (ptxas and its version, nvJitLink, the driver's JIT) is part of it, so that a
-/// binary made by one toolchain is not reused under another.
-inline cache_key kernel_cache_key(const backend_library &backend, const kernel_source &source) {
-  const std::string options =
-      "num_warps=" + std::to_string(source.num_warps) +
-      ";num_stages=" + std::to_string(source.num_stages) +
-      (source.fp_fusion ? "" : ";fp_fusion=0") +
-      (source.target_arch.empty() ? "" : ";lowered_for=" + source.target_arch) +
-      (source.tensor_maps ? ";tensor_maps" : "");
-  return make_cache_key(
-      {source.ir, source.device.target, options, backend.version(), backend.producer()});
-}
+/// A result of the backend, freed with it.
+class compile_result {
+public:
+  compile_result(const backend_library &backend, tk_compile_result *result)
+      : backend_(&backend), result_(result) {}
+  compile_result(compile_result &&other) noexcept
+      : backend_(other.backend_), result_(std::exchange(other.result_, nullptr)) {}
+  compile_result &operator=(compile_result &&other) noexcept {
+    std::swap(backend_, other.backend_);
+    std::swap(result_, other.result_);
+    return *this;
+  }
+  ~compile_result() { backend_->result_free(result_); }
+  tk_compile_result *get() const { return result_; }
 
-/// Compiles `source` through the backend. Throws tk::error at `where` when the backend fails, or
-/// hands back a cubin that is not one for the device (an old or broken backend): such bytes must
-/// not reach the disk cache.
-inline cached_kernel compile_kernel(const backend_library &backend, const kernel_source &source,
-                                    std::source_location where) {
+private:
+  const backend_library *backend_;
+  tk_compile_result *result_;
+};
+
+/// `source` compiled by the backend through its disk cache (`mode`: TK_CACHE_REPLACE for an
+/// entry the driver rejected). Throws tk::error at `where` when the backend fails.
+inline compile_result compile_kernel(const backend_library &backend, const kernel_source &source,
+                                     tk_cache_mode mode, std::source_location where) {
   tk_compile_options opts;
   backend.compile_options_init(&opts);
   opts.target = source.device.target.c_str();
@@ -297,51 +291,15 @@ inline cached_kernel compile_kernel(const backend_library &backend, const kernel
   opts.lowering_target = source.target_arch.empty() ? nullptr : source.target_arch.c_str();
   opts.tensor_maps = source.tensor_maps ? 1 : 0;
   opts.output = TK_OUTPUT_AUTO;
-  tk_compile_result *result = nullptr;
-  const tk_status status = backend.compile(source.ir.data(), source.ir.size(), &opts, &result);
-  if (status != TK_OK) {
-    std::string error = backend.result_error(result);
-    backend.result_free(result);
+  tk_compile_result *raw = nullptr;
+  const tk_status status =
+      backend.compile_cached(source.ir.data(), source.ir.size(), nullptr, &opts, mode, &raw);
+  compile_result result(backend, raw);
+  if (status != TK_OK)
     fail(where, "cannot compile kernel '", source.name, "' for ", source.device.target,
          source.target_arch.empty() ? "" : " (lowered for " + source.target_arch + ")", ":\n",
-         error);
-  }
-  std::size_t size = 0;
-  const void *binary = backend.result_binary(result, &size);
-  cached_kernel k;
-  k.binary.assign(static_cast<const char *>(binary), size);
-  k.kernel_name = backend.result_kernel_name(result);
-  k.target = source.device.target;
-  k.threads_per_block = unsigned(backend.result_threads_per_block(result));
-  k.dynamic_shared_bytes = unsigned(backend.result_dynamic_shared_bytes(result));
-  k.binary_kind =
-      backend.result_kind(result) == TK_OUTPUT_CUBIN ? cached_kernel::cubin : cached_kernel::ptx;
-  const int maps = backend.result_tensor_map_count ? backend.result_tensor_map_count(result) : 0;
-  for (int i = 0; i < maps; ++i) {
-    tk_tensor_map m{};
-    if (backend.result_tensor_map(result, i, &m) != 0)
-      continue;
-    tensor_map_recipe r;
-    r.rank = m.rank;
-    r.element_bytes = m.element_bytes;
-    r.base_arg = m.base_arg;
-    for (std::size_t d = 0; d < tensor_map_recipe::max_rank; ++d) {
-      r.shape_arg[d] = m.shape_arg[d];
-      r.shape[d] = m.shape[d];
-      r.stride_arg[d] = m.stride_arg[d];
-      r.stride[d] = m.stride[d];
-      r.box[d] = m.box[d];
-    }
-    r.swizzle = m.swizzle;
-    k.tensor_maps.push_back(r);
-  }
-  backend.result_free(result);
-  if (k.binary_kind == cached_kernel::cubin)
-    if (const std::string problem = cubin_problem(k.binary, k.target); !problem.empty())
-      fail(where, "cannot compile kernel '", source.name, "' for ", k.target,
-           ": the backend returned a cubin that is not one (", problem, "); its producer was ",
-           backend.producer());
-  return k;
+         backend.result_error(raw));
+  return result;
 }
 
 /// Whether cuModuleLoadData or cuModuleGetFunction failed with `r` because of the image itself,
@@ -353,79 +311,75 @@ inline bool image_rejected(cu::result r) {
          r == cu::error_not_found;
 }
 
-/// Loads `k` into the current context: the function and what a launch needs, or the call that
-/// failed (`failed_call`) and its result.
-inline cu::result load_kernel(const cu::driver &driver, cached_kernel &k, loaded_kernel &loaded,
-                              const char *&failed_call) {
-  // PTX for the driver's JIT must end with a NUL; the cubin is an ELF image.
-  if (k.binary_kind == cached_kernel::ptx)
-    k.binary.push_back('\0');
+/// Loads the binary of `result` into the current context: the function and what a launch needs,
+/// or the call that failed (`failed_call`) and its result.
+inline cu::result load_kernel(const kernel_toolchain &tools, const compile_result &result,
+                              loaded_kernel &loaded, const char *&failed_call) {
+  const backend_library &backend = tools.backend;
+  std::size_t size = 0;
+  // A cubin is an ELF image; PTX for the driver's JIT comes NUL-terminated.
+  const void *image = backend.result_binary(result.get(), &size);
   cu::module_handle module = nullptr;
-  cu::result r = driver.module_load_data(&module, k.binary.data());
-  if (k.binary_kind == cached_kernel::ptx)
-    k.binary.pop_back();
+  cu::result r = tools.driver.module_load_data(&module, image);
   failed_call = "cuModuleLoadData";
   if (r != cu::success)
     return r;
-  r = driver.module_get_function(&loaded.function, module, k.kernel_name.c_str());
+  r = tools.driver.module_get_function(&loaded.function, module,
+                                       backend.result_kernel_name(result.get()));
   failed_call = "cuModuleGetFunction";
   if (r != cu::success) {
-    driver.module_unload(module);
+    tools.driver.module_unload(module);
     return r;
   }
-  loaded.threads = k.threads_per_block;
-  loaded.shared_bytes = k.dynamic_shared_bytes;
-  loaded.tensor_maps = k.tensor_maps;
+  loaded.threads = unsigned(backend.result_threads_per_block(result.get()));
+  loaded.shared_bytes = unsigned(backend.result_dynamic_shared_bytes(result.get()));
+  loaded.tensor_maps.resize(std::size_t(backend.result_tensor_map_count(result.get())));
+  for (std::size_t i = 0; i < loaded.tensor_maps.size(); ++i)
+    backend.result_tensor_map(result.get(), int(i), &loaded.tensor_maps[i]);
   return cu::success;
 }
 
-/// `source` compiled for its device and loaded into the current context: from the disk cache
-/// when it holds the binary, else through the backend, then stored once it has loaded. A cached
-/// binary the driver rejects is deleted and compiled again, once. Errors name `where` (the
-/// launch's grid).
+/// `source` compiled for its device and loaded into the current context: the backend takes it
+/// from its disk cache when it has the binary, else compiles it, and it is stored once it has
+/// loaded. A cached binary the driver rejects is deleted and compiled again, once. Errors name
+/// `where` (the launch's grid).
 inline loaded_kernel compile_and_load(const kernel_toolchain &tools, const kernel_source &source,
                                       std::source_location where) {
   const cu::device_info &device = source.device;
   const backend_library &backend = tools.backend;
-  const cache_key key = kernel_cache_key(backend, source);
+  compile_result result = compile_kernel(backend, source, TK_CACHE_USE, where);
+  bool from_cache = backend.result_from_cache(result.get()) != 0;
 
-  std::optional<cached_kernel> compiled;
-  if (tools.cache)
-    if (std::optional<std::string> bytes = tools.cache->load(key, "cubin"))
-      compiled = deserialize(*bytes);
-  bool from_cache = compiled.has_value();
-  if (!compiled)
-    compiled = compile_kernel(backend, source, where);
-
-  if (compiled->dynamic_shared_bytes > unsigned(device.max_shared_bytes_optin))
-    fail(where, "kernel '", source.name, "' needs ", compiled->dynamic_shared_bytes,
-         " bytes of shared memory per block; ", device.name, " has at most ",
-         device.max_shared_bytes_optin, ": use smaller blocks");
+  const std::size_t shared = backend.result_dynamic_shared_bytes(result.get());
+  if (shared > std::size_t(device.max_shared_bytes_optin))
+    fail(where, "kernel '", source.name, "' needs ", shared, " bytes of shared memory per block; ",
+         device.name, " has at most ", device.max_shared_bytes_optin, ": use smaller blocks");
   loaded_kernel loaded;
   const char *call = nullptr;
-  cu::result r = load_kernel(tools.driver, *compiled, loaded, call);
+  cu::result r = load_kernel(tools, result, loaded, call);
   bool retried = false;
   if (r != cu::success && from_cache && image_rejected(r)) {
-    if (cache_impl::debug_enabled())
-      cache_impl::log_line("cache entry " + tools.cache->entry_path(key, "cubin") + " of kernel '" +
-                           source.name + "' does not load (" + call + ": " +
-                           tools.driver.describe(r) + "); deleting it and compiling again");
-    tools.cache->remove(key, "cubin");
-    compiled = compile_kernel(backend, source, where);
+    if (env::flag("TK_DEBUG"))
+      std::fputs(("tk: cache entry " + std::string(backend.result_cache_entry(result.get())) +
+                  " of kernel '" + source.name + "' does not load (" + call + ": " +
+                  tools.driver.describe(r) + "); deleting it and compiling again\n")
+                     .c_str(),
+                 stderr);
+    result = compile_kernel(backend, source, TK_CACHE_REPLACE, where);
     from_cache = false;
     retried = true;
-    r = load_kernel(tools.driver, *compiled, loaded, call);
+    r = load_kernel(tools, result, loaded, call);
   }
   if (r != cu::success) {
-    const char *kind = compiled->binary_kind == cached_kernel::ptx ? "PTX" : "cubin";
+    const char *kind = backend.result_kind(result.get()) == TK_OUTPUT_PTX ? "PTX" : "cubin";
     fail(where, "cannot load kernel '", source.name, "' on ", device.name, " (", device.target,
          "): ", call, " failed: ", tools.driver.describe(r), "; the ", kind,
          from_cache ? std::string(" came from the disk cache")
                     : std::string(" was compiled just now (producer: ") + backend.producer() + ")",
          retried ? ", after the cached one had failed to load as well and was deleted" : "");
   }
-  if (tools.cache && !from_cache)
-    tools.cache->store(key, "cubin", serialize(*compiled));
+  if (!from_cache)
+    backend.result_cache_store(result.get());
   if (loaded.shared_bytes > 48 * 1024)
     tools.driver.check(tools.driver.func_set_attribute(loaded.function,
                                                        cu::function_max_dynamic_shared_size_bytes,
@@ -452,7 +406,7 @@ inline loaded_kernel compile_and_load(const std::string &kernel_name, const std:
                              fp_fusion,
                              resolve_target_arch(arch, device, backend.targets(), where),
                              tensor_maps && driver.tensor_map_encode_tiled != nullptr};
-  return compile_and_load({driver, backend, kernel_disk_cache(backend)}, source, where);
+  return compile_and_load({driver, backend}, source, where);
 }
 
 } // namespace tk::detail

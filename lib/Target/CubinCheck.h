@@ -1,10 +1,13 @@
-/// @file cubin_check.hpp
-/// A cheap check that bytes are a cubin for a given target: the ELF header's magic, class, byte
-/// order and machine (EM_CUDA), and the SM number in e_flags. It catches what a broken ptxas or
-/// nvJitLink leaves (nothing, text, a truncated or foreign file) before the bytes are cached; the
-/// driver still has the last word. The backend library (lib/) includes it too: standard library
-/// only.
-#pragma once
+//===- CubinCheck.h - is it a cubin for the target? -------------*- C++ -*-===//
+//
+// A cheap check that bytes are a cubin for a given target: the ELF header's magic, class, byte
+// order and machine (EM_CUDA), and the SM number in e_flags. It catches what a broken ptxas or
+// nvJitLink leaves (nothing, text, a truncated or foreign file) before the bytes are cached; the
+// driver still has the last word. Standard library only.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TK_TARGET_CUBINCHECK_H
+#define TK_TARGET_CUBINCHECK_H
 
 #include <cstdint>
 #include <string>
@@ -61,3 +64,5 @@ inline std::string cubin_problem(std::string_view image, std::string_view target
 }
 
 } // namespace tk::detail
+
+#endif // TK_TARGET_CUBINCHECK_H
