@@ -9,7 +9,9 @@ Compiles, in one run and alternating between them, translation units that hold:
   ten_kernels  ten different kernels defined and launched in one file (generated here)
 
 with each compiler given (g++ -O2, clang++ -O2, nvcc -O2 on a .cu copy), and prints the best
-user + system time of each and its ratio to the baseline of the same compiler. A benchmark, not a
+user + system time of each and its ratio to the baseline of the same compiler. The last three
+again with TK_SEPARATE_COMPILATION (the headers' declarations only: docs/build-cost.md), plus
+`implementation`, the one file such a program compiles the bodies in. A benchmark, not a
 test: compare versions in one run, on a quiet machine (see docs/build-cost.md).
 
     python3 bench/build_cost.py [--reps N] [--compilers g++-12,clang++-22,nvcc] [--trace DIR]
@@ -93,6 +95,7 @@ def write_units(directory):
     with open(os.path.join(EXAMPLES, "vector_add.cpp")) as f:
         units["one_kernel"] = f.read()
     units["ten_kernels"] = ten_kernels_source()
+    units["implementation"] = "#include <tk/implementation.hpp>\n"
     paths = {}
     for name, text in units.items():
         for ext in (".cpp", ".cu"):
@@ -101,6 +104,13 @@ def write_units(directory):
                 f.write(text)
         paths[name] = os.path.join(directory, name)
     return paths, headers
+
+
+# What is measured: (column, unit, whether with TK_SEPARATE_COMPILATION).
+COLUMNS = [("baseline", "baseline", False), ("include", "include", False),
+           ("one_kernel", "one_kernel", False), ("ten_kernels", "ten_kernels", False),
+           ("include sep.", "include", True), ("one_kernel sep.", "one_kernel", True),
+           ("ten_kernels sep.", "ten_kernels", True), ("implementation", "implementation", True)]
 
 
 def command(compiler, base, extra=()):
@@ -175,33 +185,39 @@ def main():
         best = {}
         for rep in range(args.reps):
             for compiler in compilers:
-                for name, base in paths.items():  # alternating: every unit once per round
-                    t = cpu_seconds(command(compiler, base))
-                    key = (os.path.basename(compiler), name)
+                for column, unit, separate in COLUMNS:  # alternating: each once per round
+                    extra = ["-DTK_SEPARATE_COMPILATION"] if separate else []
+                    t = cpu_seconds(command(compiler, paths[unit], extra))
+                    key = (os.path.basename(compiler), column)
                     best[key] = min(best.get(key, t), t)
-                    print(f"  round {rep + 1}: {key[0]:11s} {name:12s} {t:6.2f} s", file=sys.stderr)
-        print(f"| compiler | {' | '.join(paths)} |")
-        print("|---|" + "---:|" * len(paths))
+                    print(f"  round {rep + 1}: {key[0]:11s} {column:16s} {t:6.2f} s",
+                          file=sys.stderr)
+        names = [column for column, _, _ in COLUMNS]
+        print(f"| compiler | {' | '.join(names)} |")
+        print("|---|" + "---:|" * len(names))
         for compiler in compilers:
             c = os.path.basename(compiler)
             base = best[(c, "baseline")]
             cells = [f"{best[(c, 'baseline')]:.2f} s"] + [
-                f"{best[(c, n)]:.2f} s ({best[(c, n)] / base:.1f}×)" for n in list(paths)[1:]]
+                f"{best[(c, n)]:.2f} s ({best[(c, n)] / base:.1f}×)" for n in names[1:]]
             print(f"| {c} | " + " | ".join(cells) + " |")
         if args.trace:
             clang = shutil.which("clang++-22") or shutil.which("clang++")
             os.makedirs(args.trace, exist_ok=True)
-            for name in ("one_kernel", "ten_kernels"):
+            for name, separate in (("one_kernel", False), ("ten_kernels", False),
+                                   ("one_kernel", True)):
                 obj = os.path.join(tmp, name + ".o")
-                cmd = command(clang, paths[name], ["-ftime-trace"])
+                cmd = command(clang, paths[name],
+                              ["-ftime-trace"] + (["-DTK_SEPARATE_COMPILATION"] if separate else []))
                 cmd[cmd.index(os.devnull)] = obj
                 subprocess.run(cmd, check=True)
-                trace = os.path.join(args.trace, name + ".json")
+                label = name + ("_separate" if separate else "")
+                trace = os.path.join(args.trace, label + ".json")
                 shutil.copy(os.path.join(tmp, name + ".json"), trace)
                 summary = summarize_trace(trace)
-                with open(os.path.join(args.trace, name + ".txt"), "w") as f:
+                with open(os.path.join(args.trace, label + ".txt"), "w") as f:
                     f.write(summary + "\n")
-                print(f"\n{name} (clang -ftime-trace):\n{summary}")
+                print(f"\n{label} (clang -ftime-trace):\n{summary}")
 
 
 if __name__ == "__main__":

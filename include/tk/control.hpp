@@ -14,6 +14,8 @@
 /// the loop with those handles bound to the loop's arguments. In the interpreter it simply runs.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/block.hpp>
 
 #include <tuple>
@@ -22,28 +24,10 @@
 namespace tk {
 namespace detail {
 
-inline void check_carried(const carried_list &carried, const char *what, loc_t loc) {
-  for (auto &[h, old] : carried) {
-    if (!old)
-      fail(loc, what,
-           ": a block handle assigned in the body has no value before it; initialize "
-           "it (e.g. with tk::zeros) before the ",
-           what);
-    check_origin(*old, loc);
-  }
-}
+TK_DECL void check_carried(const carried_list &carried, const char *what, loc_t loc);
 
-inline void check_same_type(const value_ref &before, const value_ref &after, const char *what,
-                            loc_t loc) {
-  if (!after)
-    fail(loc, what, ": a carried block handle was left without a value by the body");
-  check_origin(*before, loc);
-  check_origin(*after, loc);
-  if (before->type != after->type || before->shape != after->shape || before->kind != after->kind)
-    fail(loc, what, ": a carried value changes from ", to_string(before->type), " ",
-         to_string(before->shape), " to ", to_string(after->type), " ", to_string(after->shape),
-         " in the body; a carried value must keep its type and shape");
-}
+TK_DECL void check_same_type(const value_ref &before, const value_ref &after, const char *what,
+                             loc_t loc);
 
 /// Runs `body` once in a scratch region and returns the outer handles it assigned, each with its
 /// value from before; the handles are restored and whatever the body recorded is dropped.
@@ -333,3 +317,7 @@ void while_(Cond condition, Body body, std::source_location loc = std::source_lo
 }
 
 } // namespace tk
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/control.ipp>
+#endif

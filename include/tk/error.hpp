@@ -3,6 +3,8 @@
 /// launching a kernel. Its message starts with the user's `file:line:column`.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <charconv>
 #include <cstdio>
 #include <initializer_list>
@@ -25,10 +27,7 @@ public:
   const std::string &message() const noexcept { return what_; }
 
 private:
-  static std::string format(const std::string &what, const std::source_location &where) {
-    return std::string(where.file_name()) + ":" + std::to_string(where.line()) + ":" +
-           std::to_string(where.column()) + ": error: " + what;
-  }
+  static std::string format(const std::string &what, const std::source_location &where);
 
   std::source_location where_;
   std::string what_;
@@ -74,13 +73,8 @@ private:
 };
 
 /// Throws `tk::error` at `where` with the concatenated `parts` as its message.
-[[noreturn]] inline void fail_with(std::source_location where,
-                                   std::initializer_list<message_part> parts) {
-  std::string message;
-  for (const message_part &p : parts)
-    message += p.text();
-  throw error(message, where);
-}
+[[noreturn]] TK_DECL void fail_with(std::source_location where,
+                                    std::initializer_list<message_part> parts);
 
 /// Throws `tk::error` at `where` with `parts` (text, characters and numbers) as its message.
 template <class... Parts>
@@ -90,3 +84,7 @@ template <class... Parts>
 
 } // namespace detail
 } // namespace tk
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/error.ipp>
+#endif

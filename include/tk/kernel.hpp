@@ -4,6 +4,8 @@
 /// args...)`), on the CPU interpreter or, where TileKit has a GPU runtime, on the GPU.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/block.hpp>
 #include <tk/detail/env.hpp>
 #include <tk/detail/ir/printer.hpp>
@@ -91,42 +93,18 @@ inline bool interpret_check_requested() { return env::flag("TK_INTERPRET_CHECK")
 
 /// Why launches cannot run on a GPU here (no driver, no GPU, no backend library, a GPU older
 /// than sm_75), or "" when they can.
-inline std::string gpu_unavailable_reason() {
-  try {
-    const detail::cu::driver &driver = detail::cu::get_driver();
-    (void)driver.device_of(driver.launch_context());
-    (void)detail::get_backend();
-    return "";
-  } catch (const error &e) {
-    return e.message();
-  }
-}
+TK_DECL std::string gpu_unavailable_reason();
 
 /// Whether launches can run on a GPU: a driver, a GPU of sm_75 or newer and the backend library.
 inline bool gpu_available() { return gpu_unavailable_reason().empty(); }
 
 /// The GPU launches run on, with the target TileKit compiles for: "NVIDIA H100 80GB HBM3
 /// (sm_90a)"; "" when there is none (see gpu_unavailable_reason).
-inline std::string gpu_name() {
-  try {
-    const detail::cu::driver &driver = detail::cu::get_driver();
-    const detail::cu::device_info &device = driver.device_of(driver.launch_context());
-    return device.name + " (" + device.target + ")";
-  } catch (const error &) {
-    return "";
-  }
-}
+TK_DECL std::string gpu_name();
 
 /// The number of streaming multiprocessors of the GPU launches run on (132 on an H100 SXM), for
 /// sizing persistent grids; 0 when there is none (see gpu_unavailable_reason).
-inline int gpu_multiprocessor_count() {
-  try {
-    const detail::cu::driver &driver = detail::cu::get_driver();
-    return driver.device_of(driver.launch_context()).sm_count;
-  } catch (const error &) {
-    return 0;
-  }
-}
+TK_DECL int gpu_multiprocessor_count();
 
 namespace detail {
 
@@ -457,25 +435,9 @@ auto constant_values(std::index_sequence<I...>, const A &...args) {
 
 /// The driver and the backend library, or an error at the launch naming kernel `name` and what
 /// is missing (no driver, no GPU, no backend library) and how to run it anyway.
-inline const cu::driver &gpu_driver(const std::string &name, std::source_location loc) {
-  try {
-    const cu::driver &driver = cu::get_driver(loc);
-    (void)get_backend(loc);
-    return driver;
-  } catch (const error &e) {
-    fail(loc, "cannot launch kernel '", name, "' on the GPU: ", e.message());
-  }
-}
+TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc);
 
-inline void check_name(const std::string &name, loc_t loc) {
-  bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
-  for (char c : name)
-    ok = ok &&
-         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
-  if (!ok)
-    fail(loc, "tk::jit: kernel name \"", name,
-         "\" must be a C identifier (letters, digits and '_', not starting with a digit)");
-}
+TK_DECL void check_name(const std::string &name, loc_t loc);
 
 } // namespace detail
 
@@ -797,3 +759,7 @@ kernel<F> jit(std::string name, F fn, std::source_location loc = std::source_loc
 }
 
 } // namespace tk
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/kernel.ipp>
+#endif

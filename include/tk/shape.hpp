@@ -3,6 +3,8 @@
 /// Triton's `x[:, None]`), `reshape`, `trans` and `permute`.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/block.hpp>
 
 #include <cstddef>
@@ -10,12 +12,7 @@
 namespace tk {
 namespace detail {
 
-inline int normalize_axis(int axis, int rank, const char *what, loc_t loc) {
-  if (axis < -rank || axis >= rank)
-    fail(loc, what, ": axis ", axis, " is out of range for a block of rank ", rank,
-         rank ? " (valid: " + std::to_string(-rank) + " to " + std::to_string(rank - 1) + ")" : "");
-  return axis < 0 ? axis + rank : axis;
-}
+TK_DECL int normalize_axis(int axis, int rank, const char *what, loc_t loc);
 
 } // namespace detail
 
@@ -79,3 +76,7 @@ block<T, R> trans(const block<T, R> &x,
 }
 
 } // namespace tk
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/shape.ipp>
+#endif

@@ -5,6 +5,8 @@
 /// includes this header too, so that the rule exists once: it may use the standard library only.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -45,53 +47,19 @@ constexpr setting parse(const char *value) {
 
 /// True the first time it is asked about `name` in this process (in this library: the backend
 /// keeps its own record). `name` must outlive the process: a string literal.
-inline bool first_complaint_about(const char *name) {
-  static std::mutex mutex;
-  static const char *named[64] = {};
-  std::lock_guard lock(mutex);
-  for (const char *&slot : named) {
-    if (!slot) {
-      slot = name;
-      return true;
-    }
-    if (std::string_view(slot) == name)
-      return false;
-  }
-  return false; // more variables than slots: already noisy enough
-}
+TK_DECL bool first_complaint_about(const char *name);
 
 /// Prints `tk: ignoring NAME=value: ...; using <what>` once per variable (see
 /// first_complaint_about): for a value of a variable that TileKit cannot read.
-inline void complain_once(const char *name, const char *value, const char *expected,
-                          const char *fallback) {
-  if (!first_complaint_about(name))
-    return;
-  const std::string line = std::string("tk: ignoring ") + name + "=" + value + ": expected " +
-                           expected + "; using " + fallback + "\n";
-  std::fputs(line.c_str(), stderr);
-  std::fflush(stderr);
-}
+TK_DECL void complain_once(const char *name, const char *value, const char *expected,
+                           const char *fallback);
 
 /// The values a boolean variable takes, as complaints name them.
 inline constexpr const char *boolean_values = "1, true, yes, on or 0, false, no, off (any case)";
 
 /// The boolean variable `name`: on, off, or unset (also for a value that is neither, which is
 /// reported once, saying that `fallback` — what unset means — is used instead).
-inline setting read(const char *name, const char *fallback) {
-#if defined(_MSC_VER)
-#pragma warning(push)
-#pragma warning(disable : 4996) // getenv is fine: the value is used at once
-#endif
-  const char *value = std::getenv(name);
-#if defined(_MSC_VER)
-#pragma warning(pop)
-#endif
-  const setting s = parse(value);
-  if (s != setting::invalid)
-    return s;
-  complain_once(name, value, boolean_values, fallback);
-  return setting::unset;
-}
+TK_DECL setting read(const char *name, const char *fallback);
 
 /// The boolean variable `name`, `fallback` when it is unset, empty or not a boolean.
 inline bool flag(const char *name, bool fallback = false) {
@@ -100,3 +68,7 @@ inline bool flag(const char *name, bool fallback = false) {
 }
 
 } // namespace tk::detail::env
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/detail/env.ipp>
+#endif

@@ -15,6 +15,8 @@
 /// 12.0 entry points gives the signatures declared here on every driver from 12.0 on.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/runtime/os.hpp>
 #include <tk/detail/trace/ownership.hpp>
@@ -146,15 +148,7 @@ inline constexpr int minimum_compute_capability = 75;
 /// (space-separated): "sm_XYa" where the backend has it, since the architecture-specific target
 /// unlocks wgmma, TMA and the like and the kernel runs on exactly this GPU anyway; else "sm_XY";
 /// empty when the backend has neither.
-inline std::string target_name(int major, int minor, std::string_view backend_targets) {
-  const std::string base = "sm_" + std::to_string(major * 10 + minor);
-  const std::string targets = " " + std::string(backend_targets) + " ";
-  if (targets.find(" " + base + "a ") != std::string::npos)
-    return base + "a";
-  if (targets.find(" " + base + " ") != std::string::npos)
-    return base;
-  return {};
-}
+TK_DECL std::string target_name(int major, int minor, std::string_view backend_targets);
 
 /// The hint closing every "cannot use the GPU" message.
 inline constexpr const char *interpreter_hint =
@@ -235,152 +229,33 @@ public:
   /// CUDA 12.0+ driver that sees at least one GPU. Throws tk::error at `where` saying what is
   /// missing and how to fix it. The library is never unloaded (kernels and contexts live in it).
   static owned<driver> load(const std::string &library,
-                            std::source_location where = std::source_location::current()) {
-    std::string why;
-    void *handle = os::open_library(library, why);
-    if (!handle)
-      fail(where, "no CUDA driver: cannot load ", library, " (", why,
-           "); install the NVIDIA driver, or ", interpreter_hint);
-    auto d = make_owned<driver>();
-    d->library = library;
-    // These two are looked up by name: they predate versioning and never changed.
-    d->driver_get_version = reinterpret_cast<decltype(d->driver_get_version)>(
-        os::find_symbol(handle, "cuDriverGetVersion"));
-    d->get_proc_address = reinterpret_cast<decltype(d->get_proc_address)>(
-        os::find_symbol(handle, "cuGetProcAddress_v2"));
-    if (d->driver_get_version) {
-      const result r = d->driver_get_version(&d->version);
-      // The toolkit's lib64/stubs/libcuda.so lets programs link without a driver and answers
-      // every call with CUDA_ERROR_STUB_LIBRARY; on LD_LIBRARY_PATH it hides the real driver.
-      if (r == error_stub_library || (r != success && library.find("/stubs/") != std::string::npos))
-        fail(where, library,
-             " is the CUDA toolkit's stub library, not a driver: it lets programs link, but "
-             "cannot run kernels (cuDriverGetVersion returned ",
-             r == error_stub_library ? "CUDA_ERROR_STUB_LIBRARY" : std::to_string(r),
-             "); install the NVIDIA driver, remove the toolkit's stubs directory from "
-             "LD_LIBRARY_PATH, or ",
-             interpreter_hint);
-      if (r != success)
-        d->version = 0;
-    }
-    if (d->version < required_version)
-      fail(where, "the CUDA driver is too old: ", library, " supports CUDA ",
-           d->version > 0 ? version_text(d->version) : std::string("(unknown)"),
-           " and TileKit needs CUDA ", version_text(required_version),
-           " or newer; update the NVIDIA driver (R525 or newer), or ", interpreter_hint);
-    if (!d->get_proc_address)
-      fail(where, "the CUDA driver ", library, " (CUDA ", version_text(d->version),
-           ") lacks cuGetProcAddress_v2; update the NVIDIA driver, or ", interpreter_hint);
-    d->resolve_all(where);
-    if (const result r = d->init(0); r != success)
-      fail(where, "no GPU: the CUDA driver failed to initialize (", d->describe(r),
-           "); check that nvidia-smi lists a GPU, or ", interpreter_hint);
-    if (d->device_get_count(&d->device_count) != success || d->device_count < 1) {
-      const auto visible = os::environment("CUDA_VISIBLE_DEVICES");
-      fail(where, "no GPU: the CUDA driver sees no device",
-           visible ? " (CUDA_VISIBLE_DEVICES=\"" + *visible + "\")" : std::string(),
-           "; check that nvidia-smi lists a GPU, or ", interpreter_hint);
-    }
-    d->devices_ = std::vector<device_slot>(static_cast<std::size_t>(d->device_count));
-    for (int i = 0; i < d->device_count; ++i)
-      d->check(d->device_get(&d->devices_[static_cast<std::size_t>(i)].handle, i), "cuDeviceGet",
-               where);
-    return d;
-  }
+                            std::source_location where = std::source_location::current());
 
   /// "CUDA_ERROR_OUT_OF_MEMORY (out of memory)" for `r`.
-  std::string describe(result r) const {
-    const char *name = nullptr;
-    const char *text = nullptr;
-    if (get_error_name(r, &name) != success || !name)
-      return "CUresult " + std::to_string(r);
-    if (get_error_string(r, &text) != success || !text)
-      return name;
-    return std::string(name) + " (" + text + ")";
-  }
+  std::string describe(result r) const;
 
   /// Throws tk::error at `where` unless `r` is success: "<what> failed: CUDA_ERROR_... (...)".
   void check(result r, const char *what,
-             std::source_location where = std::source_location::current()) const {
-    if (r != success)
-      fail(where, what, " failed: ", describe(r));
-  }
+             std::source_location where = std::source_location::current()) const;
 
   /// The context to launch in: the calling thread's current one when there is one (so that
   /// TileKit shares memory, streams and modules with the CUDA runtime and other libraries), else
   /// device 0's primary context (the CUDA runtime's too), which becomes current for this thread.
-  context launch_context(std::source_location where = std::source_location::current()) const {
-    context ctx = nullptr;
-    check(ctx_get_current(&ctx), "cuCtxGetCurrent", where);
-    if (ctx)
-      return ctx;
-    std::call_once(primary_once_, [&] {
-      context primary = nullptr;
-      check(device_primary_ctx_retain(&primary, devices_[0].handle), "cuDevicePrimaryCtxRetain",
-            where);
-      primary_ = primary; // retained once, for the life of the process
-    });
-    check(ctx_set_current(primary_), "cuCtxSetCurrent", where);
-    return primary_;
-  }
+  context launch_context(std::source_location where = std::source_location::current()) const;
 
   /// The GPU of device ordinal `ordinal`, queried once. Throws tk::error for a GPU that TileKit
   /// cannot compile for.
   const device_info &device_at(int ordinal,
-                               std::source_location where = std::source_location::current()) const {
-    if (ordinal < 0 || ordinal >= device_count)
-      internal_error("device ordinal " + std::to_string(ordinal) + " out of range");
-    device_slot &slot = devices_[static_cast<std::size_t>(ordinal)];
-    // An error leaves the flag unset: the next call queries (and fails) again.
-    std::call_once(slot.once, [&] { slot.info = query(ordinal, slot.handle, where); });
-    return slot.info;
-  }
+                               std::source_location where = std::source_location::current()) const;
 
   /// The GPU that context `ctx` belongs to.
   const device_info &device_of(context ctx,
-                               std::source_location where = std::source_location::current()) const {
-    context current = nullptr;
-    check(ctx_get_current(&current), "cuCtxGetCurrent", where);
-    device_handle dev = 0;
-    if (ctx == current) {
-      check(ctx_get_device(&dev), "cuCtxGetDevice", where);
-    } else { // cuCtxGetDevice asks about the current context only
-      check(ctx_push_current(ctx), "cuCtxPushCurrent", where);
-      const result r = ctx_get_device(&dev);
-      context popped = nullptr;
-      ctx_pop_current(&popped);
-      check(r, "cuCtxGetDevice", where);
-    }
-    for (int i = 0; i < device_count; ++i)
-      if (devices_[static_cast<std::size_t>(i)].handle == dev)
-        return device_at(i, where);
-    internal_error("cuCtxGetDevice returned an unknown device");
-  }
+                               std::source_location where = std::source_location::current()) const;
 
   /// What `ptr` points to. Needs a current context (launch_context) when the driver knows the
   /// pointer; a plain host pointer is `host` whatever the context.
   pointer_kind kind_of(deviceptr ptr,
-                       std::source_location where = std::source_location::current()) const {
-    unsigned type = 0;
-    const result r = pointer_get_attribute(&type, pointer_attribute_memory_type, ptr);
-    if (r == error_invalid_value) // "not a pointer the driver knows": plain host memory
-      return pointer_kind::host;
-    check(r, "cuPointerGetAttribute", where);
-    if (type == memory_type_host) {
-      // Drivers that know pageable memory (HMM) report it as HOST too; only memory registered
-      // with (or allocated by) CUDA has an address on the device.
-      deviceptr on_device = 0;
-      return pointer_get_attribute(&on_device, pointer_attribute_device_pointer, ptr) == success
-                 ? pointer_kind::host_registered
-                 : pointer_kind::host;
-    }
-    if (type == memory_type_unified)
-      return pointer_kind::managed;
-    unsigned managed = 0; // managed memory reports CU_MEMORYTYPE_DEVICE: ask separately
-    if (pointer_get_attribute(&managed, pointer_attribute_is_managed, ptr) == success && managed)
-      return pointer_kind::managed;
-    return pointer_kind::device;
-  }
+                       std::source_location where = std::source_location::current()) const;
 
   /// "12.8" for 12080.
   static std::string version_text(int v) {
@@ -398,111 +273,14 @@ private:
   mutable context primary_ = nullptr;
 
   /// Resolves the table through cuGetProcAddress; throws naming the first missing function.
-  void resolve_all(std::source_location where) {
-    auto resolve = [&](auto &slot, const char *name) {
-      void *pfn = nullptr;
-      int status = -1;
-      if (get_proc_address(name, &pfn, required_version, get_proc_address_default, &status) !=
-              success ||
-          status != get_proc_address_success || !pfn)
-        fail(where, "the CUDA driver ", library, " (CUDA ", version_text(version), ") lacks ", name,
-             "; update the NVIDIA driver, or ", interpreter_hint);
-      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(pfn);
-    };
-    // cuGetErrorName first: the messages below may need it.
-    resolve(get_error_name, "cuGetErrorName");
-    resolve(get_error_string, "cuGetErrorString");
-    resolve(init, "cuInit");
-    resolve(device_get, "cuDeviceGet");
-    resolve(device_get_count, "cuDeviceGetCount");
-    resolve(device_get_attribute, "cuDeviceGetAttribute");
-    resolve(device_get_name, "cuDeviceGetName");
-    resolve(ctx_get_current, "cuCtxGetCurrent");
-    resolve(ctx_set_current, "cuCtxSetCurrent");
-    resolve(ctx_get_device, "cuCtxGetDevice");
-    resolve(ctx_push_current, "cuCtxPushCurrent");
-    resolve(ctx_pop_current, "cuCtxPopCurrent");
-    resolve(device_primary_ctx_retain, "cuDevicePrimaryCtxRetain");
-    resolve(module_load_data, "cuModuleLoadData");
-    resolve(module_unload, "cuModuleUnload");
-    resolve(module_get_function, "cuModuleGetFunction");
-    resolve(func_set_attribute, "cuFuncSetAttribute");
-    resolve(func_get_attribute, "cuFuncGetAttribute");
-    resolve(launch_kernel, "cuLaunchKernel");
-    resolve(pointer_get_attribute, "cuPointerGetAttribute");
-    resolve(event_create, "cuEventCreate");
-    resolve(event_record, "cuEventRecord");
-    resolve(event_synchronize, "cuEventSynchronize");
-    resolve(event_elapsed_time, "cuEventElapsedTime");
-    resolve(event_destroy, "cuEventDestroy");
-    resolve(stream_synchronize, "cuStreamSynchronize");
-    resolve(mem_alloc, "cuMemAlloc");
-    resolve(mem_free, "cuMemFree");
-    resolve(memcpy_htod, "cuMemcpyHtoD");
-    resolve(memcpy_dtoh, "cuMemcpyDtoH");
-    resolve(memset_d8, "cuMemsetD8");
-    // Optional: only TMA needs it.
-    void *pfn = nullptr;
-    int status = -1;
-    if (get_proc_address("cuTensorMapEncodeTiled", &pfn, required_version, get_proc_address_default,
-                         &status) == success &&
-        status == get_proc_address_success && pfn)
-      tensor_map_encode_tiled = reinterpret_cast<decltype(tensor_map_encode_tiled)>(pfn);
-  }
+  void resolve_all(std::source_location where);
 
-  device_info query(int ordinal, device_handle dev, std::source_location where) const {
-    device_info info;
-    info.ordinal = ordinal;
-    info.handle = dev;
-    char name[256] = {};
-    check(device_get_name(name, static_cast<int>(sizeof name) - 1, dev), "cuDeviceGetName", where);
-    info.name = name;
-    auto attribute = [&](int a) {
-      int value = 0;
-      check(device_get_attribute(&value, a, dev), "cuDeviceGetAttribute", where);
-      return value;
-    };
-    info.major = attribute(attribute_compute_capability_major);
-    info.minor = attribute(attribute_compute_capability_minor);
-    info.sm_count = attribute(attribute_multiprocessor_count);
-    info.max_shared_bytes = attribute(attribute_max_shared_memory_per_block);
-    info.max_shared_bytes_optin = attribute(attribute_max_shared_memory_per_block_optin);
-    const std::string arch = "sm_" + std::to_string(info.major * 10 + info.minor);
-    if (info.major * 10 + info.minor < minimum_compute_capability)
-      fail(where, "GPU ", info.name, " is ", arch, "; TileKit needs sm_",
-           minimum_compute_capability, " or newer; ", interpreter_hint);
-    const char *listed = backend_targets(where);
-    const std::string targets = listed ? listed : "";
-    info.target = target_name(info.major, info.minor, targets);
-    if (info.target.empty())
-      fail(where, "GPU ", info.name, " is ", arch,
-           ", which this TileKit backend cannot compile for (its targets: ", targets,
-           "); use a newer TileKit, or ", interpreter_hint);
-    return info;
-  }
+  device_info query(int ordinal, device_handle dev, std::source_location where) const;
 };
 
 /// The CUDA driver, loaded and initialized once per process on first use (thread-safe). A
 /// failure is remembered and reported again, at each caller's location, on every later call.
-inline const driver &get_driver(std::source_location where = std::source_location::current()) {
-  struct state {
-    owned<driver> d;
-    std::string error;
-  };
-  // Never destroyed: the driver is never unloaded (modules and contexts live in it).
-  static const state *const loaded = [] {
-    auto *s = new state;
-    try {
-      s->d = driver::load(default_library);
-    } catch (const tk::error &e) {
-      s->error = e.message();
-    }
-    return s;
-  }();
-  if (!loaded->d)
-    throw tk::error(loaded->error, where);
-  return *loaded->d;
-}
+TK_DECL const driver &get_driver(std::source_location where = std::source_location::current());
 
 /// get_driver().check(r, what, where).
 inline void check(result r, const char *what,
@@ -530,3 +308,7 @@ inline pointer_kind kind_of(deviceptr ptr,
 } // namespace tk::detail::cu
 
 #undef TK_DETAIL_CUDAAPI
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/detail/runtime/driver.ipp>
+#endif

@@ -5,6 +5,8 @@
 /// value.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/detail/trace/graph.hpp>
 
 #include <array>
@@ -27,12 +29,7 @@ enum class mode { trace, interpret };
 using carried_list = std::vector<std::pair<handle_base *, value_ref>>;
 
 /// Whether `list` has an entry for `handle`.
-inline bool has_entry(const carried_list &list, const handle_base *handle) {
-  for (const auto &entry : list)
-    if (entry.first == handle)
-      return true;
-  return false;
-}
+TK_DECL bool has_entry(const carried_list &list, const handle_base *handle);
 
 /// One region being traced. `assigned` lists the handles from enclosing scopes that were assigned
 /// while it was open, each with the value it had before.
@@ -49,17 +46,7 @@ struct kernel_origin {
   const kernel_origin *next = nullptr;
 };
 
-inline const kernel_origin *intern_origin(const std::string &name, std::source_location loc) {
-  static std::mutex mutex;
-  static const kernel_origin *head = nullptr;
-  const std::lock_guard lock(mutex);
-  for (const kernel_origin *o = head; o; o = o->next)
-    if (o->name == name && o->loc.line() == loc.line() && o->loc.column() == loc.column() &&
-        std::string_view(o->loc.file_name()) == loc.file_name())
-      return o;
-  head = new kernel_origin{name, loc, head};
-  return head;
-}
+TK_DECL const kernel_origin *intern_origin(const std::string &name, std::source_location loc);
 
 /// Reserves `count` consecutive generations, never 0: one for a trace, one per program instance
 /// for a launch on the interpreter.
@@ -132,16 +119,11 @@ struct handle_base {
   ~handle_base() = default;
 
   /// Rebinds the handle, recording the assignment in every region opened since it was made.
-  void assign(value_ref v) noexcept {
-    if (context *ctx = current_context(); ctx && ctx->tracing()) {
-      for (std::size_t f = std::size_t(depth_); f < ctx->frames.size(); ++f) {
-        auto &assigned = ctx->frames[f].assigned;
-        if (!has_entry(assigned, this))
-          assigned.emplace_back(this, v_);
-      }
-    }
-    v_ = std::move(v);
-  }
+  void assign(value_ref v) noexcept;
 };
 
 } // namespace tk::detail
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/detail/trace/context.ipp>
+#endif

@@ -5,6 +5,8 @@
 /// addresses), already rounded to the block's dtype, so a debugger shows it as plain numbers.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/detail/trace/ownership.hpp>
 #include <tk/dtype.hpp>
 
@@ -37,19 +39,9 @@ using shape_t = std::vector<std::int64_t>;
 
 struct kernel_origin;
 
-inline std::int64_t numel(const shape_t &shape) {
-  std::int64_t n = 1;
-  for (auto d : shape)
-    n *= d;
-  return n;
-}
+TK_DECL std::int64_t numel(const shape_t &shape);
 
-inline std::string to_string(const shape_t &shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
+TK_DECL std::string to_string(const shape_t &shape);
 
 inline std::string to_string(const elem_type &t) {
   if (t.is_pointer())
@@ -86,3 +78,7 @@ struct value : refcounted {
 using value_ref = counted<value>;
 
 } // namespace tk::detail
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/detail/trace/value.ipp>
+#endif

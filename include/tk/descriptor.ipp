@@ -1,0 +1,156 @@
+/// @file descriptor.ipp
+/// The bodies of the functions descriptor.hpp declares: included at its end (header-only, the
+/// default), or compiled once in the program by <tk/implementation.hpp> when
+/// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
+#pragma once
+
+#include <tk/descriptor.hpp>
+
+namespace tk {
+
+TK_DECL std::int64_t index::constant(const char *what) const {
+  if (term_.v)
+    detail::fail(loc_, what,
+                 " must be a C++ integer or a tk::constant, known when the kernel is "
+                 "traced, not a run-time value");
+  return term_.i;
+}
+
+} // namespace tk
+
+namespace tk::detail {
+
+TK_DECL void check_access_block(const shape_t &block, const char *what, loc_t loc) {
+  check_block_shape(block, what, loc);
+  for (std::int64_t d : block)
+    if ((d & (d - 1)) != 0)
+      fail(loc, what, ": block dimensions must be powers of two, got ", to_string(block));
+}
+
+TK_DECL value_ref make_tensor_descriptor(const value_ref &base, const std::vector<value_ref> &shape,
+                                         const std::vector<value_ref> &strides, shape_t block,
+                                         loc_t loc) {
+  context &ctx = active(loc);
+  check_access_block(block, "tk::make_tensor_descriptor", loc);
+  if (ctx.tracing()) {
+    std::vector<value_ref> operands{base};
+    operands.insert(operands.end(), shape.begin(), shape.end());
+    operands.insert(operands.end(), strides.begin(), strides.end());
+    auto r = record1("tk.make_tensor_descriptor", syntax::generic, std::move(operands), base->type,
+                     std::move(block), "", loc);
+    r->kind = value_kind::tensor_descriptor;
+    return r;
+  }
+  const std::size_t rank = block.size();
+  const std::int64_t bytes = elem_type{base->type.pointee}.bytes();
+  auto v = make_value(base->type, std::move(block));
+  v->kind = value_kind::tensor_descriptor;
+  v->extent = base->extent;
+  v->i.push_back(base->i[0]);
+  for (const value_ref &s : shape)
+    v->i.push_back(s->i[0]);
+  for (const value_ref &s : strides)
+    v->i.push_back(s->i[0]);
+  // TMA's rules, checked here so that a kernel that runs in the interpreter runs on the GPU.
+  if (std::uint64_t(base->i[0]) < null_page)
+    fail(loc, "tk::make_tensor_descriptor: the base pointer is null");
+  if (base->i[0] % 16 != 0)
+    fail(loc, "tk::make_tensor_descriptor: the base address must be 16-byte aligned, got ",
+         base->i[0]);
+  for (std::size_t d = 0; d < rank; ++d) {
+    const std::int64_t size = v->i[1 + d], stride = v->i[1 + rank + d];
+    if (size <= 0)
+      fail(loc, "tk::make_tensor_descriptor: dimension ", d, " has size ", size,
+           "; sizes must be positive");
+    if (d + 1 == rank && stride != 1)
+      fail(loc,
+           "tk::make_tensor_descriptor: the last dimension's stride must be 1 (contiguous), "
+           "got ",
+           stride);
+    if (d + 1 < rank && (stride <= 0 || stride * bytes % 16 != 0))
+      fail(loc, "tk::make_tensor_descriptor: the stride of dimension ", d, " (", stride,
+           " elements) must be a positive multiple of 16 bytes");
+  }
+  return v;
+}
+
+TK_DECL std::int64_t descriptor_element(const value &desc, const std::vector<std::int64_t> &start,
+                                        std::int64_t k) {
+  const std::size_t rank = desc.shape.size();
+  std::int64_t offset = 0;
+  for (std::size_t d = rank; d-- > 0;) {
+    const std::int64_t at = start[d] + k % desc.shape[d];
+    k /= desc.shape[d];
+    if (at < 0 || at >= desc.i[1 + d])
+      return -1;
+    offset += at * desc.i[1 + rank + d];
+  }
+  return offset;
+}
+
+TK_DECL value_ref descriptor_pointer(const value &desc, std::int64_t offset) {
+  auto p = make_value(desc.type, {});
+  p->extent = desc.extent;
+  p->i.push_back(desc.i[0] + offset * elem_type{desc.type.pointee}.bytes());
+  return p;
+}
+
+TK_DECL value_ref descriptor_load(const value_ref &desc, const std::vector<value_ref> &start,
+                                  loc_t loc) {
+  context &ctx = active(loc);
+  const elem_type t{desc->type.pointee};
+  if (ctx.tracing()) {
+    std::vector<value_ref> operands{desc};
+    operands.insert(operands.end(), start.begin(), start.end());
+    return record1("tk.descriptor_load", syntax::generic, std::move(operands), t, desc->shape, "",
+                   loc);
+  }
+  std::vector<std::int64_t> at;
+  for (const value_ref &s : start)
+    at.push_back(s->i[0]);
+  auto v = make_concrete(t, desc->shape);
+  for (std::int64_t k = 0; k < v->size(); ++k) {
+    const std::int64_t offset = descriptor_element(*desc, at, k);
+    if (offset < 0)
+      continue; // outside the tensor: zero
+    const value_ref p = descriptor_pointer(*desc, offset);
+    if (p->extent >= 0 || ctx.checked)
+      check_access(ctx, *p, 0, false, loc);
+    double f = 0;
+    std::int64_t i = 0;
+    load_element(reinterpret_cast<const void *>(p->i[0]), t.code, f, i);
+    if (t.is_float())
+      v->f[std::size_t(k)] = f;
+    else
+      v->i[std::size_t(k)] = i;
+  }
+  return v;
+}
+
+TK_DECL void descriptor_store(const value_ref &desc, const std::vector<value_ref> &start,
+                              const value_ref &x, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing()) {
+    std::vector<value_ref> operands{desc};
+    operands.insert(operands.end(), start.begin(), start.end());
+    operands.push_back(x);
+    record("tk.descriptor_store", syntax::generic, std::move(operands), {}, "", loc);
+    return;
+  }
+  std::vector<std::int64_t> at;
+  for (const value_ref &s : start)
+    at.push_back(s->i[0]);
+  for (std::int64_t k = 0; k < x->size(); ++k) {
+    const std::int64_t offset = descriptor_element(*desc, at, k);
+    if (offset < 0)
+      continue; // outside the tensor: not written
+    const value_ref p = descriptor_pointer(*desc, offset);
+    if (p->extent >= 0 || ctx.checked)
+      check_access(ctx, *p, 0, true, loc);
+    const auto j = std::size_t(k);
+    store_element(reinterpret_cast<void *>(p->i[0]), x->type.code, x->type.is_float() ? x->f[j] : 0,
+                  x->type.is_float() ? 0 : x->i[j]);
+  }
+}
+
+} // namespace tk::detail

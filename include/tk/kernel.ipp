@@ -1,0 +1,65 @@
+/// @file kernel.ipp
+/// The bodies of the functions kernel.hpp declares: included at its end (header-only, the
+/// default), or compiled once in the program by <tk/implementation.hpp> when
+/// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
+#pragma once
+
+#include <tk/kernel.hpp>
+
+namespace tk {
+
+TK_DECL std::string gpu_unavailable_reason() {
+  try {
+    const detail::cu::driver &driver = detail::cu::get_driver();
+    (void)driver.device_of(driver.launch_context());
+    (void)detail::get_backend();
+    return "";
+  } catch (const error &e) {
+    return e.message();
+  }
+}
+
+TK_DECL std::string gpu_name() {
+  try {
+    const detail::cu::driver &driver = detail::cu::get_driver();
+    const detail::cu::device_info &device = driver.device_of(driver.launch_context());
+    return device.name + " (" + device.target + ")";
+  } catch (const error &) {
+    return "";
+  }
+}
+
+TK_DECL int gpu_multiprocessor_count() {
+  try {
+    const detail::cu::driver &driver = detail::cu::get_driver();
+    return driver.device_of(driver.launch_context()).sm_count;
+  } catch (const error &) {
+    return 0;
+  }
+}
+
+} // namespace tk
+
+namespace tk::detail {
+
+TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc) {
+  try {
+    const cu::driver &driver = cu::get_driver(loc);
+    (void)get_backend(loc);
+    return driver;
+  } catch (const error &e) {
+    fail(loc, "cannot launch kernel '", name, "' on the GPU: ", e.message());
+  }
+}
+
+TK_DECL void check_name(const std::string &name, loc_t loc) {
+  bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+  for (char c : name)
+    ok = ok &&
+         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
+  if (!ok)
+    fail(loc, "tk::jit: kernel name \"", name,
+         "\" must be a C identifier (letters, digits and '_', not starting with a digit)");
+}
+
+} // namespace tk::detail
