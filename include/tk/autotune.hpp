@@ -98,7 +98,7 @@ template <std::size_t N> struct tuning_choice {
 };
 
 /// What tunings are remembered by: the tuner, the context and per argument one word (a key
-/// argument's value bits, else launch_key's specialization word).
+/// argument's value bits, else its specialization_word, kernel/run.hpp).
 template <std::size_t N> struct tuning_key {
   std::uint64_t tuner = 0; ///< the tuner object's new_identity()
   cu::context context = nullptr;
@@ -289,19 +289,18 @@ private:
     constexpr std::size_t N = sizeof...(A);
     const std::source_location where = location(args...);
     check_key<A...>(seq, where);
-    const bool interpret = options.backend == backend::interpreter ||
-                           (options.backend == backend::automatic && interpret_requested());
+    const bool interpret = detail::interprets(options);
     auto &cache = tunings<A...>();
     detail::tuning_key<N> key{identity_, nullptr, {}};
     if (!interpret) {
       key.context = detail::gpu_driver(kernel_.name(), where).launch_context(where);
       key.target_arch = detail::arch_word(detail::requested_target_arch(options.target_arch).name);
     }
-    key.words = {(is_key(I) ? detail::value_word(detail::substitute(args, 0))
-                  : detail::is_tuned<A>
-                      ? 0
-                      : detail::specialization_word<std::tuple_element_t<I, Params>>(
-                            detail::substitute(args, 0)))...};
+    key.words = {(is_key(I)             ? detail::value_word(detail::substitute(args, 0))
+                  : detail::is_tuned<A> ? 0
+                                        : detail::specialization_word(
+                                              detail::describe<std::tuple_element_t<I, Params>>(
+                                                  detail::substitute(args, 0), I, where)))...};
     const detail::tuning_choice<N> &choice = cache.get(
         key, [&] { return tune<Params>(g, options, interpret, key, where, seq, args...); });
     run(choice.config, choice.values, g, options, seq, args...);

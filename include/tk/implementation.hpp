@@ -16,6 +16,8 @@
 #include <tk/detail/env.ipp>
 #include <tk/detail/interp/elements.ipp>
 #include <tk/detail/ir/printer.ipp>
+#include <tk/detail/kernel/arguments.ipp>
+#include <tk/detail/kernel/run.ipp>
 #include <tk/detail/runtime/backend_loader.ipp>
 #include <tk/detail/runtime/driver.ipp>
 #include <tk/detail/runtime/launch.ipp>

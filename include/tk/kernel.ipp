@@ -39,27 +39,3 @@ TK_DECL int gpu_multiprocessor_count() {
 }
 
 } // namespace tk
-
-namespace tk::detail {
-
-TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc) {
-  try {
-    const cu::driver &driver = cu::get_driver(loc);
-    (void)get_backend(loc);
-    return driver;
-  } catch (const error &e) {
-    fail(loc, "cannot launch kernel '", name, "' on the GPU: ", e.message());
-  }
-}
-
-TK_DECL void check_name(const std::string &name, loc_t loc) {
-  bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
-  for (char c : name)
-    ok = ok &&
-         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
-  if (!ok)
-    fail(loc, "tk::jit: kernel name \"", name,
-         "\" must be a C identifier (letters, digits and '_', not starting with a digit)");
-}
-
-} // namespace tk::detail

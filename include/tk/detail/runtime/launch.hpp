@@ -13,6 +13,7 @@
 
 #include <tk/detail/env.hpp>
 #include <tk/detail/runtime/driver.hpp>
+#include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
 
 #include <array>
@@ -23,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -54,10 +56,6 @@ struct alignas(64) tensor_map_bytes {
 TK_DECL cu::result encode_tensor_map(const cu::driver &driver, const tk_tensor_map &recipe,
                                      void *const *params, tensor_map_bytes &map);
 
-/// What decides the code of a launch, exactly (no hash: two keys are equal only when the code
-/// is the same). Per argument one word: a constant's value bits, a pointer's 16-byte alignment,
-/// an integer's divisibility by 16 (1) or equality to 1 (2), as the trace specializes on them;
-/// 0 for others.
 /// A number that no other kernel or tuner object of the process has had: what the caches key an
 /// object on. Not its address, which an object made later may have again once this one is gone
 /// (kernels made in a loop or a function, each with its own captures), and which would then find
@@ -67,28 +65,16 @@ inline std::uint64_t new_identity() {
   return next.fetch_add(1, std::memory_order_relaxed);
 }
 
-template <std::size_t N> struct launch_key {
-  std::uint64_t kernel = 0; ///< the kernel object's new_identity()
-  cu::context context = nullptr;
-  int num_warps = 0;
-  int num_stages = 0;
-  bool fp_fusion = true;
-  std::uint64_t target_arch = 0; ///< arch_word of the target asked for; 0: the device's own
-  std::array<std::uint64_t, N> args{};
-  bool operator==(const launch_key &) const = default;
-};
-
 /// Whether the GPU can reach `address` (device, managed or registered host memory), as far as
 /// the driver can tell. Asking the driver costs a call per pointer, so each thread remembers the
 /// last 16 addresses it found reachable; loops that launch on the same buffers ask once.
 TK_DECL bool reachable_on_device(const cu::driver &driver, std::uintptr_t address,
                                  std::source_location where);
 
-/// Compiled kernels of one `launch` instantiation (or autotuning choices of one `tk::autotune`
-/// launch): a singly linked list that only grows, read without a lock (entries are published
-/// with a release store and never change or go away, as the modules they hold stay loaded for
-/// the life of the process).
-template <class Key, class Value = loaded_kernel> class launch_cache {
+/// The autotuning choices of one `tk::autotune` launch instantiation: a singly linked list that
+/// only grows, read without a lock (entries are published with a release store and never change
+/// or go away).
+template <class Key, class Value> class launch_cache {
 public:
   const Value *find(const Key &key) const {
     for (const node *n = head_.load(std::memory_order_acquire); n; n = n->next)
@@ -116,6 +102,39 @@ private:
     const node *next;
   };
   std::atomic<const node *> head_{nullptr};
+  std::mutex mutex_;
+};
+
+/// What decides the code of a kernel object's launch, exactly (no hash: two keys are equal only
+/// when the code is the same): its options and target, and per argument one word (see
+/// specialization_word in kernel/run.hpp). The parameter types are not in it: each instantiation
+/// of kernel::launch for other parameters has compiled_kernels of its own.
+struct kernel_key {
+  std::uint64_t kernel = 0; ///< the kernel object's new_identity()
+  cu::context context = nullptr;
+  int num_warps = 0;
+  int num_stages = 0;
+  bool fp_fusion = true;
+  /// Compiled without tensor maps: the code a launch falls back to when its values do not fit
+  /// TMA.
+  bool pointer_path = false;
+  std::uint64_t target_arch = 0; ///< arch_word of the target asked for; 0: the device's own
+  std::span<const std::uint64_t> args;
+};
+
+/// The compiled kernels of one kernel type and parameter list: a singly linked list that only
+/// grows, read without a lock (entries are published with a release store and never change or go
+/// away, as the modules they hold stay loaded for the life of the process).
+class compiled_kernels {
+public:
+  const loaded_kernel *find(const kernel_key &key) const;
+
+  /// The entry for `key`, made by `make()` (under the lock, once) on a miss.
+  const loaded_kernel &get(const kernel_key &key, function_ref<loaded_kernel()> make);
+
+private:
+  struct entry;
+  std::atomic<const entry *> head_{nullptr};
   std::mutex mutex_;
 };
 

@@ -63,6 +63,46 @@ TK_DECL bool reachable_on_device(const cu::driver &driver, std::uintptr_t addres
   return true;
 }
 
+struct compiled_kernels::entry {
+  kernel_key key; ///< `args` points into `words`
+  std::vector<std::uint64_t> words;
+  loaded_kernel kernel;
+  const entry *next;
+};
+
+TK_DECL bool same_kernel_key(const kernel_key &a, const kernel_key &b) {
+  if (a.kernel != b.kernel || a.context != b.context || a.num_warps != b.num_warps ||
+      a.num_stages != b.num_stages || a.fp_fusion != b.fp_fusion ||
+      a.pointer_path != b.pointer_path || a.target_arch != b.target_arch ||
+      a.args.size() != b.args.size())
+    return false;
+  for (std::size_t k = 0; k < a.args.size(); ++k)
+    if (a.args[k] != b.args[k])
+      return false;
+  return true;
+}
+
+TK_DECL const loaded_kernel *compiled_kernels::find(const kernel_key &key) const {
+  for (const entry *e = head_.load(std::memory_order_acquire); e; e = e->next)
+    if (same_kernel_key(e->key, key))
+      return &e->kernel;
+  return nullptr;
+}
+
+TK_DECL const loaded_kernel &compiled_kernels::get(const kernel_key &key,
+                                                   function_ref<loaded_kernel()> make) {
+  if (const loaded_kernel *hit = find(key))
+    return *hit;
+  std::lock_guard lock(mutex_);
+  if (const loaded_kernel *hit = find(key))
+    return *hit;
+  auto *e = new entry{
+      key, {key.args.begin(), key.args.end()}, make(), head_.load(std::memory_order_relaxed)};
+  e->key.args = e->words;
+  head_.store(e, std::memory_order_release);
+  return e->kernel;
+}
+
 TK_DECL std::string_view env_target_arch() {
   static const std::string value = [] {
 #if defined(_MSC_VER)

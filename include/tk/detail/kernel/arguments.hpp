@@ -1,0 +1,130 @@
+/// @file arguments.hpp
+/// Launch arguments as the signature-independent half of a launch sees them. `kernel::launch`
+/// describes each argument for its parameter (`describe`: a pointer, a scalar converted to the
+/// parameter's type, or a constant's value bits) and hands the descriptions with a `kernel_ref`
+/// to run.hpp, which traces, interprets or launches on the GPU without knowing the signature.
+/// The one typed step left, calling the kernel's callable with its parameters, is `call_body`,
+/// reached through a function pointer.
+#pragma once
+
+#include <tk/detail/config.hpp>
+
+#include <tk/block.hpp>
+#include <tk/detail/kernel/parameters.hpp>
+#include <tk/detail/trace/context.hpp>
+#include <tk/detail/trace/value.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace tk::detail {
+
+/// One launch argument, described for its parameter.
+struct launch_argument {
+  enum class role : std::uint8_t { pointer, scalar, constant };
+  role kind = role::scalar;
+  elem_type type; ///< the parameter's element type (a pointer's: ptr and the pointee)
+  /// A pointer's address, or an integer or bool scalar as passed (it fits the parameter).
+  std::int64_t i = 0;
+  double f = 0; ///< a floating-point scalar as passed; the interpreter rounds it
+  /// What the kernel's parameter holds on the device, in its first bytes: the address, or the
+  /// scalar converted to the parameter's type. A constant: its value's bits (see parameter).
+  std::uint64_t bits = 0;
+  buffer_extent extent; ///< interpreter: the buffer a pointer argument points into, if known
+};
+
+/// The error for integer launch argument `index`, whose value is `value`, that does not fit its
+/// parameter's type `type`.
+[[noreturn]] TK_DECL void argument_does_not_fit(std::source_location where, std::size_t index,
+                                                const std::string &value, dtype type);
+
+/// Checks that an integer argument fits the parameter's type `T`.
+template <class T, class A> void check_range(const A &a, std::size_t index, loc_t loc) {
+  // canonical<>: std::in_range takes no bool or character types (`char`, `long long` are fine).
+  if constexpr (std::is_integral_v<T> && std::is_integral_v<A> && !std::is_same_v<T, bool> &&
+                !std::is_same_v<A, bool>) {
+    if (!std::in_range<canonical<T>>(canonical<A>(a)))
+      argument_does_not_fit(loc, index, std::to_string(canonical<A>(a)), dtype_of<canonical<T>>);
+  }
+}
+
+/// Argument `a` (a pointer, a number or a tk::constant) described for parameter `P`; `index` and
+/// `loc` name it in errors. An integer that does not fit the parameter is an error.
+template <class P, class A>
+launch_argument describe(const A &a, std::size_t index, loc_t loc, buffer_extent extent = {}) {
+  launch_argument d;
+  d.extent = extent;
+  const auto arg = unwrap_constant(a);
+  if constexpr (param_traits<P>::is_constant) {
+    using V = std::remove_cvref_t<decltype(P::value)>;
+    static_assert(sizeof(V) <= sizeof(d.bits) && std::is_trivially_copyable_v<V>,
+                  "tk: a tk::constant<T> must be a number, a bool or an enum");
+    check_range<V>(arg, index, loc);
+    const V value = static_cast<V>(arg);
+    d.kind = launch_argument::role::constant;
+    std::memcpy(&d.bits, &value, sizeof(V));
+  } else {
+    using T = typename P::element_type;
+    d.type = elem_of<T>();
+    if constexpr (std::is_pointer_v<T>) {
+      std::uintptr_t address = 0;
+      if constexpr (!std::is_null_pointer_v<decltype(arg)>)
+        address = reinterpret_cast<std::uintptr_t>(arg);
+      d.kind = launch_argument::role::pointer;
+      d.i = std::int64_t(address);
+      d.bits = address;
+    } else {
+      check_range<T>(arg, index, loc);
+      d.kind = launch_argument::role::scalar;
+      const T value = static_cast<T>(arg);
+      std::memcpy(&d.bits, &value, sizeof(T));
+      if constexpr (std::is_integral_v<T>)
+        d.i = std::int64_t(arg);
+      else
+        d.f = static_cast<double>(arg);
+    }
+  }
+  return d;
+}
+
+/// Parameter `P` for the kernel's callable: the bound value `v`, or a constant's value.
+template <class P> P parameter(value_ref &v, const launch_argument &a) {
+  if constexpr (param_traits<P>::is_constant) {
+    std::remove_cvref_t<decltype(P::value)> value;
+    std::memcpy(&value, &a.bits, sizeof(value));
+    return P(value);
+  } else {
+    return P(std::move(v));
+  }
+}
+
+/// Calls a copy of the callable `fn` (an `F`) with its parameters `Params`, made from the values
+/// that run.hpp bound for the arguments (null for constants) and the arguments' descriptions.
+template <class F, class Params>
+void call_body(const void *fn, value_ref *values, const launch_argument *args) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    F body = *static_cast<const F *>(fn);
+    body(parameter<std::tuple_element_t<I, Params>>(values[I], args[I])...);
+  }(std::make_index_sequence<std::tuple_size_v<Params>>{});
+}
+
+/// What the signature-independent launch code needs of a kernel object.
+struct kernel_ref {
+  const std::string &name;
+  std::source_location loc; ///< where the kernel was made: the location of the IR function
+  const kernel_origin *origin;
+  std::uint64_t identity; ///< what the launch cache keys the kernel on (new_identity)
+  const void *fn;         ///< the callable, for `call`
+  void (*call)(const void *fn, value_ref *values, const launch_argument *args);
+};
+
+} // namespace tk::detail
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/detail/kernel/arguments.ipp>
+#endif

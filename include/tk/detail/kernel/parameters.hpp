@@ -1,0 +1,276 @@
+/// @file parameters.hpp
+/// How a kernel's parameters follow from its callable and its launch arguments, at compile time:
+/// the parameter types of a callable (or, for `auto` parameters, the types the arguments select),
+/// whether each argument suits its parameter (one static_assert for the first mistake), buffers as
+/// launch arguments, and the constants a grid callable is called with.
+#pragma once
+
+#include <tk/block.hpp>
+#include <tk/detail/trace/context.hpp>
+#include <tk/device_buffer.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tk::detail {
+
+/// The parameter types of a non-generic callable.
+template <class F> struct signature : signature<decltype(&F::operator())> {};
+template <class R, class... A> struct signature<R (*)(A...)> {
+  using args = std::tuple<std::remove_cvref_t<A>...>;
+};
+template <class R, class... A> struct signature<R(A...)> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...)> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...) const> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...) noexcept> : signature<R (*)(A...)> {};
+template <class R, class C, class... A>
+struct signature<R (C::*)(A...) const noexcept> : signature<R (*)(A...)> {};
+
+template <class F>
+concept fixed_signature =
+    std::is_function_v<std::remove_pointer_t<F>> || requires { &F::operator(); };
+
+/// What a buffer launch argument holds: 1 for host memory (`std::vector`, `std::span`), 2 for a
+/// `tk::device_buffer`; 0 for anything else.
+template <class B> inline constexpr int buffer_kind = 0;
+template <class T, class Alloc>
+  requires(!std::is_same_v<std::remove_cv_t<T>, bool>) // std::vector<bool> has no data()
+inline constexpr int buffer_kind<std::vector<T, Alloc>> = 1;
+template <class T, std::size_t E> inline constexpr int buffer_kind<std::span<T, E>> = 1;
+template <class T> inline constexpr int buffer_kind<device_buffer<T>> = 2;
+
+/// The argument the kernel's machinery sees for launch argument `A` (possibly a reference): a
+/// buffer's element pointer, else `A` decayed.
+template <class A, bool = buffer_kind<std::remove_cvref_t<A>> != 0> struct launch_arg_of {
+  using type = std::decay_t<A>;
+};
+template <class A> struct launch_arg_of<A, true> {
+  using type = decltype(std::declval<std::remove_reference_t<A> &>().data());
+};
+template <class A> using launch_arg_t = typename launch_arg_of<A>::type;
+
+template <class A> launch_arg_t<A &> launch_arg(A &a) {
+  if constexpr (buffer_kind<std::remove_cv_t<A>> != 0)
+    return a.data();
+  else
+    return a;
+}
+
+/// A launch argument as the interpreter passes it: a buffer as a pointer to its elements, with
+/// their extent (a device_buffer's are copied to the host for the launch and back after it).
+template <class A, int Kind = buffer_kind<std::remove_cv_t<A>>> struct interpreter_arg {
+  static constexpr bool is_buffer = Kind != 0;
+  A &a;
+  explicit interpreter_arg(A &arg) : a(arg) {}
+  launch_arg_t<A &> arg() const { return launch_arg(a); }
+  buffer_extent extent() const {
+    if constexpr (is_buffer) {
+      const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(a.data()));
+      return {begin, begin + a.size() * sizeof(*a.data()), true};
+    } else {
+      return {};
+    }
+  }
+  void finish() {}
+};
+template <class A> struct interpreter_arg<A, 2> {
+  static constexpr bool is_buffer = true;
+  using T = std::remove_pointer_t<launch_arg_t<A &>>;
+  A &a;
+  std::vector<std::remove_cv_t<T>> host;
+  explicit interpreter_arg(A &arg) : a(arg), host(arg.to_host()) {}
+  T *arg() { return host.data(); }
+  buffer_extent extent() const {
+    const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(host.data()));
+    return {begin, begin + host.size() * sizeof(T), true};
+  }
+  void finish() {
+    if constexpr (!std::is_const_v<A> && !std::is_const_v<T>)
+      a.upload(host);
+  }
+};
+
+/// The kernel parameter type a launch argument of type `A` selects for a generic (`auto`)
+/// parameter: `float*` → `tk::ptr<float>`, `int` → `tk::i32`, `tk::constant<int>` stays.
+template <class A> struct param_for {
+  using type = void;
+};
+template <class A>
+  requires std::is_pointer_v<A>
+struct param_for<A> {
+  using pointee = std::remove_volatile_t<std::remove_pointer_t<A>>;
+  using base = std::remove_const_t<pointee>;
+  using canon = std::conditional_t<std::is_integral_v<base> && !std::is_same_v<base, bool>,
+                                   canonical<base>, base>;
+  using type = ptr<std::conditional_t<std::is_const_v<pointee>, const canon, canon>>;
+};
+template <class A>
+  requires(std::is_arithmetic_v<A> || std::is_same_v<A, half> || std::is_same_v<A, bfloat16>)
+struct param_for<A> {
+  using type = scalar<
+      std::conditional_t<std::is_integral_v<A> && !std::is_same_v<A, bool>, canonical<A>, A>>;
+};
+template <class T> struct param_for<constant<T>> {
+  using type = constant<T>;
+};
+
+template <class F, class... A> struct kernel_params {
+  using type = std::tuple<typename param_for<std::remove_cvref_t<A>>::type...>;
+};
+template <fixed_signature F, class... A> struct kernel_params<F, A...> {
+  using type = typename signature<F>::args;
+};
+
+template <class P> struct param_traits {
+  static constexpr bool valid = false;
+  static constexpr bool is_constant = false;
+};
+template <class T> struct param_traits<block<T, 0>> {
+  static constexpr bool valid = true;
+  static constexpr bool is_constant = false;
+};
+template <class T> struct param_traits<constant<T>> {
+  static constexpr bool valid = true;
+  static constexpr bool is_constant = true;
+};
+
+/// Whether argument `A` can be passed for parameter `P`. With `Assert`, a static_assert says why
+/// not: the first reason only, so that one mistake gives one error.
+template <class P, class A, bool Assert> constexpr bool check_argument() {
+  using Arg = std::remove_cvref_t<A>;
+  if constexpr (std::is_void_v<P>) {
+    static_assert(!Assert,
+                  "tk: a launch argument of this type cannot be passed to a generic (auto) kernel "
+                  "parameter; pass a pointer, a number or a tk::constant");
+    return false;
+  } else if constexpr (!param_traits<P>::valid) {
+    static_assert(!Assert, "tk: kernel parameters must be tk::ptr<T>, a scalar (tk::i32, tk::f32, "
+                           "...) or tk::constant<T>");
+    return false;
+  } else if constexpr (param_traits<P>::is_constant) {
+    using V = std::remove_cvref_t<decltype(P::value)>;
+    using Raw = std::remove_cvref_t<decltype(unwrap_constant(std::declval<const Arg &>()))>;
+    if constexpr (std::is_integral_v<V> && std::is_floating_point_v<Raw>) {
+      static_assert(!Assert,
+                    "tk: a floating-point value was passed for an integer tk::constant parameter");
+      return false;
+    } else {
+      constexpr bool ok = requires { static_cast<V>(std::declval<const Raw &>()); };
+      static_assert(!Assert || ok, "tk: this launch argument cannot become the value of the "
+                                   "tk::constant<T> parameter; pass a T or a tk::constant<T>");
+      return ok;
+    }
+  } else if constexpr (std::is_pointer_v<typename P::element_type>) {
+    using want = std::remove_cv_t<std::remove_pointer_t<typename P::element_type>>;
+    if constexpr (std::is_null_pointer_v<Arg>) {
+      return true;
+    } else if constexpr (!std::is_pointer_v<Arg>) {
+      static_assert(!Assert, "tk: a tk::ptr<T> parameter needs a pointer argument");
+      return false;
+    } else {
+      using got = std::remove_cv_t<std::remove_pointer_t<Arg>>;
+      constexpr bool same_element =
+          sizeof(got) == sizeof(want) &&
+          (std::is_same_v<got, want> || (std::is_integral_v<got> && std::is_integral_v<want> &&
+                                         std::is_signed_v<got> == std::is_signed_v<want>));
+      constexpr bool writable = std::is_const_v<std::remove_pointer_t<typename P::element_type>> ||
+                                !std::is_const_v<std::remove_pointer_t<Arg>>;
+      if constexpr (!same_element) {
+        static_assert(!Assert, "tk: the pointer argument's element type differs from the "
+                               "tk::ptr<T> parameter's");
+        return false;
+      } else {
+        static_assert(!Assert || writable,
+                      "tk: a pointer to const was passed for a writable tk::ptr<T> parameter; "
+                      "declare the parameter tk::ptr<const T>");
+        return writable;
+      }
+    }
+  } else {
+    using T = typename P::element_type;
+    if constexpr (std::is_pointer_v<Arg>) {
+      static_assert(!Assert, "tk: a pointer was passed for a scalar parameter");
+      return false;
+    } else if constexpr (!(std::is_arithmetic_v<Arg> || std::is_same_v<Arg, half> ||
+                           std::is_same_v<Arg, bfloat16> || constant_info<Arg>::is_constant)) {
+      static_assert(!Assert, "tk: a scalar parameter needs a number");
+      return false;
+    } else {
+      constexpr bool ok = !(std::is_integral_v<T> && std::is_floating_point_v<Arg>);
+      static_assert(!Assert || ok,
+                    "tk: a floating-point value was passed for an integer parameter");
+      return ok;
+    }
+  }
+}
+
+/// Whether `A` is a `tk::tuned` placeholder (kernel.hpp), which only tk::autotune launches take.
+template <class A> inline constexpr bool is_tuned = false;
+
+template <class F, class Params, class... A, std::size_t... I>
+constexpr bool each_argument_fits(std::index_sequence<I...>) {
+  constexpr std::array<bool, sizeof...(A)> ok{
+      check_argument<std::tuple_element_t<I, Params>, A, false>()...};
+  constexpr std::size_t first_bad = [&] {
+    for (std::size_t k = 0; k < ok.size(); ++k)
+      if (!ok[k])
+        return k;
+    return ok.size();
+  }();
+  if constexpr (first_bad < sizeof...(A)) {
+    return check_argument<std::tuple_element_t<first_bad, Params>,
+                          std::tuple_element_t<first_bad, std::tuple<A...>>, true>();
+  } else if constexpr (!fixed_signature<F>) {
+    constexpr bool callable = std::is_invocable_v<F &, std::tuple_element_t<I, Params>...>;
+    static_assert(callable,
+                  "tk: the generic kernel cannot be called with the parameter types its "
+                  "launch arguments select (a pointer becomes tk::ptr<T>, a number a scalar "
+                  "such as tk::i32); pass trace-time constants as tk::constant<T>(value)");
+    return callable;
+  } else {
+    return true;
+  }
+}
+
+/// Whether launch arguments of types `A` suit the parameters `Params`. If not, one
+/// static_assert says why (the first problem only) and callers instantiate nothing that
+/// depends on the arguments, so that one mistake gives one error.
+template <class F, class Params, class... A> constexpr bool arguments_fit() {
+  if constexpr (!(... && !is_tuned<A>)) {
+    static_assert((... && !is_tuned<A>),
+                  "tk: a tk::tuned placeholder takes its value from an autotuning config; "
+                  "launch through tk::autotune(kernel, ...), or pass a tk::constant");
+    return false;
+  } else if constexpr (std::tuple_size_v<Params> != sizeof...(A)) {
+    static_assert(std::tuple_size_v<Params> == sizeof...(A),
+                  "tk: wrong number of launch arguments: pass exactly one argument per kernel "
+                  "parameter");
+    return false;
+  } else {
+    return each_argument_fits<F, Params, A...>(std::index_sequence_for<A...>{});
+  }
+}
+
+/// The values of the constant arguments among `args`, in parameter order, each as its
+/// parameter's type: what a grid callable is called with.
+template <class Params, class... A, std::size_t... I>
+auto constant_values(std::index_sequence<I...>, const A &...args) {
+  return std::tuple_cat([&]<std::size_t J>(std::integral_constant<std::size_t, J>, const auto &a) {
+    using P = std::tuple_element_t<J, Params>;
+    if constexpr (param_traits<P>::is_constant)
+      return std::tuple<std::remove_cvref_t<decltype(P::value)>>(
+          static_cast<std::remove_cvref_t<decltype(P::value)>>(unwrap_constant(a)));
+    else
+      return std::tuple<>();
+  }(std::integral_constant<std::size_t, I>{}, args)...);
+}
+
+} // namespace tk::detail

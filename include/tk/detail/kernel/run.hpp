@@ -1,0 +1,60 @@
+/// @file run.hpp
+/// The signature-independent half of `kernel`: tracing a kernel, interpreting it and launching
+/// it on the GPU from its described arguments (arguments.hpp). Compiled once for all kernels in a
+/// program built with TK_SEPARATE_COMPILATION, so that a file of kernels compiles little more
+/// than its kernels' bodies.
+#pragma once
+
+#include <tk/detail/config.hpp>
+
+#include <tk/detail/kernel/arguments.hpp>
+#include <tk/detail/runtime/driver.hpp>
+#include <tk/detail/runtime/launch.hpp>
+#include <tk/launch_options.hpp>
+
+#include <cstdint>
+#include <source_location>
+#include <span>
+#include <string>
+
+namespace tk::detail {
+
+/// The launch key word of one argument: a constant's value bits, a pointer's 16-byte alignment,
+/// an integer's divisibility by 16 (1) or equality to 1 (2), as the trace specializes on them;
+/// 0 for others.
+TK_DECL std::uint64_t specialization_word(const launch_argument &a);
+
+/// Checks a launch's grid and options; errors name the grid's line.
+TK_DECL void check_launch(const grid &g, const launch_options &o);
+
+/// The kernel traced for `args`, printed as `tk` dialect MLIR. Constants are folded in; pointer
+/// and integer arguments only contribute their type, divisibility by 16 and, for integers,
+/// whether they equal 1 (then the kernel uses the constant 1).
+TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args);
+
+/// Runs the kernel over `g` on the CPU interpreter, one program instance after the other, x
+/// fastest.
+TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_options &o,
+                              std::span<const launch_argument> args);
+
+/// Runs the kernel over `g` on the GPU: the compiled kernel for this specialization from
+/// `compiled`, compiled on a miss (runtime/launch.hpp), then cuLaunchKernel on the options'
+/// stream.
+TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
+                           const launch_options &o, std::span<const launch_argument> args);
+
+/// The compiled kernels of kernel type `F` launched with parameters `Params`.
+template <class F, class Params> inline compiled_kernels compiled_kernels_of;
+
+/// The driver and the backend library, or an error at the launch naming kernel `name` and what
+/// is missing (no driver, no GPU, no backend library) and how to run it anyway.
+TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc);
+
+/// Checks that a kernel's name is a C identifier: it names the IR function and the GPU symbol.
+TK_DECL void check_name(const std::string &name, loc_t loc);
+
+} // namespace tk::detail
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/detail/kernel/run.ipp>
+#endif

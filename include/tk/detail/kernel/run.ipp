@@ -1,0 +1,234 @@
+/// @file run.ipp
+/// The bodies of the functions run.hpp declares: included at its end (header-only, the
+/// default), or compiled once in the program by <tk/implementation.hpp> when
+/// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
+#pragma once
+
+#include <tk/detail/interp/elements.hpp>
+#include <tk/detail/ir/printer.hpp>
+#include <tk/detail/kernel/run.hpp>
+#include <tk/detail/runtime/backend_loader.hpp>
+#include <tk/detail/trace/primitives.hpp>
+#include <tk/error.hpp>
+
+#include <array>
+#include <vector>
+
+namespace tk::detail {
+
+TK_DECL std::uint64_t specialization_word(const launch_argument &a) {
+  switch (a.kind) {
+  case launch_argument::role::constant:
+    return a.bits;
+  case launch_argument::role::pointer:
+    return a.i != 0 && a.i % 16 == 0;
+  case launch_argument::role::scalar:
+    if (a.type.is_int() && a.type.code != dtype::i1)
+      return a.i == 1 ? 2 : a.i % 16 == 0;
+    return 0;
+  }
+  return 0;
+}
+
+TK_DECL void check_launch(const grid &g, const launch_options &o) {
+  static constexpr std::int64_t limits[3] = {2147483647, 65535, 65535};
+  for (std::size_t d = 0; d < 3; ++d)
+    if (g.dims[d] < 1 || g.dims[d] > limits[d])
+      fail(g.loc, "grid dimension ", "xyz"[d], " is ", g.dims[d], "; it must be between 1 and ",
+           limits[d]);
+  if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1)))
+    fail(g.loc, "num_warps is ", o.num_warps, "; it must be 1, 2, 4, 8, 16 or 32");
+  if (o.num_stages < 1)
+    fail(g.loc, "num_stages is ", o.num_stages, "; it must be at least 1");
+}
+
+/// The value argument `index` (`a`) binds its parameter to: a function argument of the traced
+/// IR (`traced` is the function), or its concrete value for the interpreter (`traced` is null);
+/// none for a constant, which the callable gets as a number.
+TK_DECL value_ref bind_argument(context &ctx, function *traced, const launch_argument &a,
+                                std::size_t index, loc_t loc) {
+  if (a.kind == launch_argument::role::constant)
+    return {};
+  const bool integer = a.type.is_int() && a.type.code != dtype::i1;
+  if (traced) {
+    value_ref v = make_value(a.type, {});
+    traced->args.push_back(v);
+    const bool divisible =
+        a.type.is_pointer() ? a.i != 0 && a.i % 16 == 0 : integer && a.i % 16 == 0;
+    traced->arg_attrs.push_back(divisible ? "tk.divisibility = 16 : i32" : "");
+    // An integer equal to 1 is specialized on, as in Triton (a unit stride makes addresses
+    // contiguous): the kernel computes with the constant 1, and the argument stays unused.
+    if (integer && a.i == 1)
+      return const_value(a.type, {}, 1.0, 1, loc);
+    return v;
+  }
+  value_ref v = make_concrete(a.type, {});
+  if (a.type.is_pointer()) {
+    v->i[0] = a.i;
+    if (index < ctx.extents.size() && ctx.extents[index].known)
+      v->extent = int(index);
+  } else if (a.type.is_int()) {
+    v->i[0] = wrap_int(a.i, a.type.code);
+  } else {
+    v->f[0] = round_float(a.f, a.type.code);
+  }
+  return v;
+}
+
+TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args) {
+  context ctx;
+  ctx.generation = new_generations(1);
+  ctx.origin = k.origin;
+  function fn;
+  fn.name = k.name;
+  fn.loc = k.loc;
+  ctx.frames.push_back({&fn.body, {}});
+  context_scope scope(ctx);
+  // Arguments are bound left to right so that IR arguments keep the parameters' order.
+  std::vector<value_ref> values;
+  values.reserve(args.size());
+  for (std::size_t index = 0; index < args.size(); ++index)
+    values.push_back(bind_argument(ctx, &fn, args[index], index, k.loc));
+  k.call(k.fn, values.data(), args.data());
+  record("func.return", syntax::terminator, {}, {}, "", k.loc);
+  return print(fn);
+}
+
+TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_options &o,
+                              std::span<const launch_argument> args) {
+  context ctx;
+  ctx.kind = mode::interpret;
+  ctx.num_programs = g.dims;
+  ctx.origin = k.origin;
+  ctx.checked = o.checked || interpret_check_requested();
+  for (const launch_argument &a : args)
+    if (a.extent.known) {
+      for (const launch_argument &b : args)
+        ctx.extents.push_back(b.extent);
+      break;
+    }
+  // One generation per program instance, x fastest (detail::instance_name).
+  ctx.first_generation = new_generations(std::uint64_t(g.dims[0] * g.dims[1] * g.dims[2]));
+  ctx.generation = ctx.first_generation;
+  context_scope scope(ctx);
+  std::vector<value_ref> values(args.size());
+  for (std::int64_t z = 0; z < g.dims[2]; ++z)
+    for (std::int64_t y = 0; y < g.dims[1]; ++y)
+      for (std::int64_t x = 0; x < g.dims[0]; ++x, ++ctx.generation) {
+        ctx.program_id = {x, y, z};
+        for (std::size_t index = 0; index < args.size(); ++index)
+          values[index] = bind_argument(ctx, nullptr, args[index], index, g.loc);
+        k.call(k.fn, values.data(), args.data());
+      }
+}
+
+/// A pointer argument must not be null and must be aligned to its element type.
+TK_DECL void check_pointer(const launch_argument &a, std::size_t index, std::source_location loc) {
+  const auto address = std::uint64_t(a.i);
+  if (address == 0)
+    fail(loc, "launch argument ", index, " is a null pointer; a GPU kernel needs ",
+         "device memory for every tk::ptr parameter");
+  const auto alignment = std::uint64_t(elem_type{a.type.pointee, dtype::i32}.bytes());
+  if (address % alignment != 0)
+    fail(loc, "launch argument ", index, " (address ", address,
+         ") is not aligned to its element type (", alignment, " bytes)");
+}
+
+/// Up to `N` elements on the stack, more on the heap: the launch key's words and the argument
+/// block, which the hot path builds without allocating for kernels of up to `N` arguments.
+template <class T, std::size_t N> class small_buffer {
+public:
+  explicit small_buffer(std::size_t size) : size_(size) {
+    if (size > N)
+      heap_.resize(size);
+  }
+  T *data() { return size_ > N ? heap_.data() : stack_.data(); }
+  std::span<T> span() { return {data(), size_}; }
+
+private:
+  std::size_t size_;
+  std::array<T, N> stack_{};
+  std::vector<T> heap_;
+};
+
+TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
+                           const launch_options &o, std::span<const launch_argument> args) {
+  for (std::size_t index = 0; index < args.size(); ++index)
+    if (args[index].kind == launch_argument::role::pointer)
+      check_pointer(args[index], index, g.loc);
+  const cu::driver &driver = gpu_driver(k.name, g.loc);
+  const cu::context ctx = driver.launch_context(g.loc);
+  const requested_arch arch = requested_target_arch(o.target_arch);
+  small_buffer<std::uint64_t, 16> words(args.size());
+  for (std::size_t index = 0; index < args.size(); ++index)
+    words.data()[index] = specialization_word(args[index]);
+  kernel_key key{k.identity,  ctx,   o.num_warps,          o.num_stages,
+                 o.fp_fusion, false, arch_word(arch.name), words.span()};
+  // A pointer must be memory the GPU can reach (device, managed or registered host memory), as
+  // far as the driver can tell (reachable_on_device).
+  for (std::size_t index = 0; index < args.size(); ++index)
+    if (args[index].kind == launch_argument::role::pointer &&
+        !reachable_on_device(driver, std::uintptr_t(args[index].i), g.loc))
+      fail(g.loc, "launch argument ", index,
+           " is host memory the GPU cannot reach; pass device memory (cudaMalloc, cuMemAlloc), "
+           "managed memory or registered host memory");
+  const loaded_kernel &kernel = compiled.get(key, [&] {
+    return compile_and_load(k.name, trace_kernel(k, args), ctx, o.num_warps, o.num_stages,
+                            o.fp_fusion, arch, g.loc);
+  });
+  // The argument block: each non-constant argument as the kernel's parameter holds it.
+  small_buffer<void *, 16> params(args.size() + 1);
+  std::size_t count = 0;
+  for (const launch_argument &a : args)
+    if (a.kind != launch_argument::role::constant)
+      params.data()[count++] = const_cast<std::uint64_t *>(&a.bits);
+  auto launch = [&](const loaded_kernel &loaded, void **block) {
+    cu::check(driver.launch_kernel(loaded.function, unsigned(g.dims[0]), unsigned(g.dims[1]),
+                                   unsigned(g.dims[2]), loaded.threads, 1, 1, loaded.shared_bytes,
+                                   static_cast<cu::stream>(o.stream), block, nullptr),
+              "cuLaunchKernel", g.loc);
+  };
+  if (kernel.tensor_maps.empty())
+    return launch(kernel, params.data());
+  // Tensor maps for TMA, encoded from this launch's arguments and passed after them. Where the
+  // values do not fit TMA (sizes and strides must be positive; the driver has limits of its
+  // own), the same kernel compiled without tensor maps runs instead (pointer blocks).
+  std::vector<tensor_map_bytes> maps(kernel.tensor_maps.size());
+  std::vector<void *> block(params.data(), params.data() + count);
+  bool encoded = true;
+  for (std::size_t m = 0; m < maps.size() && encoded; ++m) {
+    encoded =
+        encode_tensor_map(driver, kernel.tensor_maps[m], params.data(), maps[m]) == cu::success;
+    block.push_back(&maps[m]);
+  }
+  if (encoded)
+    return launch(kernel, block.data());
+  key.pointer_path = true;
+  const loaded_kernel &plain = compiled.get(key, [&] {
+    return compile_and_load(k.name, trace_kernel(k, args), ctx, o.num_warps, o.num_stages,
+                            o.fp_fusion, arch, g.loc, /*tensor_maps=*/false);
+  });
+  launch(plain, params.data());
+}
+
+TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc) {
+  try {
+    const cu::driver &driver = cu::get_driver(loc);
+    (void)get_backend(loc);
+    return driver;
+  } catch (const error &e) {
+    fail(loc, "cannot launch kernel '", name, "' on the GPU: ", e.message());
+  }
+}
+
+TK_DECL void check_name(const std::string &name, loc_t loc) {
+  bool ok = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+  for (char c : name)
+    ok = ok &&
+         ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_');
+  if (!ok)
+    fail(loc, "tk::jit: kernel name \"", name,
+         "\" must be a C identifier (letters, digits and '_', not starting with a digit)");
+}
+
+} // namespace tk::detail
