@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,24 +46,26 @@ inline constexpr role output = role::output;
 
 template <class T> class array {
 public:
-  array(const target &where, std::vector<T> &host, role r = role::input) : host_(host) {
-    if (where.backend == tk::backend::gpu) {
-      device_.emplace(host);
+  array(const target &where, std::vector<T> &host, role r = role::input)
+      : host_(host), on_gpu_(where.backend == tk::backend::gpu) {
+    if (on_gpu_) {
+      device_ = tk::device_buffer<T>(host);
       if (r == role::output)
-        device_->fill_bytes(0xFF);
+        device_.fill_bytes(0xFF);
     }
   }
 
-  T *arg() { return device_ ? device_->data() : host_.data(); }
-  const T *input() const { return device_ ? device_->data() : host_.data(); }
+  T *arg() { return on_gpu_ ? device_.data() : host_.data(); }
+  const T *input() const { return on_gpu_ ? device_.data() : host_.data(); }
   void fetch() {
-    if (device_)
-      device_->download(host_);
+    if (on_gpu_)
+      device_.download(host_);
   }
 
 private:
   std::vector<T> &host_;
-  std::optional<tk::device_buffer<T>> device_;
+  bool on_gpu_;
+  tk::device_buffer<T> device_; ///< empty on the interpreter
 };
 
 /// Milliseconds of wall-clock time `run` takes.

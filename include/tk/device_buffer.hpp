@@ -14,8 +14,9 @@
 /// stream of your own, synchronize it first.
 #pragma once
 
+#include <tk/detail/config.hpp>
+
 #include <tk/detail/runtime/driver.hpp>
-#include <tk/error.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +28,57 @@
 
 namespace tk {
 
+namespace detail {
+
+/// Bytes of GPU memory, allocated with cuMemAlloc in the context launches use, freed in it:
+/// what every `device_buffer<T>` holds. Errors name `where`, the user's call.
+class device_memory {
+public:
+  device_memory() = default;
+  TK_DECL device_memory(std::size_t bytes, std::source_location where);
+  device_memory(device_memory &&other) noexcept
+      : address_(std::exchange(other.address_, 0)), bytes_(std::exchange(other.bytes_, 0)),
+        context_(std::exchange(other.context_, nullptr)) {}
+  device_memory &operator=(device_memory &&other) noexcept {
+    if (this != &other) {
+      release();
+      address_ = std::exchange(other.address_, 0);
+      bytes_ = std::exchange(other.bytes_, 0);
+      context_ = std::exchange(other.context_, nullptr);
+    }
+    return *this;
+  }
+  device_memory(const device_memory &) = delete;
+  device_memory &operator=(const device_memory &) = delete;
+  ~device_memory() { release(); }
+
+  cu::deviceptr address() const { return address_; }
+  std::size_t bytes() const { return bytes_; }
+
+  /// Copies `bytes` from `host` to the start of the memory.
+  TK_DECL void upload(const void *host, std::size_t bytes, std::source_location where);
+  /// Copies the first `bytes` to `host`.
+  TK_DECL void download(void *host, std::size_t bytes, std::source_location where) const;
+  /// Sets every byte to `byte`.
+  TK_DECL void fill_bytes(unsigned char byte, std::source_location where);
+
+private:
+  cu::deviceptr address_ = 0;
+  std::size_t bytes_ = 0;
+  cu::context context_ = nullptr;
+
+  /// Frees the memory in the context it came from; errors are ignored (a destructor must not
+  /// throw, and a context torn down at exit has freed it already).
+  TK_DECL void release() noexcept;
+};
+
+/// The error for a copy of `count` elements (`what`: "upload", "download") to or from a buffer
+/// of `size`, when it does not fit.
+TK_DECL void check_copy_size(const char *what, std::size_t count, std::size_t size,
+                             std::source_location where);
+
+} // namespace detail
+
 template <class T> class device_buffer {
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>,
                 "tk::device_buffer<T> holds trivially copyable, non-const elements");
@@ -37,12 +89,7 @@ public:
   /// `count` uninitialized elements.
   explicit device_buffer(std::size_t count,
                          std::source_location where = std::source_location::current())
-      : size_(count) {
-    const detail::cu::driver &driver = detail::cu::get_driver(where);
-    context_ = driver.launch_context(where);
-    if (count > 0)
-      driver.check(driver.mem_alloc(&address_, bytes()), "cuMemAlloc", where);
-  }
+      : memory_(count * sizeof(T), where), size_(count) {}
 
   /// A copy of `host`.
   explicit device_buffer(std::span<const T> host,
@@ -55,23 +102,15 @@ public:
       : device_buffer(std::span<const T>(host), where) {}
 
   device_buffer(device_buffer &&other) noexcept
-      : address_(std::exchange(other.address_, 0)), size_(std::exchange(other.size_, 0)),
-        context_(std::exchange(other.context_, nullptr)) {}
+      : memory_(std::move(other.memory_)), size_(std::exchange(other.size_, 0)) {}
   device_buffer &operator=(device_buffer &&other) noexcept {
-    if (this != &other) {
-      release();
-      address_ = std::exchange(other.address_, 0);
-      size_ = std::exchange(other.size_, 0);
-      context_ = std::exchange(other.context_, nullptr);
-    }
+    memory_ = std::move(other.memory_);
+    size_ = std::exchange(other.size_, 0);
     return *this;
   }
-  device_buffer(const device_buffer &) = delete;
-  device_buffer &operator=(const device_buffer &) = delete;
-  ~device_buffer() { release(); }
 
   /// The device address, as the pointer a launch takes (not dereferenceable on the host).
-  T *data() const { return reinterpret_cast<T *>(static_cast<std::uintptr_t>(address_)); }
+  T *data() const { return reinterpret_cast<T *>(static_cast<std::uintptr_t>(memory_.address())); }
   std::size_t size() const { return size_; }
   std::size_t bytes() const { return size_ * sizeof(T); }
   bool empty() const { return size_ == 0; }
@@ -79,19 +118,15 @@ public:
   /// Copies `host` to the first `host.size()` elements.
   void upload(std::span<const T> host,
               std::source_location where = std::source_location::current()) {
-    check_size(host.size(), "upload", where);
-    if (!host.empty())
-      driver(where).check(driver(where).memcpy_htod(address_, host.data(), host.size_bytes()),
-                          "cuMemcpyHtoD", where);
+    detail::check_copy_size("upload", host.size(), size_, where);
+    memory_.upload(host.data(), host.size_bytes(), where);
   }
 
   /// Copies the first `host.size()` elements to `host`.
   void download(std::span<T> host,
                 std::source_location where = std::source_location::current()) const {
-    check_size(host.size(), "download", where);
-    if (!host.empty())
-      driver(where).check(driver(where).memcpy_dtoh(host.data(), address_, host.size_bytes()),
-                          "cuMemcpyDtoH", where);
+    detail::check_copy_size("download", host.size(), size_, where);
+    memory_.download(host.data(), host.size_bytes(), where);
   }
 
   /// The elements, copied to the host.
@@ -104,41 +139,21 @@ public:
   /// Sets every byte to `byte` (0xFF makes floats NaN: a poisoned output).
   void fill_bytes(unsigned char byte,
                   std::source_location where = std::source_location::current()) {
-    if (size_ > 0)
-      driver(where).check(driver(where).memset_d8(address_, byte, bytes()), "cuMemsetD8", where);
+    memory_.fill_bytes(byte, where);
   }
+
+  /// The memory itself, for launches (a launch on the interpreter copies it to the host and
+  /// back).
+  detail::device_memory &memory() { return memory_; }
+  const detail::device_memory &memory() const { return memory_; }
 
 private:
-  detail::cu::deviceptr address_ = 0;
+  detail::device_memory memory_;
   std::size_t size_ = 0;
-  detail::cu::context context_ = nullptr;
-
-  static const detail::cu::driver &driver(std::source_location where) {
-    return detail::cu::get_driver(where);
-  }
-
-  void check_size(std::size_t n, const char *what, std::source_location where) const {
-    if (n > size_)
-      detail::fail(where, "tk::device_buffer ", what, " of ", n, " elements; the buffer holds ",
-                   size_);
-  }
-
-  /// Frees the memory in the context it came from; errors are ignored (a destructor must not
-  /// throw, and a context torn down at exit has freed it already).
-  void release() noexcept {
-    if (!address_)
-      return;
-    try {
-      const detail::cu::driver &d = detail::cu::get_driver();
-      if (d.ctx_push_current(context_) == detail::cu::success) {
-        d.mem_free(address_);
-        detail::cu::context popped = nullptr;
-        d.ctx_pop_current(&popped);
-      }
-    } catch (...) {
-    }
-    address_ = 0;
-  }
 };
 
 } // namespace tk
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/device_buffer.ipp>
+#endif

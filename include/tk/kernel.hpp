@@ -80,8 +80,7 @@ public:
   template <class... A> std::string ir(A &&...args) const {
     using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
     if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>()) {
-      const auto described =
-          describe<Params>(loc_, std::index_sequence_for<A...>{}, detail::launch_arg(args)...);
+      const auto described = describe<Params>(loc_, std::index_sequence_for<A...>{}, args...);
       return detail::trace_kernel(ref<Params>(), described);
     } else {
       return {};
@@ -96,16 +95,12 @@ public:
     using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
     if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>()) {
       detail::check_launch(g, options);
-      if (detail::interprets(options)) {
-        std::tuple<detail::interpreter_arg<std::remove_reference_t<A>>...> staged{args...};
-        std::apply([&](auto &...a) { interpret<Params>(g, options, a...); }, staged);
-        std::apply([](auto &...a) { (a.finish(), ...); }, staged);
-      } else {
-        const auto described =
-            describe<Params>(g.loc, std::index_sequence_for<A...>{}, detail::launch_arg(args)...);
+      const auto described = describe<Params>(g.loc, std::index_sequence_for<A...>{}, args...);
+      if (detail::interprets(options))
+        detail::interpret_kernel(ref<Params>(), g, options, described);
+      else
         detail::launch_on_gpu(ref<Params>(), detail::compiled_kernels_of<F, Params>, g, options,
                               described);
-      }
     }
   }
 
@@ -182,23 +177,12 @@ private:
     return {name_, loc_, origin_, identity_, &fn_, &detail::call_body<F, Params>};
   }
 
-  /// Each argument described for its parameter; errors name `loc`.
+  /// Each launch argument described for its parameter; errors name `loc`.
   template <class Params, class... A, std::size_t... I>
   static std::array<detail::launch_argument, sizeof...(A)>
   describe([[maybe_unused]] std::source_location loc, std::index_sequence<I...>,
-           [[maybe_unused]] const A &...args) {
-    return {detail::describe<std::tuple_element_t<I, Params>>(args, I, loc)...};
-  }
-
-  /// The interpreter's launch, with buffers staged (`S`: detail::interpreter_arg).
-  template <class Params, class... S>
-  void interpret(const grid &g, const launch_options &o, S &...staged) const {
-    const auto described = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      return std::array<detail::launch_argument, sizeof...(S)>{
-          detail::describe<std::tuple_element_t<I, Params>>(staged.arg(), I, g.loc,
-                                                            staged.extent())...};
-    }(std::index_sequence_for<S...>{});
-    detail::interpret_kernel(ref<Params>(), g, o, described);
+           [[maybe_unused]] A &...args) {
+    return {detail::describe_launch_argument<std::tuple_element_t<I, Params>>(args, I, loc)...};
   }
 };
 

@@ -13,6 +13,7 @@
 #include <tk/detail/kernel/parameters.hpp>
 #include <tk/detail/trace/context.hpp>
 #include <tk/detail/trace/value.hpp>
+#include <tk/device_buffer.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -36,6 +37,11 @@ struct launch_argument {
   /// scalar converted to the parameter's type. A constant: its value's bits (see parameter).
   std::uint64_t bits = 0;
   buffer_extent extent; ///< interpreter: the buffer a pointer argument points into, if known
+  /// A tk::device_buffer passed as the argument: the interpreter runs on a host copy of its
+  /// memory, and copies it back after the launch through `write_back` (null when the buffer was
+  /// passed as const).
+  const device_memory *device = nullptr;
+  device_memory *write_back = nullptr;
 };
 
 /// The error for integer launch argument `index`, whose value is `value`, that does not fit its
@@ -90,6 +96,25 @@ launch_argument describe(const A &a, std::size_t index, loc_t loc, buffer_extent
     }
   }
   return d;
+}
+
+/// Argument `a`, as passed to a launch (a buffer, a pointer, a number or a tk::constant),
+/// described for parameter `P`: a buffer as its elements' pointer with its extent.
+template <class P, class A>
+launch_argument describe_launch_argument(A &a, std::size_t index, loc_t loc) {
+  using B = std::remove_cv_t<A>;
+  if constexpr (buffer_kind<B> == 1) {
+    const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(a.data()));
+    return describe<P>(a.data(), index, loc, {begin, begin + a.size() * sizeof(*a.data()), true});
+  } else if constexpr (buffer_kind<B> == 2) {
+    launch_argument d = describe<P>(a.data(), index, loc);
+    d.device = &a.memory();
+    if constexpr (!std::is_const_v<A>)
+      d.write_back = &a.memory();
+    return d;
+  } else {
+    return describe<P>(a, index, loc);
+  }
 }
 
 /// Parameter `P` for the kernel's callable: the bound value `v`, or a constant's value.

@@ -64,40 +64,6 @@ template <class A> launch_arg_t<A &> launch_arg(A &a) {
     return a;
 }
 
-/// A launch argument as the interpreter passes it: a buffer as a pointer to its elements, with
-/// their extent (a device_buffer's are copied to the host for the launch and back after it).
-template <class A, int Kind = buffer_kind<std::remove_cv_t<A>>> struct interpreter_arg {
-  static constexpr bool is_buffer = Kind != 0;
-  A &a;
-  explicit interpreter_arg(A &arg) : a(arg) {}
-  launch_arg_t<A &> arg() const { return launch_arg(a); }
-  buffer_extent extent() const {
-    if constexpr (is_buffer) {
-      const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(a.data()));
-      return {begin, begin + a.size() * sizeof(*a.data()), true};
-    } else {
-      return {};
-    }
-  }
-  void finish() {}
-};
-template <class A> struct interpreter_arg<A, 2> {
-  static constexpr bool is_buffer = true;
-  using T = std::remove_pointer_t<launch_arg_t<A &>>;
-  A &a;
-  std::vector<std::remove_cv_t<T>> host;
-  explicit interpreter_arg(A &arg) : a(arg), host(arg.to_host()) {}
-  T *arg() { return host.data(); }
-  buffer_extent extent() const {
-    const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(host.data()));
-    return {begin, begin + host.size() * sizeof(T), true};
-  }
-  void finish() {
-    if constexpr (!std::is_const_v<A> && !std::is_const_v<T>)
-      a.upload(host);
-  }
-};
-
 /// The kernel parameter type a launch argument of type `A` selects for a generic (`auto`)
 /// parameter: `float*` → `tk::ptr<float>`, `int` → `tk::i32`, `tk::constant<int>` stays.
 template <class A> struct param_for {

@@ -9,6 +9,7 @@
 #include <tk/detail/kernel/run.hpp>
 #include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/trace/primitives.hpp>
+#include <tk/device_buffer.hpp>
 #include <tk/error.hpp>
 
 #include <array>
@@ -95,7 +96,20 @@ TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_arg
 }
 
 TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_options &o,
-                              std::span<const launch_argument> args) {
+                              std::span<const launch_argument> described) {
+  // A device buffer runs on a host copy, copied back after the launch.
+  std::vector<launch_argument> args(described.begin(), described.end());
+  std::vector<std::vector<std::uint64_t>> copies(args.size());
+  for (std::size_t index = 0; index < args.size(); ++index)
+    if (const device_memory *device = args[index].device) {
+      std::vector<std::uint64_t> &copy = copies[index];
+      copy.resize((device->bytes() + 7) / 8);
+      device->download(copy.data(), device->bytes(), g.loc);
+      const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(copy.data()));
+      args[index].i = std::int64_t(begin);
+      args[index].extent = {begin, begin + device->bytes(), true};
+    }
+
   context ctx;
   ctx.kind = mode::interpret;
   ctx.num_programs = g.dims;
@@ -110,16 +124,21 @@ TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_o
   // One generation per program instance, x fastest (detail::instance_name).
   ctx.first_generation = new_generations(std::uint64_t(g.dims[0] * g.dims[1] * g.dims[2]));
   ctx.generation = ctx.first_generation;
-  context_scope scope(ctx);
-  std::vector<value_ref> values(args.size());
-  for (std::int64_t z = 0; z < g.dims[2]; ++z)
-    for (std::int64_t y = 0; y < g.dims[1]; ++y)
-      for (std::int64_t x = 0; x < g.dims[0]; ++x, ++ctx.generation) {
-        ctx.program_id = {x, y, z};
-        for (std::size_t index = 0; index < args.size(); ++index)
-          values[index] = bind_argument(ctx, nullptr, args[index], index, g.loc);
-        k.call(k.fn, values.data(), args.data());
-      }
+  {
+    context_scope scope(ctx);
+    std::vector<value_ref> values(args.size());
+    for (std::int64_t z = 0; z < g.dims[2]; ++z)
+      for (std::int64_t y = 0; y < g.dims[1]; ++y)
+        for (std::int64_t x = 0; x < g.dims[0]; ++x, ++ctx.generation) {
+          ctx.program_id = {x, y, z};
+          for (std::size_t index = 0; index < args.size(); ++index)
+            values[index] = bind_argument(ctx, nullptr, args[index], index, g.loc);
+          k.call(k.fn, values.data(), args.data());
+        }
+  }
+  for (std::size_t index = 0; index < args.size(); ++index)
+    if (device_memory *device = args[index].write_back)
+      device->upload(copies[index].data(), device->bytes(), g.loc);
 }
 
 /// A pointer argument must not be null and must be aligned to its element type.

@@ -1,0 +1,64 @@
+/// @file device_buffer.ipp
+/// The bodies of the functions device_buffer.hpp declares: included at its end (header-only, the
+/// default), or compiled once in the program by <tk/implementation.hpp> when
+/// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
+#pragma once
+
+#include <tk/device_buffer.hpp>
+#include <tk/error.hpp>
+
+namespace tk::detail {
+
+TK_DECL device_memory::device_memory(std::size_t bytes, std::source_location where)
+    : bytes_(bytes) {
+  const cu::driver &driver = cu::get_driver(where);
+  context_ = driver.launch_context(where);
+  if (bytes > 0)
+    driver.check(driver.mem_alloc(&address_, bytes), "cuMemAlloc", where);
+}
+
+TK_DECL void device_memory::upload(const void *host, std::size_t bytes,
+                                   std::source_location where) {
+  if (bytes > 0) {
+    const cu::driver &driver = cu::get_driver(where);
+    driver.check(driver.memcpy_htod(address_, host, bytes), "cuMemcpyHtoD", where);
+  }
+}
+
+TK_DECL void device_memory::download(void *host, std::size_t bytes,
+                                     std::source_location where) const {
+  if (bytes > 0) {
+    const cu::driver &driver = cu::get_driver(where);
+    driver.check(driver.memcpy_dtoh(host, address_, bytes), "cuMemcpyDtoH", where);
+  }
+}
+
+TK_DECL void device_memory::fill_bytes(unsigned char byte, std::source_location where) {
+  if (bytes_ > 0) {
+    const cu::driver &driver = cu::get_driver(where);
+    driver.check(driver.memset_d8(address_, byte, bytes_), "cuMemsetD8", where);
+  }
+}
+
+TK_DECL void device_memory::release() noexcept {
+  if (!address_)
+    return;
+  try {
+    const cu::driver &d = cu::get_driver();
+    if (d.ctx_push_current(context_) == cu::success) {
+      d.mem_free(address_);
+      cu::context popped = nullptr;
+      d.ctx_pop_current(&popped);
+    }
+  } catch (...) {
+  }
+  address_ = 0;
+}
+
+TK_DECL void check_copy_size(const char *what, std::size_t count, std::size_t size,
+                             std::source_location where) {
+  if (count > size)
+    fail(where, "tk::device_buffer ", what, " of ", count, " elements; the buffer holds ", size);
+}
+
+} // namespace tk::detail
