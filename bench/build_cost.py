@@ -6,6 +6,7 @@ Compiles, in one run and alternating between them, translation units that hold:
   baseline     only the standard (and Boost.Hana) headers that <tk/tk.hpp> includes
   include      #include <tk/tk.hpp> alone
   one_kernel   examples/vector_add.cpp: one kernel defined, traced and launched
+  bare_kernel  one kernel defined and launched on the interpreter, without the examples' harness
   ten_kernels  ten different kernels defined and launched in one file (generated here)
 
 with each compiler given (g++ -O2, clang++ -O2, nvcc -O2 on a .cu copy), and prints the best
@@ -66,9 +67,9 @@ TEN_KERNELS = [
 ]
 
 
-def ten_kernels_source():
+def kernels_source(kernels):
     out = ["#include <tk/tk.hpp>", "#include <vector>", ""]
-    for name, body in TEN_KERNELS:
+    for name, body in kernels:
         out.append(
             f'inline auto k_{name} = tk::jit("{name}", [](tk::ptr<float> out, '
             "tk::ptr<const float> x, tk::ptr<const float> y, tk::i32 n, "
@@ -80,7 +81,7 @@ def ten_kernels_source():
     out += ["", "int main() {", "  const int n = 1000;",
             "  std::vector<float> x(n, 1.0f), y(n, 2.0f), out(n);",
             "  const tk::launch_options on_cpu{.backend = tk::backend::interpreter};"]
-    for name, _ in TEN_KERNELS:
+    for name, _ in kernels:
         out.append(f"  k_{name}.launch(tk::grid(tk::cdiv(n, 1024)), on_cpu, out.data(), x.data(), "
                    "y.data(), n, tk::constant(1024));")
     out += ["  return out[0] > 0 ? 0 : 1;", "}", ""]
@@ -94,7 +95,8 @@ def write_units(directory):
     units["include"] = "#include <tk/tk.hpp>\nint main() {}\n"
     with open(os.path.join(EXAMPLES, "vector_add.cpp")) as f:
         units["one_kernel"] = f.read()
-    units["ten_kernels"] = ten_kernels_source()
+    units["bare_kernel"] = kernels_source(TEN_KERNELS[:1])
+    units["ten_kernels"] = kernels_source(TEN_KERNELS)
     units["implementation"] = "#include <tk/implementation.hpp>\n"
     paths = {}
     for name, text in units.items():
@@ -110,7 +112,8 @@ def write_units(directory):
 COLUMNS = [("baseline", "baseline", False), ("include", "include", False),
            ("one_kernel", "one_kernel", False), ("ten_kernels", "ten_kernels", False),
            ("include sep.", "include", True), ("one_kernel sep.", "one_kernel", True),
-           ("ten_kernels sep.", "ten_kernels", True), ("implementation", "implementation", True)]
+           ("ten_kernels sep.", "ten_kernels", True), ("bare_kernel sep.", "bare_kernel", True),
+           ("implementation", "implementation", True)]
 
 
 def command(compiler, base, extra=()):

@@ -8,7 +8,8 @@
 #   include/tk/**                              the front end and the C ABI header tk/backend.h
 #   lib/libtilekit_backend.so                  the backend (when built)
 #   bin/tk-compile, bin/tk-opt                 the backend's tools (when built; TK_INSTALL_TOOLS)
-#   lib/cmake/TileKit/                         TileKitConfig.cmake, its version file, the targets
+#   lib/cmake/TileKit/                         TileKitConfig.cmake, its version file, the targets,
+#                                              tk_separate.cpp (tk::separate's source)
 #   share/doc/TileKit/LICENSE
 # The rules use the default component (Unspecified); the `bundle` component (cmake/TkBundle.cmake)
 # is EXCLUDE_FROM_ALL and stays out of a plain `cmake --install`.
@@ -89,6 +90,12 @@ function(tk_add_install_rules)
     "${PROJECT_BINARY_DIR}/package/TileKitConfig.cmake"
     "${PROJECT_BINARY_DIR}/package/TileKitConfigVersion.cmake"
     DESTINATION "${TK_INSTALL_CMAKEDIR}"
+    COMPONENT TileKit_Development)
+  # tk::separate's one source file: the package builds it in the consumer's project, with the
+  # consumer's compiler and flags (cmake/TileKitConfig.cmake.in).
+  install(FILES "${PROJECT_SOURCE_DIR}/lib/Separate/implementation.cpp"
+    DESTINATION "${TK_INSTALL_CMAKEDIR}"
+    RENAME tk_separate.cpp
     COMPONENT TileKit_Development)
   if(EXISTS "${PROJECT_SOURCE_DIR}/LICENSE")
     install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}"

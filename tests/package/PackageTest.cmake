@@ -4,10 +4,11 @@
 #         -D BUILD_TYPE=<type> [-D LAUNCHER=<ccache>] [-D PYTHON=<python3>] -P PackageTest.cmake
 #
 # install       package.install: `cmake --install <build dir>` into a prefix, which is then moved;
-#               tests/package/consumer (find_package(TileKit CONFIG), tk::tk, tk::backend) is
-#               built against the moved prefix and run: a kernel on the interpreter, and the
-#               runtime must load the backend library from the moved prefix. Also runs the moved
-#               bin/tk-compile. Installs what the build made: nothing of TileKit is rebuilt.
+#               tests/package/consumer (find_package(TileKit CONFIG), tk::tk, tk::separate,
+#               tk::backend) is built against the moved prefix and run: a kernel on the
+#               interpreter, and the runtime must load the backend library from the moved prefix.
+#               Also runs the moved bin/tk-compile. Installs what the build made: nothing of
+#               TileKit is rebuilt.
 # subdirectory  package.subdirectory: tests/package/fetchcontent builds TileKit as a subproject
 #               (FetchContent with SOURCE_DIR, TK_BUILD_BACKEND=OFF) and runs the same program.
 # recipes       package.recipes: the vcpkg port and the Conan recipe (packaging/). Parses their
@@ -140,6 +141,8 @@ if(MODE STREQUAL "install")
   if(backend)
     tk_run_program("consumer (tk::tk)" "${WORK_DIR}/consumer/tk_package_consumer"
       --backend-in "${moved}")
+    tk_run_program("consumer (tk::separate)" "${WORK_DIR}/consumer/tk_package_separate"
+      --backend-in "${moved}")
     tk_run_program("consumer (tk::backend)" "${WORK_DIR}/consumer/tk_package_backend_abi")
     if(EXISTS "${moved}/bin/tk-compile")
       # Links the library: its RPATH must find the moved copy.
@@ -149,6 +152,8 @@ if(MODE STREQUAL "install")
   else()
     tk_run_program("consumer (tk::tk, no backend)" "${WORK_DIR}/consumer/tk_package_consumer"
       --no-backend)
+    tk_run_program("consumer (tk::separate, no backend)"
+      "${WORK_DIR}/consumer/tk_package_separate" --no-backend)
   endif()
   # The installed copy is large (the backend with its debug information); the consumer's build
   # stays, and the paths stay the same for ccache.

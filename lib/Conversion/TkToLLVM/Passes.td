@@ -34,8 +34,9 @@ def TkToLLVM : Pass<"tk-to-llvm", "::mlir::ModuleOp"> {
     one is an error); the shared array is declared when the module's `tkgpu.shared` is not 0.
     While the patterns run, a result's struct is an `unrealized_conversion_cast` of its
     elements, which the ops reading it take apart for free; at the end the casts still read
-    become `llvm.insertvalue` chains and the others go (`keep-unread` builds them too). Ops outside this slice stop the
-    pass with an error naming the op ("tk.reduce is not lowered yet").
+    become `llvm.insertvalue` chains and the others go (`keep-unread` builds them too). Any other op (an unregistered
+    one, a tensor `arith.constant` that is not a splat) stops the pass with an error naming it
+    ("test.op is not lowered by tk-to-llvm").
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];

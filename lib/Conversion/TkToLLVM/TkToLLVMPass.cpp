@@ -1,4 +1,5 @@
-/// @file The tk-to-llvm pass: checks that every op is one this slice lowers (else an error
+/// @file TkToLLVMPass.cpp
+/// The tk-to-llvm pass: checks that every op is one this slice lowers (else an error
 /// naming it, at its location) and that every op using shared memory has its offset
 /// (tk-allocate-shared-memory), declares the shared array when the module has a size for it,
 /// chooses vector widths for loads and stores (AxisInfo), then
@@ -49,7 +50,7 @@ bool isLowered(Operation *op) {
 LogicalResult checkLowerable(ModuleOp module) {
   WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
     if (!isLowered(op)) {
-      op->emitError() << op->getName() << " is not lowered yet";
+      op->emitError() << op->getName() << " is not lowered by tk-to-llvm";
       return WalkResult::interrupt();
     }
     if (failed(verifyBlockSizes(op, /*operands=*/false)))

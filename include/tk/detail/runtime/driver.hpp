@@ -17,7 +17,6 @@
 
 #include <tk/detail/config.hpp>
 
-#include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/runtime/os.hpp>
 #include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
@@ -144,6 +143,11 @@ struct device_info {
 /// The compute capabilities TileKit compiles for start here.
 inline constexpr int minimum_compute_capability = 75;
 
+/// The targets the backend library offers ("sm_75 sm_80 ... sm_90a"); loads it (get_backend)
+/// on the first call. What a driver asks by default for device_info::target: the choice of
+/// target belongs to the backend, which the driver layer does not otherwise need.
+TK_DECL const char *loaded_backend_targets(std::source_location where);
+
 /// The backend target for compute capability `major`.`minor`, given the backend's targets
 /// (space-separated): "sm_XYa" where the backend has it, since the architecture-specific target
 /// unlocks wgmma, TMA and the like and the kernel runs on exactly this GPU anyway; else "sm_XY";
@@ -217,9 +221,7 @@ public:
   std::string library;  ///< the file it was loaded from
 
   /// The targets the backend offers, for device_info::target; the loaded backend's by default.
-  const char *(*backend_targets)(std::source_location where) = [](std::source_location where) {
-    return get_backend(where).targets();
-  };
+  const char *(*backend_targets)(std::source_location where) = loaded_backend_targets;
 
   driver() = default;
   driver(const driver &) = delete;

@@ -4,9 +4,14 @@
 /// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
 #pragma once
 
+#include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/runtime/driver.hpp>
 
 namespace tk::detail::cu {
+
+TK_DECL const char *loaded_backend_targets(std::source_location where) {
+  return get_backend(where).targets();
+}
 
 TK_DECL std::string target_name(int major, int minor, std::string_view backend_targets) {
   const std::string base = "sm_" + std::to_string(major * 10 + minor);

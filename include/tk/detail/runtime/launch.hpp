@@ -12,6 +12,7 @@
 #include <tk/detail/config.hpp>
 
 #include <tk/detail/env.hpp>
+#include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/runtime/driver.hpp>
 #include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>

@@ -6,7 +6,7 @@
 #b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   func.func @dense_constant() {
-    // expected-error @+1 {{arith.constant is not lowered yet}}
+    // expected-error @+1 {{arith.constant is not lowered by tk-to-llvm}}
     %0 = arith.constant dense<[0, 1, 2, 3]> : tensor<4xi32, #b>
     func.return
   }
@@ -16,7 +16,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 
 // An op of no registered dialect (tk-opt -allow-unregistered-dialect) is one it does not lower.
 func.func @unregistered() {
-  // expected-error @+1 {{test.op is not lowered yet}}
+  // expected-error @+1 {{test.op is not lowered by tk-to-llvm}}
   "test.op"() : () -> ()
   func.return
 }
