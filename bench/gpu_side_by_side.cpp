@@ -1,34 +1,35 @@
-// TileKit's side of the side-by-side benchmarks (bench/README.md): the same workloads as
-// bench/peers.py (Triton, PyTorch), run through the public runtime, `kernel::launch` with
-// `.backend = tk::backend::gpu` on device pointers. One JSON object per line on stdout (impl
-// "tilekit", plus "cuMemcpyDtoD" for the copy and "raw cuLaunchKernel" for the launch loop), a
-// readable table on stderr. bench/compare.py puts both outputs side by side.
-//
-//   bench_gpu            all benchmarks but matmul (skips, exit 77, without a GPU)
-//   bench_gpu --matmul   matmul only: fp16, bf16, tf32 (f32 inputs), int8 and fp8 (e4m3) at
-//                        4096^3, 8192^3 and 8192x8192x512, TFLOP/s (TOP/s for int8), best of a
-//                        sweep of Triton's tutorial configs, once for the GPU's own target and
-//                        once lowered for sm_80 (launch_options::target_arch: the mma.sync path;
-//                        fp8: for sm_90, its fp8 mma.sync path, on sm_90a); bounded by
-//                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped;
-//                        from sm_90 fp16, bf16 and fp8 also through tensor descriptors
-//                        (examples::matmul_descriptor, B given N x K: TMA rings), "tilekit
-//                        descriptor"
-//   bench_gpu --matmul-descriptor  fp16, bf16 and fp8 only: "tilekit", "tilekit descriptor" and
-//                        "tilekit persistent" (examples::matmul_persistent, one program per SM)
-//   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
-//                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
-//                        that when causal), best of a sweep of block sizes, warps and stages;
-//                        through pointers ("tilekit") and tensor descriptors
-//                        (examples::attention_descriptor, "tilekit descriptor")
-//   bench_gpu --cold-compile  only the cold compile: a fresh process's first launch of vector
-//                        add, the matmuls and the attention kernels, with an empty disk cache and
-//                        with a warm one, median of TK_BENCH_COLD_REPS (default 5) processes each
-//                        (also the last part of a plain run)
-//   bench_gpu --cold NAME  (internal) one first launch of the cold-compile kernel NAME
-//
-// Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
-// is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
+/// @file gpu_side_by_side.cpp
+/// TileKit's side of the side-by-side benchmarks (bench/README.md): the same workloads as
+/// bench/peers.py (Triton, PyTorch), run through the public runtime, `kernel::launch` with
+/// `.backend = tk::backend::gpu` on device pointers. One JSON object per line on stdout (impl
+/// "tilekit", plus "cuMemcpyDtoD" for the copy and "raw cuLaunchKernel" for the launch loop), a
+/// readable table on stderr. bench/compare.py puts both outputs side by side.
+///
+///   bench_gpu            all benchmarks but matmul (skips, exit 77, without a GPU)
+///   bench_gpu --matmul   matmul only: fp16, bf16, tf32 (f32 inputs), int8 and fp8 (e4m3) at
+///                        4096^3, 8192^3 and 8192x8192x512, TFLOP/s (TOP/s for int8), best of a
+///                        sweep of Triton's tutorial configs, once for the GPU's own target and
+///                        once lowered for sm_80 (launch_options::target_arch: the mma.sync path;
+///                        fp8: for sm_90, its fp8 mma.sync path, on sm_90a); bounded by
+///                        TK_BENCH_MATMUL_SECONDS (default 300), after which configs are skipped;
+///                        from sm_90 fp16, bf16 and fp8 also through tensor descriptors
+///                        (examples::matmul_descriptor, B given N x K: TMA rings), "tilekit
+///                        descriptor"
+///   bench_gpu --matmul-descriptor  fp16, bf16 and fp8 only: "tilekit", "tilekit descriptor" and
+///                        "tilekit persistent" (examples::matmul_persistent, one program per SM)
+///   bench_gpu --attention  flash attention forward (examples/kernels/attention.hpp), bf16,
+///                        B4 H32 S4096 D128, non-causal and causal, TFLOP/s (4 B H S^2 D, half
+///                        that when causal), best of a sweep of block sizes, warps and stages;
+///                        through pointers ("tilekit") and tensor descriptors
+///                        (examples::attention_descriptor, "tilekit descriptor")
+///   bench_gpu --cold-compile  only the cold compile: a fresh process's first launch of vector
+///                        add, the matmuls and the attention kernels, with an empty disk cache and
+///                        with a warm one, median of TK_BENCH_COLD_REPS (default 5) processes each
+///                        (also the last part of a plain run)
+///   bench_gpu --cold NAME  (internal) one first launch of the cold-compile kernel NAME
+///
+/// Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
+/// is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
 #include "../tests/support/cuda_driver.hpp"
 #include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"

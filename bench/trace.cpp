@@ -1,6 +1,7 @@
-// bench_trace: what the front end costs. For each example kernel: tracing it and printing its `tk`
-// IR (the first stage of every cold compile), and running one program instance on the
-// interpreter. Medians of repeated runs; a measurement, never a test.
+/// @file trace.cpp
+/// bench_trace: what the front end costs. For each example kernel: tracing it and printing its `tk`
+/// IR (the first stage of every cold compile), and running one program instance on the
+/// interpreter. Medians of repeated runs; a measurement, never a test.
 #include "kernels/layernorm.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/softmax.hpp"

@@ -1,14 +1,15 @@
-// TileKit inside a CUDA program: memory from cudaMalloc, CUDA kernels and a TileKit kernel on one
-// cudaStream_t, in stream order, then checked against plain C++.
-//
-//   CUDA:     x[r][c] = (r * 7 + c * 13) % 101 / 10 - 5   (fills x)
-//   TileKit:  y = softmax(x), row by row                   (launch_options{.stream = stream})
-//   CUDA:     y = y * cols                                 (post-processes y in place)
-//
-// Built by nvcc (C++20) with the CUDA runtime linked statically, so that it runs wherever the
-// other examples run: with only the NVIDIA driver and the TileKit backend library. Without a
-// GPU, or with TK_INTERPRET=1 (the interpreter cannot run the CUDA kernels), it prints
-// `SKIPPED: <reason>` and exits 77.
+/// @file cuda_interop.cu
+/// TileKit inside a CUDA program: memory from cudaMalloc, CUDA kernels and a TileKit kernel on one
+/// cudaStream_t, in stream order, then checked against plain C++.
+///
+///   CUDA:     x[r][c] = (r * 7 + c * 13) % 101 / 10 - 5   (fills x)
+///   TileKit:  y = softmax(x), row by row                   (launch_options{.stream = stream})
+///   CUDA:     y = y * cols                                 (post-processes y in place)
+///
+/// Built by nvcc (C++20) with the CUDA runtime linked statically, so that it runs wherever the
+/// other examples run: with only the NVIDIA driver and the TileKit backend library. Without a
+/// GPU, or with TK_INTERPRET=1 (the interpreter cannot run the CUDA kernels), it prints
+/// `SKIPPED: <reason>` and exits 77.
 #include "kernels/softmax.hpp"
 
 #include <tk/tk.hpp>

@@ -1,7 +1,8 @@
-// Layer normalization forward, the Triton tutorial's kernel (kernels/layernorm.hpp): one program
-// instance per row, which it walks in BLOCK-wide chunks three times (mean, variance, normalize)
-// with f32 math on f16 data, also storing the row's mean and 1/std for a backward pass. Checks all
-// three outputs against a double reference.
+/// @file layernorm.cpp
+/// Layer normalization forward, the Triton tutorial's kernel (kernels/layernorm.hpp): one program
+/// instance per row, which it walks in BLOCK-wide chunks three times (mean, variance, normalize)
+/// with f32 math on f16 data, also storing the row's mean and 1/std for a backward pass. Checks all
+/// three outputs against a double reference.
 #include "kernels/layernorm.hpp"
 #include "example_support.hpp"
 

@@ -1,7 +1,8 @@
-// Matrix multiplication, the Triton tutorial's kernel (kernels/matmul.hpp): each program instance
-// computes one BLOCK_M x BLOCK_N tile of C = A x B, walking K in BLOCK_K steps with tk::dot (f16
-// inputs, f32 accumulator). Programs are ordered in groups of GROUP_M rows of tiles so that
-// neighbours share tiles of A and B in the L2 cache. Checks C against a double reference.
+/// @file matmul.cpp
+/// Matrix multiplication, the Triton tutorial's kernel (kernels/matmul.hpp): each program instance
+/// computes one BLOCK_M x BLOCK_N tile of C = A x B, walking K in BLOCK_K steps with tk::dot (f16
+/// inputs, f32 accumulator). Programs are ordered in groups of GROUP_M rows of tiles so that
+/// neighbours share tiles of A and B in the L2 cache. Checks C against a double reference.
 #include "kernels/matmul.hpp"
 #include "example_support.hpp"
 

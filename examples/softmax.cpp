@@ -1,6 +1,7 @@
-// Fused softmax, the second Triton tutorial: runs kernels/softmax.hpp, one program instance per row
-// loading the whole row (padded to a power of two, the padding masked to -inf) and normalizing it
-// in registers, and checks it against a double reference.
+/// @file softmax.cpp
+/// Fused softmax, the second Triton tutorial: runs kernels/softmax.hpp, one program instance per
+/// row loading the whole row (padded to a power of two, the padding masked to -inf) and normalizing
+/// it in registers, and checks it against a double reference.
 #include "kernels/softmax.hpp"
 #include "example_support.hpp"
 

@@ -1,4 +1,5 @@
-// docs/autotune.md: grid callables, tk::autotune, tk::device_buffer.
+/// @file autotune.cpp
+/// docs/autotune.md: grid callables, tk::autotune, tk::device_buffer.
 #include "doc_examples.hpp"
 
 #include <vector>

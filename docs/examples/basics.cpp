@@ -1,4 +1,5 @@
-// docs/writing-kernels.md: a first kernel, kernel parameters, generic kernels.
+/// @file basics.cpp
+/// docs/writing-kernels.md: a first kernel, kernel parameters, generic kernels.
 #include "doc_examples.hpp"
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// docs/writing-kernels.md: for_range, if_, while_, and how tracing runs bodies.
+/// @file control.cpp
+/// docs/writing-kernels.md: for_range, if_, while_, and how tracing runs bodies.
 #include "doc_examples.hpp"
 
 #include <algorithm>

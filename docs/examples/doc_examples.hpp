@@ -1,11 +1,12 @@
-// The code examples of docs/*.md, as programs that compile and run.
-//
-// Each docs/examples/<topic>.cpp registers examples with DOC_EXAMPLE (a function that runs kernels
-// on the interpreter and checks their results) or DOC_IR (a function that returns printed IR).
-// Regions of a source file between `// [snippet:NAME]` and `// [/snippet]` are quoted in the
-// markdown after a `<!-- snippet: <topic>.cpp#NAME -->` line; DOC_IR results are quoted after
-// `<!-- ir: NAME -->`. `docs_examples --check-snippets docs/` verifies that the quotes match
-// (see main.cpp).
+/// @file doc_examples.hpp
+/// The code examples of docs/*.md, as programs that compile and run.
+///
+/// Each docs/examples/<topic>.cpp registers examples with DOC_EXAMPLE (a function that runs kernels
+/// on the interpreter and checks their results) or DOC_IR (a function that returns printed IR).
+/// Regions of a source file between `// [snippet:NAME]` and `// [/snippet]` are quoted in the
+/// markdown after a `<!-- snippet: <topic>.cpp#NAME -->` line; DOC_IR results are quoted after
+/// `<!-- ir: NAME -->`. `docs_examples --check-snippets docs/` verifies that the quotes match
+/// (see main.cpp).
 #pragma once
 
 #include <tk/tk.hpp>

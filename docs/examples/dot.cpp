@@ -1,4 +1,5 @@
-// docs/writing-kernels.md: tk::dot and a matmul main loop.
+/// @file dot.cpp
+/// docs/writing-kernels.md: tk::dot and a matmul main loop.
 #include "doc_examples.hpp"
 
 #include <algorithm>

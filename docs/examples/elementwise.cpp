@@ -1,5 +1,6 @@
-// docs/writing-kernels.md: promotion, broadcasting, integer semantics, comparisons, where,
-// conversions and math.
+/// @file elementwise.cpp
+/// docs/writing-kernels.md: promotion, broadcasting, integer semantics, comparisons, where,
+/// conversions and math.
 #include "doc_examples.hpp"
 
 #include <bit>

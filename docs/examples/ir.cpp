@@ -1,7 +1,8 @@
-// docs/ir.md: kernels whose printed IR the page quotes (without locations).
-//
-// One traced operation per C++ expression here: C++ does not fix the order in which function
-// arguments and operands are evaluated, and the quoted IR must not depend on the compiler.
+/// @file ir.cpp
+/// docs/ir.md: kernels whose printed IR the page quotes (without locations).
+///
+/// One traced operation per C++ expression here: C++ does not fix the order in which function
+/// arguments and operands are evaluated, and the quoted IR must not depend on the compiler.
 #include "doc_examples.hpp"
 
 #include <cstdint>

@@ -1,17 +1,18 @@
-// docs_examples: runs the examples of the documentation and keeps the markdown's quotes of them
-// exact.
-//
-//   docs_examples                          run every example (kernels on the interpreter)
-//   docs_examples NAME...                  run the named examples
-//   docs_examples --list                   list the examples
-//   docs_examples --check-snippets DOCS    check that the code and IR quoted in DOCS/*.md match
-//                                          DOCS/examples/*.cpp and the IR the examples print
-//   docs_examples --update-snippets DOCS   rewrite those quotes from the sources
-//   (both take further markdown pages after DOCS, e.g. the README, quoting the same sources)
-//
-// In the markdown, a fenced block right after `<!-- snippet: FILE#NAME -->` must equal the lines
-// of DOCS/examples/FILE between `// [snippet:NAME]` and `// [/snippet]` (dedented), and one right
-// after `<!-- ir: NAME -->` must equal the IR printed by DOC_IR(NAME), without its locations.
+/// @file main.cpp
+/// docs_examples: runs the examples of the documentation and keeps the markdown's quotes of them
+/// exact.
+///
+///   docs_examples                          run every example (kernels on the interpreter)
+///   docs_examples NAME...                  run the named examples
+///   docs_examples --list                   list the examples
+///   docs_examples --check-snippets DOCS    check that the code and IR quoted in DOCS/*.md match
+///                                          DOCS/examples/*.cpp and the IR the examples print
+///   docs_examples --update-snippets DOCS   rewrite those quotes from the sources
+///   (both take further markdown pages after DOCS, e.g. the README, quoting the same sources)
+///
+/// In the markdown, a fenced block right after `<!-- snippet: FILE#NAME -->` must equal the lines
+/// of DOCS/examples/FILE between `// [snippet:NAME]` and `// [/snippet]` (dedented), and one right
+/// after `<!-- ir: NAME -->` must equal the IR printed by DOC_IR(NAME), without its locations.
 #include "doc_examples.hpp"
 
 #include <algorithm>

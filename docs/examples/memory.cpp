@@ -1,4 +1,5 @@
-// docs/writing-kernels.md: loads, stores, masks, pointer arithmetic; shapes.
+/// @file memory.cpp
+/// docs/writing-kernels.md: loads, stores, masks, pointer arithmetic; shapes.
 #include "doc_examples.hpp"
 
 #include <cstdint>

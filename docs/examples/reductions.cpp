@@ -1,4 +1,5 @@
-// docs/writing-kernels.md: reductions and scans.
+/// @file reductions.cpp
+/// docs/writing-kernels.md: reductions and scans.
 #include "doc_examples.hpp"
 
 #include <cmath>

@@ -1,5 +1,5 @@
 /**
- * @file
+ * @file backend.h
  * The backend's C ABI: IR text and options in, a GPU binary and its launch metadata out.
  *
  * Plain C, usable from C and C++, with no MLIR, LLVM or CUDA includes. The implementation,

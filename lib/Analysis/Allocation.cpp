@@ -1,4 +1,5 @@
-/// @file The scratch sizes of each op family and the allocation of buffers over live ranges
+/// @file Allocation.cpp
+/// The scratch sizes of each op family and the allocation of buffers over live ranges
 /// (Allocation.h, whose file comment states the algorithm).
 #include "Analysis/Allocation.h"
 

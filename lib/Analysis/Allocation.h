@@ -1,4 +1,5 @@
-/// @file Shared memory of a kernel: how much each op needs (scratch sizes, by op family) and
+/// @file Allocation.h
+/// Shared memory of a kernel: how much each op needs (scratch sizes, by op family) and
 /// where each buffer lives (offsets), from live ranges. The tk-allocate-shared-memory pass
 /// writes the offsets on the ops; the lowering reads them.
 ///

@@ -1,4 +1,5 @@
-/// @file The AxisInfo lattice, its transfer functions (one small function per op family) and the
+/// @file AxisInfo.cpp
+/// The AxisInfo lattice, its transfer functions (one small function per op family) and the
 /// vector-width query. Notation in comments: a run is an aligned group of consecutive elements
 /// along one dimension; `lead` is the first value of a run; D is a divisibility (a power of two).
 /// Index arithmetic is assumed not to overflow (as in Triton): a contiguous i32 run is taken to

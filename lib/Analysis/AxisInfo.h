@@ -1,4 +1,5 @@
-/// @file AxisInfo: what is known about the integer and pointer values of a kernel, per tensor
+/// @file AxisInfo.h
+/// AxisInfo: what is known about the integer and pointer values of a kernel, per tensor
 /// dimension — contiguity, divisibility, constancy — computed by a sparse forward analysis on
 /// MLIR's dataflow framework (Triton's AxisInfo, for the tk dialect). The coalescing pass asks it
 /// how wide a vector one thread can load or store (`AxisInfoResult::getVectorWidth`) and which

@@ -1,4 +1,5 @@
-/// @file Layout facts the allocation and the lowering share (Utility.h): the axis geometry of
+/// @file Utility.cpp
+/// Layout facts the allocation and the lowering share (Utility.h): the axis geometry of
 /// reductions and scans, and the view ops' element maps.
 #include "Analysis/Utility.h"
 

@@ -1,4 +1,5 @@
-/// @file Layout facts that the shared-memory allocation (Allocation.h) and the lowering to LLVM
+/// @file Utility.h
+/// Layout facts that the shared-memory allocation (Allocation.h) and the lowering to LLVM
 /// (lib/Conversion/TkToLLVM) both need, so that the analysis does not depend on the conversion:
 /// how a reduce's or scan's axis spreads over a thread's elements, the lanes and the warps, and
 /// how a view op reads its operand (and whether that can stay in registers), how a conversion

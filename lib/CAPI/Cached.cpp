@@ -1,9 +1,8 @@
-//===- Cached.cpp - the C ABI's disk cache (include/tk/backend.h) ---------===//
-//
-// tk_compile_cached: the key of a compile, the entry it names, and tk_compile_named on a miss;
-// tk_cache_load/store: the other kinds of entries (autotuning results).
-//
-//===----------------------------------------------------------------------===//
+/// @file Cached.cpp
+/// The C ABI's disk cache (include/tk/backend.h).
+///
+/// tk_compile_cached: the key of a compile, the entry it names, and tk_compile_named on a miss;
+/// tk_cache_load/store: the other kinds of entries (autotuning results).
 #include "CAPI/Result.h"
 #include "Cache/DiskCache.h"
 #include "Cache/KernelEntry.h"

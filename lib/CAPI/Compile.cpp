@@ -1,12 +1,11 @@
-//===- Compile.cpp - the backend's C ABI (include/tk/backend.h) -----------===//
-//
-// tk_compile: validate the options (before anything in LLVM could call report_fatal_error),
-// then, on a thread of its own with a large stack (the caller's may be small, and MLIR recurses
-// once per level of nesting), check the text's nesting depth and parse and verify it in a
-// private MLIRContext whose diagnostics are captured as text, check block sizes, lower tk IR to
-// the LLVM dialect (CAPI/Lower.cpp), then generate PTX and a cubin (Target/).
-//
-//===----------------------------------------------------------------------===//
+/// @file Compile.cpp
+/// The backend's C ABI (include/tk/backend.h).
+///
+/// tk_compile: validate the options (before anything in LLVM could call report_fatal_error),
+/// then, on a thread of its own with a large stack (the caller's may be small, and MLIR recurses
+/// once per level of nesting), check the text's nesting depth and parse and verify it in a
+/// private MLIRContext whose diagnostics are captured as text, check block sizes, lower tk IR to
+/// the LLVM dialect (CAPI/Lower.cpp), then generate PTX and a cubin (Target/).
 #include "tk/backend.h"
 #include "tk/detail/env.hpp"
 

@@ -1,11 +1,10 @@
-//===- Lower.cpp - the tk -> LLVM dialect pass pipeline -------------------===//
-//
-// The backend's table of contents: each stage in the order it runs, each a pass tk-opt runs by
-// the same name (`tk-opt -tk-to-llvm`). A stage without a pass yet (an optimization still to
-// write) is skipped. Giving a stage its pass (and a lit test) is all it takes to extend the
-// pipeline. With TK_DUMP set, the IR is printed after every stage.
-//
-//===----------------------------------------------------------------------===//
+/// @file Lower.cpp
+/// The tk -> LLVM dialect pass pipeline.
+///
+/// The backend's table of contents: each stage in the order it runs, each a pass tk-opt runs by
+/// the same name (`tk-opt -tk-to-llvm`). A stage without a pass yet (an optimization still to
+/// write) is skipped. Giving a stage its pass (and a lit test) is all it takes to extend the
+/// pipeline. With TK_DUMP set, the IR is printed after every stage.
 #include "CAPI/Lower.h"
 
 #include "Conversion/TkToLLVM/Passes.h"

@@ -1,4 +1,5 @@
-//===- Lower.h - the tk -> LLVM dialect pass pipeline -----------*- C++ -*-===//
+/// @file Lower.h
+/// The tk -> LLVM dialect pass pipeline.
 #ifndef TK_CAPI_LOWER_H
 #define TK_CAPI_LOWER_H
 

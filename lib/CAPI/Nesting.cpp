@@ -1,4 +1,5 @@
-//===- Nesting.cpp - how deeply IR text nests, before it is parsed --------===//
+/// @file Nesting.cpp
+/// How deeply IR text nests, before it is parsed.
 #include "CAPI/Nesting.h"
 
 namespace mlir::tk {

@@ -1,11 +1,10 @@
-//===- Nesting.h - how deeply IR text nests, before it is parsed -*- C++ -*-===//
-//
-// MLIR's parser, verifier and passes recurse once per level of nested regions, types and
-// attributes, so text nested deeply enough overflows any stack. tk_compile measures the
-// nesting first, in one pass over the bytes without recursion, and rejects text nested deeper
-// than kMaxNesting.
-//
-//===----------------------------------------------------------------------===//
+/// @file Nesting.h
+/// How deeply IR text nests, before it is parsed.
+///
+/// MLIR's parser, verifier and passes recurse once per level of nested regions, types and
+/// attributes, so text nested deeply enough overflows any stack. tk_compile measures the
+/// nesting first, in one pass over the bytes without recursion, and rejects text nested deeper
+/// than kMaxNesting.
 #ifndef TK_CAPI_NESTING_H
 #define TK_CAPI_NESTING_H
 

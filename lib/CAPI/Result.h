@@ -1,4 +1,5 @@
-//===- Result.h - what tk_compile and tk_compile_cached return ---*- C++ -*-===//
+/// @file Result.h
+/// What tk_compile and tk_compile_cached return.
 #ifndef TK_CAPI_RESULT_H
 #define TK_CAPI_RESULT_H
 

@@ -1,9 +1,8 @@
-//===- Bytes.h - little-endian fields of cache files ------------*- C++ -*-===//
-//
-// Cache files are written field by field, little-endian, so that their bytes do not depend on a
-// compiler's struct layout or the host's byte order.
-//
-//===----------------------------------------------------------------------===//
+/// @file Bytes.h
+/// Little-endian fields of cache files.
+///
+/// Cache files are written field by field, little-endian, so that their bytes do not depend on a
+/// compiler's struct layout or the host's byte order.
 #ifndef TK_CACHE_BYTES_H
 #define TK_CACHE_BYTES_H
 

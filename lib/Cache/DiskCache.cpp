@@ -1,4 +1,5 @@
-//===- DiskCache.cpp - compiled kernels kept on disk ----------------------===//
+/// @file DiskCache.cpp
+/// Compiled kernels kept on disk.
 #include "Cache/DiskCache.h"
 
 #include "Cache/Bytes.h"

@@ -1,16 +1,15 @@
-//===- DiskCache.h - compiled kernels kept on disk --------------*- C++ -*-===//
-//
-// The on-disk kernel cache: compiled binaries (and autotuning results) stored under a per-user
-// directory, so that a kernel is compiled once per machine, not once per process.
-//
-// Entries are keyed by a 128-bit hash of everything that determines the binary
-// (`make_cache_key`), written to a temporary file and renamed into place (readers see the old or
-// the new complete entry, never a partial one), and verified on every read: a damaged,
-// truncated, foreign or stale entry is a miss, so the caller compiles again and `store` replaces
-// it. The cache never throws and never returns bytes it did not verify. The file format is
-// described in docs/runtime.md, section "Disk cache".
-//
-//===----------------------------------------------------------------------===//
+/// @file DiskCache.h
+/// Compiled kernels kept on disk.
+///
+/// The on-disk kernel cache: compiled binaries (and autotuning results) stored under a per-user
+/// directory, so that a kernel is compiled once per machine, not once per process.
+///
+/// Entries are keyed by a 128-bit hash of everything that determines the binary
+/// (`make_cache_key`), written to a temporary file and renamed into place (readers see the old or
+/// the new complete entry, never a partial one), and verified on every read: a damaged,
+/// truncated, foreign or stale entry is a miss, so the caller compiles again and `store` replaces
+/// it. The cache never throws and never returns bytes it did not verify. The file format is
+/// described in docs/runtime.md, section "Disk cache".
 #ifndef TK_CACHE_DISKCACHE_H
 #define TK_CACHE_DISKCACHE_H
 

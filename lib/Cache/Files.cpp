@@ -1,11 +1,10 @@
-//===- Files.cpp - the file operations of the disk cache ------------------===//
-//
-// POSIX calls on Linux and macOS, the C runtime's wide (UTF-16) calls on Windows; paths are
-// std::strings, UTF-8 on Windows. No <filesystem>: the same code served the header-only runtime,
-// where that header's cost mattered (docs/build-cost.md), and it reports errors as text the
-// cache logs.
-//
-//===----------------------------------------------------------------------===//
+/// @file Files.cpp
+/// The file operations of the disk cache.
+///
+/// POSIX calls on Linux and macOS, the C runtime's wide (UTF-16) calls on Windows; paths are
+/// std::strings, UTF-8 on Windows. No <filesystem>: the same code served the header-only runtime,
+/// where that header's cost mattered (docs/build-cost.md), and it reports errors as text the
+/// cache logs.
 #include "Cache/Files.h"
 
 #include <cerrno>

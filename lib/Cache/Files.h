@@ -1,9 +1,8 @@
-//===- Files.h - the file operations of the disk cache ----------*- C++ -*-===//
-//
-// The few file-system calls the disk cache makes. None throws: each reports failure by its
-// result, with the reason as text for the cache's TK_DEBUG log.
-//
-//===----------------------------------------------------------------------===//
+/// @file Files.h
+/// The file operations of the disk cache.
+///
+/// The few file-system calls the disk cache makes. None throws: each reports failure by its
+/// result, with the reason as text for the cache's TK_DEBUG log.
 #ifndef TK_CACHE_FILES_H
 #define TK_CACHE_FILES_H
 

@@ -1,4 +1,5 @@
-//===- KernelEntry.cpp - a compiled kernel as the cache keeps it ----------===//
+/// @file KernelEntry.cpp
+/// A compiled kernel as the cache keeps it.
 #include "Cache/KernelEntry.h"
 
 #include "Cache/Bytes.h"

@@ -1,9 +1,8 @@
-//===- KernelEntry.h - a compiled kernel as the cache keeps it --*- C++ -*-===//
-//
-// The payload of a "cubin" cache entry: the binary and what launching it needs, in a byte format
-// of its own (serialize) that does not depend on a compiler's struct layout.
-//
-//===----------------------------------------------------------------------===//
+/// @file KernelEntry.h
+/// A compiled kernel as the cache keeps it.
+///
+/// The payload of a "cubin" cache entry: the binary and what launching it needs, in a byte format
+/// of its own (serialize) that does not depend on a compiler's struct layout.
 #ifndef TK_CACHE_KERNELENTRY_H
 #define TK_CACHE_KERNELENTRY_H
 

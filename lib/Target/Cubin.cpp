@@ -1,4 +1,5 @@
-//===- Cubin.cpp - PTX to cubin through nvJitLink or ptxas ----------------===//
+/// @file Cubin.cpp
+/// PTX to cubin through nvJitLink or ptxas.
 #include "Target/Cubin.h"
 
 #include "Target/CubinCheck.h"

@@ -1,12 +1,11 @@
-//===- Cubin.h - PTX to cubin through nvJitLink or ptxas --------*- C++ -*-===//
-//
-// The code generator's second half. Tries ptxas as a subprocess (at most TK_PTXAS_TIMEOUT
-// seconds), then nvJitLink (dlopen'ed); TK_NVJITLINK=1 tries nvJitLink first, TK_NVJITLINK=0
-// never. What either makes must be a cubin for the target (Target/CubinCheck.h), else
-// it counts as that producer's failure. When neither works the caller hands PTX to the driver's
-// JIT.
-//
-//===----------------------------------------------------------------------===//
+/// @file Cubin.h
+/// PTX to cubin through nvJitLink or ptxas.
+///
+/// The code generator's second half. Tries ptxas as a subprocess (at most TK_PTXAS_TIMEOUT
+/// seconds), then nvJitLink (dlopen'ed); TK_NVJITLINK=1 tries nvJitLink first, TK_NVJITLINK=0
+/// never. What either makes must be a cubin for the target (Target/CubinCheck.h), else
+/// it counts as that producer's failure. When neither works the caller hands PTX to the driver's
+/// JIT.
 #ifndef TK_TARGET_CUBIN_H
 #define TK_TARGET_CUBIN_H
 

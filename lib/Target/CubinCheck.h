@@ -1,11 +1,10 @@
-//===- CubinCheck.h - is it a cubin for the target? -------------*- C++ -*-===//
-//
-// A cheap check that bytes are a cubin for a given target: the ELF header's magic, class, byte
-// order and machine (EM_CUDA), and the SM number in e_flags. It catches what a broken ptxas or
-// nvJitLink leaves (nothing, text, a truncated or foreign file) before the bytes are cached; the
-// driver still has the last word. Standard library only.
-//
-//===----------------------------------------------------------------------===//
+/// @file CubinCheck.h
+/// Is it a cubin for the target?.
+///
+/// A cheap check that bytes are a cubin for a given target: the ELF header's magic, class, byte
+/// order and machine (EM_CUDA), and the SM number in e_flags. It catches what a broken ptxas or
+/// nvJitLink leaves (nothing, text, a truncated or foreign file) before the bytes are cached; the
+/// driver still has the last word. Standard library only.
 #ifndef TK_TARGET_CUBINCHECK_H
 #define TK_TARGET_CUBINCHECK_H
 

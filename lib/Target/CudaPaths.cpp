@@ -1,4 +1,5 @@
-//===- CudaPaths.cpp - where the CUDA toolkit's pieces live ---------------===//
+/// @file CudaPaths.cpp
+/// Where the CUDA toolkit's pieces live.
 #include "Target/CudaPaths.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -1,10 +1,9 @@
-//===- CudaPaths.h - where the CUDA toolkit's pieces live -------*- C++ -*-===//
-//
-// Looked up in this order: an explicit variable (TK_PTXAS for ptxas), CUDA_PATH, /usr/local/cuda,
-// then the system search (PATH for ptxas, the loader's path for libnvJitLink). A TK_PTXAS that
-// is set but not executable means no ptxas: nothing else is searched.
-//
-//===----------------------------------------------------------------------===//
+/// @file CudaPaths.h
+/// Where the CUDA toolkit's pieces live.
+///
+/// Looked up in this order: an explicit variable (TK_PTXAS for ptxas), CUDA_PATH, /usr/local/cuda,
+/// then the system search (PATH for ptxas, the loader's path for libnvJitLink). A TK_PTXAS that
+/// is set but not executable means no ptxas: nothing else is searched.
 #ifndef TK_TARGET_CUDAPATHS_H
 #define TK_TARGET_CUDAPATHS_H
 

@@ -1,4 +1,5 @@
-//===- PTXCodeGen.cpp - LLVM + NVVM dialect module to PTX -----------------===//
+/// @file PTXCodeGen.cpp
+/// LLVM + NVVM dialect module to PTX.
 #include "Target/PTXCodeGen.h"
 
 #include "Target/CudaPaths.h"

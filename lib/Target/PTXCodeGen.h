@@ -1,11 +1,10 @@
-//===- PTXCodeGen.h - LLVM + NVVM dialect module to PTX ---------*- C++ -*-===//
-//
-// The code generator's first half: an MLIR module in the LLVM and NVVM dialects, holding one
-// kernel (an llvm.func with the unit attribute nvvm.kernel), becomes LLVM IR, is linked with
-// libdevice when it calls __nv_* functions, is optimized by a short LLVM pass pipeline and is
-// emitted as PTX by the NVPTX target. Errors are emitted as MLIR diagnostics on the module.
-//
-//===----------------------------------------------------------------------===//
+/// @file PTXCodeGen.h
+/// LLVM + NVVM dialect module to PTX.
+///
+/// The code generator's first half: an MLIR module in the LLVM and NVVM dialects, holding one
+/// kernel (an llvm.func with the unit attribute nvvm.kernel), becomes LLVM IR, is linked with
+/// libdevice when it calls __nv_* functions, is optimized by a short LLVM pass pipeline and is
+/// emitted as PTX by the NVPTX target. Errors are emitted as MLIR diagnostics on the module.
 #ifndef TK_TARGET_PTXCODEGEN_H
 #define TK_TARGET_PTXCODEGEN_H
 

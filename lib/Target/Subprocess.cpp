@@ -1,4 +1,5 @@
-//===- Subprocess.cpp - run a tool with a time limit ----------------------===//
+/// @file Subprocess.cpp
+/// Run a tool with a time limit.
 #include "Target/Subprocess.h"
 
 #include "llvm/Support/Program.h"

@@ -1,11 +1,10 @@
-//===- Subprocess.h - run a tool with a time limit ---------------*- C++ -*-===//
-//
-// ptxas as a child process that may hang or crash: a time limit that holds with many compiling
-// threads, and the signal that ended it. llvm::sys::ExecuteAndWait's limit uses alarm() and
-// SIGALRM, which are process-wide: concurrent compiles cancel each other's alarms, the signal
-// may reach another thread, and a user's SIGALRM handler is replaced meanwhile.
-//
-//===----------------------------------------------------------------------===//
+/// @file Subprocess.h
+/// Run a tool with a time limit.
+///
+/// ptxas as a child process that may hang or crash: a time limit that holds with many compiling
+/// threads, and the signal that ended it. llvm::sys::ExecuteAndWait's limit uses alarm() and
+/// SIGALRM, which are process-wide: concurrent compiles cancel each other's alarms, the signal
+/// may reach another thread, and a user's SIGALRM handler is replaced meanwhile.
 #ifndef TK_TARGET_SUBPROCESS_H
 #define TK_TARGET_SUBPROCESS_H
 

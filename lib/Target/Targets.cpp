@@ -1,11 +1,10 @@
-//===- Targets.cpp - the GPU targets the backend compiles for -------------===//
-//
-// PTX ISA per target: each target's minimum (what LLVM 22 emits for it by default), raised to
-// 8.0 (CUDA 12.0, driver >= 525) so that later lowerings may rely on one ISA for sm_75..sm_90a.
-// All of these are accepted by CUDA 13.0's ptxas and nvJitLink (ISA <= 9.0). CUDA 13 dropped
-// sm_101 (renamed sm_110); sm_87/sm_88 (Jetson) are left out until someone needs them.
-//
-//===----------------------------------------------------------------------===//
+/// @file Targets.cpp
+/// The GPU targets the backend compiles for.
+///
+/// PTX ISA per target: each target's minimum (what LLVM 22 emits for it by default), raised to
+/// 8.0 (CUDA 12.0, driver >= 525) so that later lowerings may rely on one ISA for sm_75..sm_90a.
+/// All of these are accepted by CUDA 13.0's ptxas and nvJitLink (ISA <= 9.0). CUDA 13 dropped
+/// sm_101 (renamed sm_110); sm_87/sm_88 (Jetson) are left out until someone needs them.
 #include "Target/Targets.h"
 
 namespace mlir::tk {

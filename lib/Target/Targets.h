@@ -1,8 +1,7 @@
-//===- Targets.h - the GPU targets the backend compiles for -----*- C++ -*-===//
-//
-// One row per target name the C ABI accepts: the NVPTX CPU and the PTX ISA version to emit.
-//
-//===----------------------------------------------------------------------===//
+/// @file Targets.h
+/// The GPU targets the backend compiles for.
+///
+/// One row per target name the C ABI accepts: the NVPTX CPU and the PTX ISA version to emit.
 #ifndef TK_TARGET_TARGETS_H
 #define TK_TARGET_TARGETS_H
 

@@ -1,4 +1,5 @@
-/// @file Shared by the programs that test libtilekit_backend.so through its C ABI: a check that
+/// @file backend_check.hpp
+/// Shared by the programs that test libtilekit_backend.so through its C ABI: a check that
 /// prints a line and counts failures, and one tk_compile call with its result.
 #pragma once
 

@@ -1,4 +1,5 @@
-/// @file Tests of libtilekit_backend.so through its C ABI (include/tk/backend.h) only: code
+/// @file backend_test.cpp
+/// Tests of libtilekit_backend.so through its C ABI (include/tk/backend.h) only: code
 /// generation for every target, cubins through ptxas, and one error test per misuse.
 /// Usage: backend_test <dir of inputs/*.mlir>. Prints a line per check; exits non-zero on failure.
 #include "backend_check.hpp"

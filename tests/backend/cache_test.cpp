@@ -1,4 +1,5 @@
-/// @file The disk cache of libtilekit_backend.so through its C ABI: tk_compile_cached's hits,
+/// @file cache_test.cpp
+/// The disk cache of libtilekit_backend.so through its C ABI: tk_compile_cached's hits,
 /// misses and TK_CACHE_REPLACE, what its key holds (the IR, every option, the producer), damaged
 /// entries, and tk_cache_load/store for other kinds of entries.
 /// Usage: cache_test <dir of inputs/*.mlir>. Prints a line per check; exits non-zero on failure.

@@ -1,4 +1,5 @@
-/// @file GPU test of the backend: tk_compile's cubins (nvJitLink, ptxas) and its PTX (driver JIT)
+/// @file gpu_run.cpp
+/// GPU test of the backend: tk_compile's cubins (nvJitLink, ptxas) and its PTX (driver JIT)
 /// load and compute the right results. The driver is loaded at run time, so this builds without
 /// one and exits 77 ("SKIPPED") where there is no GPU (tests/README.md, label gpu).
 /// Usage: tk_backend_gpu_test <dir of inputs/*.mlir>.

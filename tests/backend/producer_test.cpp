@@ -1,4 +1,5 @@
-/// @file The cubin producers of libtilekit_backend.so misbehaving, through its C ABI: fake
+/// @file producer_test.cpp
+/// The cubin producers of libtilekit_backend.so misbehaving, through its C ABI: fake
 /// ptxas scripts that exit 0 with garbage or with nothing, hang, or kill themselves, a ptxas
 /// that writes a cubin for another target, and the producer's identity (tk_backend_producer).
 /// Usage: producer_test <dir of inputs/*.mlir>. Prints a line per check; exits non-zero on

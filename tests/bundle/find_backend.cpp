@@ -1,13 +1,14 @@
-// tk_find_backend: loads the TileKit backend library the way a GPU launch does
-// (tk/detail/runtime/backend_loader.hpp) and says which file it loaded. Part of the bundle
-// (docs/deploy.md), where run-tests.sh runs it first.
-//
-// Built with a compiled-in TK_BACKEND_LIBRARY_PATH that names no file, like a program whose build
-// tree is on another machine: the search must go on to the places beside the executable.
-//
-//   tk_find_backend [--expect <path>]
-//
-// Exit status 0 when the backend loads (and, with --expect, is that file), 1 otherwise.
+/// @file find_backend.cpp
+/// tk_find_backend: loads the TileKit backend library the way a GPU launch does
+/// (tk/detail/runtime/backend_loader.hpp) and says which file it loaded. Part of the bundle
+/// (docs/deploy.md), where run-tests.sh runs it first.
+///
+/// Built with a compiled-in TK_BACKEND_LIBRARY_PATH that names no file, like a program whose build
+/// tree is on another machine: the search must go on to the places beside the executable.
+///
+///   tk_find_backend [--expect <path>]
+///
+/// Exit status 0 when the backend loads (and, with --expect, is that file), 1 otherwise.
 #include <tk/detail/runtime/backend_loader.hpp>
 
 #include <cstdio>

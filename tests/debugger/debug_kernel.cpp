@@ -1,5 +1,6 @@
-// A kernel debugged in gdb by tests/debugger/run_gdb.sh: it stops inside the lambda for one
-// program instance and prints block handles through tools/gdb/tilekit.py.
+/// @file debug_kernel.cpp
+/// A kernel debugged in gdb by tests/debugger/run_gdb.sh: it stops inside the lambda for one
+/// program instance and prints block handles through tools/gdb/tilekit.py.
 #include <tk/tk.hpp>
 
 #include <cstdio>

@@ -1,9 +1,10 @@
-// GPU check of the whole compiler: the example kernels (and small scan and argmax kernels),
-// traced by the front end for device pointers, compiled by tk_compile to a cubin for this GPU,
-// launched with the driver API on fresh random inputs and poisoned outputs, and compared with
-// the interpreter running the same kernel on the same inputs. Skips (77) without a GPU.
-//
-//   tk_e2e_gpu [seed]
+/// @file gpu_check.cpp
+/// GPU check of the whole compiler: the example kernels (and small scan and argmax kernels),
+/// traced by the front end for device pointers, compiled by tk_compile to a cubin for this GPU,
+/// launched with the driver API on fresh random inputs and poisoned outputs, and compared with
+/// the interpreter running the same kernel on the same inputs. Skips (77) without a GPU.
+///
+///   tk_e2e_gpu [seed]
 #include "../support/cuda_driver.hpp"
 #include "Cache/DiskCache.h"
 #include "Cache/KernelEntry.h"

@@ -1,18 +1,19 @@
-// tk::dot compiled for the GPU against the interpreter running the same kernel on the same
-// inputs, and the interpreter against a double-precision reference (tests/support/dot_cases.hpp:
-// the cases, and the tolerances derived from K and the types). Odd shapes, every input/accumulator
-// pair, f32 in tf32, ieee and tf32x3, column-major and transposed operands, num_warps, num_stages
-// 1 to 4, tiles that take wgmma on sm_90a, a dot inside tk::if_ and two chained dots. On a GPU
-// newer than sm_80 everything runs twice: for the GPU's own target and lowered as for sm_80
-// (launch_options::target_arch: the mma.sync path on Hopper, fp8 widened to f16), and on sm_90a
-// the fp8 cases once more lowered as for sm_90 (fp8 mma.sync, as on sm_89, instead of wgmma);
-// TK_TARGET_ARCH=<sm_XY> runs only that.
-//
-//   tk_e2e_gpu_dot [--interpreter] [seed]
-//
-// --interpreter: the interpreter side only (no GPU needed; CI runs it). Otherwise, without a
-// usable GPU, prints `SKIPPED: <reason>` and exits 77 (CTest's skip). Prints a line per case,
-// `ok  ` or `FAIL` with the first element out of tolerance; exits 1 on any failure.
+/// @file gpu_dot.cpp
+/// tk::dot compiled for the GPU against the interpreter running the same kernel on the same
+/// inputs, and the interpreter against a double-precision reference (tests/support/dot_cases.hpp:
+/// the cases, and the tolerances derived from K and the types). Odd shapes, every input/accumulator
+/// pair, f32 in tf32, ieee and tf32x3, column-major and transposed operands, num_warps, num_stages
+/// 1 to 4, tiles that take wgmma on sm_90a, a dot inside tk::if_ and two chained dots. On a GPU
+/// newer than sm_80 everything runs twice: for the GPU's own target and lowered as for sm_80
+/// (launch_options::target_arch: the mma.sync path on Hopper, fp8 widened to f16), and on sm_90a
+/// the fp8 cases once more lowered as for sm_90 (fp8 mma.sync, as on sm_89, instead of wgmma);
+/// TK_TARGET_ARCH=<sm_XY> runs only that.
+///
+///   tk_e2e_gpu_dot [--interpreter] [seed]
+///
+/// --interpreter: the interpreter side only (no GPU needed; CI runs it). Otherwise, without a
+/// usable GPU, prints `SKIPPED: <reason>` and exits 77 (CTest's skip). Prints a line per case,
+/// `ok  ` or `FAIL` with the first element out of tolerance; exits 1 on any failure.
 #include "../support/dot_cases.hpp"
 
 #include <cstdio>

@@ -1,16 +1,17 @@
-// End-to-end code generation check: every example kernel and every golden kernel
-// (tests/ir/golden_kernels.hpp), traced by the front end, goes through the backend's C ABI to PTX
-// for each target the backend supports, and ptxas assembles that PTX. Where it matters the PTX
-// is checked too: vector add moves 16 bytes per access, softmax reduces with warp shuffles, the
-// simple kernels spill nothing to local memory (ptxas -v), and ptxas serializes no wgmma.
-//
-//   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm, matmul,
-//                              attention) or a
-//                              golden family (params, creation, memory, ...)
-//   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
-//                              list of tests misses none)
-//
-// Exits 0 when every case passes, 1 otherwise, 77 (skipped) when ptxas cannot run.
+/// @file ptx_check.cpp
+/// End-to-end code generation check: every example kernel and every golden kernel
+/// (tests/ir/golden_kernels.hpp), traced by the front end, goes through the backend's C ABI to PTX
+/// for each target the backend supports, and ptxas assembles that PTX. Where it matters the PTX
+/// is checked too: vector add moves 16 bytes per access, softmax reduces with warp shuffles, the
+/// simple kernels spill nothing to local memory (ptxas -v), and ptxas serializes no wgmma.
+///
+///   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm, matmul,
+///                              attention) or a
+///                              golden family (params, creation, memory, ...)
+///   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
+///                              list of tests misses none)
+///
+/// Exits 0 when every case passes, 1 otherwise, 77 (skipped) when ptxas cannot run.
 #include "../ir/golden_support.hpp"
 #include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"

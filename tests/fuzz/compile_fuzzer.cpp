@@ -1,4 +1,5 @@
-/// @file libFuzzer harness: arbitrary bytes as IR text through tk_compile, the whole pipeline to
+/// @file compile_fuzzer.cpp
+/// libFuzzer harness: arbitrary bytes as IR text through tk_compile, the whole pipeline to
 /// PTX (no subprocess runs). Any crash, abort, failed assertion or leak is a bug: bad input must
 /// come back as an error.
 ///

@@ -1,7 +1,8 @@
-// Compiled for Windows (x86_64-w64-mingw32, test headers.mingw) and linked into a .exe that is not
-// run: instantiates the GPU runtime's entry points, so that the Windows branches of
-// tk/detail/runtime/{os,driver,backend_loader,launch}.hpp are compiled, not only parsed, and so
-// are those of the backend library's disk cache (lib/Cache, compiled into the same .exe).
+/// @file windows_runtime.cpp
+/// Compiled for Windows (x86_64-w64-mingw32, test headers.mingw) and linked into a .exe that is not
+/// run: instantiates the GPU runtime's entry points, so that the Windows branches of
+/// tk/detail/runtime/{os,driver,backend_loader,launch}.hpp are compiled, not only parsed, and so
+/// are those of the backend library's disk cache (lib/Cache, compiled into the same .exe).
 #include <tk/tk.hpp>
 
 #include "Cache/DiskCache.h"

@@ -1,16 +1,17 @@
-// The kernels behind the printed-IR golden files (tests/golden/<family>.mlir).
-//
-// Shared by tests/unit/ir_golden.cpp (compares the printed IR with the golden files) and
-// tests/ir/print_all.cpp (prints it for the tk-opt check, ir.print_all). Every kernel is traced
-// with `.ir(...)` only; pointers are never dereferenced.
-//
-// Writing rules, so that the goldens do not depend on the compiler:
-//  - C++ leaves the evaluation order of function arguments and of the operands of an overloaded
-//    operator unspecified (GCC goes right to left, Clang left to right). An expression therefore
-//    holds at most ONE sub-expression that records ops; everything else is a named handle, a
-//    kernel parameter or a literal.
-//  - Locations are part of the goldens: editing this file moves them. Regenerate with
-//    TK_UPDATE_GOLDEN=1 and review the diff (see tests/README.md).
+/// @file golden_kernels.hpp
+/// The kernels behind the printed-IR golden files (tests/golden/<family>.mlir).
+///
+/// Shared by tests/unit/ir_golden.cpp (compares the printed IR with the golden files) and
+/// tests/ir/print_all.cpp (prints it for the tk-opt check, ir.print_all). Every kernel is traced
+/// with `.ir(...)` only; pointers are never dereferenced.
+///
+/// Writing rules, so that the goldens do not depend on the compiler:
+///  - C++ leaves the evaluation order of function arguments and of the operands of an overloaded
+///    operator unspecified (GCC goes right to left, Clang left to right). An expression therefore
+///    holds at most ONE sub-expression that records ops; everything else is a named handle, a
+///    kernel parameter or a literal.
+///  - Locations are part of the goldens: editing this file moves them. Regenerate with
+///    TK_UPDATE_GOLDEN=1 and review the diff (see tests/README.md).
 #pragma once
 
 #include <tk/tk.hpp>

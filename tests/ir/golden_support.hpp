@@ -1,5 +1,6 @@
-// Helpers shared by the printed-IR golden test (tests/unit/ir_golden.cpp) and the IR printer
-// for the tk-opt check (tests/ir/print_all.cpp).
+/// @file golden_support.hpp
+/// Helpers shared by the printed-IR golden test (tests/unit/ir_golden.cpp) and the IR printer
+/// for the tk-opt check (tests/ir/print_all.cpp).
 #pragma once
 
 #include "golden_kernels.hpp"

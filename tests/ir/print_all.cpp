@@ -1,9 +1,10 @@
-// Prints the IR of every golden kernel (tests/ir/golden_kernels.hpp) to stdout, chunks separated
-// by `// -----`, for the check by tk-opt (mlir-opt without the backend):
-//
-//   print_all [family...] | tk-opt --split-input-file
-//
-// Without arguments it prints every family. Exits 1 on an unknown family or a trace error.
+/// @file print_all.cpp
+/// Prints the IR of every golden kernel (tests/ir/golden_kernels.hpp) to stdout, chunks separated
+/// by `// -----`, for the check by tk-opt (mlir-opt without the backend):
+///
+///   print_all [family...] | tk-opt --split-input-file
+///
+/// Without arguments it prints every family. Exits 1 on an unknown family or a trace error.
 #include "golden_support.hpp"
 
 #include <cstdio>

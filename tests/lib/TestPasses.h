@@ -1,4 +1,5 @@
-/// @file Passes that exist only for lit tests: they print what an analysis or a layout computes,
+/// @file TestPasses.h
+/// Passes that exist only for lit tests: they print what an analysis or a layout computes,
 /// as remarks. Linked into tk-opt alone, never into the backend library.
 #ifndef TK_TESTS_LIB_TESTPASSES_H
 #define TK_TESTS_LIB_TESTPASSES_H

@@ -1,5 +1,6 @@
-// What a piece of code writes to stderr (file descriptor 2, so that C stdio, iostreams and
-// child processes are all caught), through a file: for tests of messages printed on stderr.
+/// @file capture_stderr.hpp
+/// What a piece of code writes to stderr (file descriptor 2, so that C stdio, iostreams and
+/// child processes are all caught), through a file: for tests of messages printed on stderr.
 #pragma once
 
 #include <cstdio>

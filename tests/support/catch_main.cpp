@@ -1,5 +1,6 @@
-// Catch2 2.x main(), compiled once into the tk_catch_main static library so
-// that editing a unit test never recompiles Catch2's runner.
+/// @file catch_main.cpp
+/// Catch2 2.x main(), compiled once into the tk_catch_main static library so
+/// that editing a unit test never recompiles Catch2's runner.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,8 @@
-// Catch2's checks that a run proves something, on by default in TileKit's test programs: a test
-// spec that matches no test case fails the run (exit 2: a CTest entry that runs nothing is a
-// defect, e.g. a name that test discovery split at a ';'), and so does a test case or section
-// that ran no assertion.
+/// @file catch_strict.hpp
+/// Catch2's checks that a run proves something, on by default in TileKit's test programs: a test
+/// spec that matches no test case fails the run (exit 2: a CTest entry that runs nothing is a
+/// defect, e.g. a name that test discovery split at a ';'), and so does a test case or section
+/// that ran no assertion.
 #pragma once
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,5 @@
-/// @file The CUDA driver for the GPU tests, loaded at run time (dlopen), so that the tests build
+/// @file cuda_driver.hpp
+/// The CUDA driver for the GPU tests, loaded at run time (dlopen), so that the tests build
 /// without one and skip (exit 77, "SKIPPED: <why>") where there is no GPU. Needs only cuda.h.
 #pragma once
 

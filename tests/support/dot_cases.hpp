@@ -1,4 +1,5 @@
-/// @file Shared by the tests of tk::dot on the interpreter and the GPU (tests/unit/
+/// @file dot_cases.hpp
+/// Shared by the tests of tk::dot on the interpreter and the GPU (tests/unit/
 /// interpreter_dot.cpp, tests/e2e/gpu_dot.cpp): kernels with tk::dot in a K loop, inside tk::if_
 /// and chained (softmax(q kᵀ) v); the cases (odd shapes, every input/accumulator pair and
 /// precision, operands given column-major or transposed through strides, num_warps and

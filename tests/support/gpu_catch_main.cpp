@@ -1,5 +1,6 @@
-// Catch2 2.x main() for test programs that need a GPU: without one it prints
-// `SKIPPED: <reason>` and exits with 77, which CTest reports as a skipped test.
+/// @file gpu_catch_main.cpp
+/// Catch2 2.x main() for test programs that need a GPU: without one it prints
+/// `SKIPPED: <reason>` and exits with 77, which CTest reports as a skipped test.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>

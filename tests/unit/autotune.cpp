@@ -1,7 +1,8 @@
-// Grid callables and tk::autotune on the interpreter: which constants a grid callable sees,
-// which config a tuned launch runs and when it tunes again (a custom bench stands in for the
-// CUDA-event timing, which the GPU tests cover), failing configs, the tuning table and its
-// disk-cache payload, and every error tk::autotune raises, with its message and line.
+/// @file autotune.cpp
+/// Grid callables and tk::autotune on the interpreter: which constants a grid callable sees,
+/// which config a tuned launch runs and when it tunes again (a custom bench stands in for the
+/// CUDA-event timing, which the GPU tests cover), failing configs, the tuning table and its
+/// disk-cache payload, and every error tk::autotune raises, with its message and line.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

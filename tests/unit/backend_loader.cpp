@@ -1,5 +1,6 @@
-// Loading the backend library at run time (tk/detail/runtime/backend_loader.hpp) and the OS layer
-// under it (tk/detail/runtime/os.hpp).
+/// @file backend_loader.cpp
+/// Loading the backend library at run time (tk/detail/runtime/backend_loader.hpp) and the OS layer
+/// under it (tk/detail/runtime/os.hpp).
 #include "expect_error.hpp"
 #include "kernels/vector_add.hpp"
 

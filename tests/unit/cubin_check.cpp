@@ -1,5 +1,6 @@
-// The check of a cubin's ELF header before it is cached (lib/Target/CubinCheck.h), on the
-// headers of real cubins and on what broken producers leave.
+/// @file cubin_check.cpp
+/// The check of a cubin's ELF header before it is cached (lib/Target/CubinCheck.h), on the
+/// headers of real cubins and on what broken producers leave.
 #include "Target/CubinCheck.h"
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,8 @@
-// The on-disk kernel cache (lib/Cache/DiskCache.h, the backend library's): keys, the entry format,
-// every kind of bad entry (a miss that a later store repairs), unwritable directories, the default
-// location per OS, and concurrent writers in threads and processes. Each test works in its own
-// temporary directory.
+/// @file disk_cache.cpp
+/// The on-disk kernel cache (lib/Cache/DiskCache.h, the backend library's): keys, the entry format,
+/// every kind of bad entry (a miss that a later store repairs), unwritable directories, the default
+/// location per OS, and concurrent writers in threads and processes. Each test works in its own
+/// temporary directory.
 #include "Cache/DiskCache.h"
 #include "Cache/KernelEntry.h"
 #include <catch2/catch.hpp>

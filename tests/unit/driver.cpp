@@ -1,5 +1,6 @@
-// The CUDA driver layer (tk/detail/runtime/driver.hpp) without a GPU: the real driver where there
-// is none, and a stand-in driver (tests/support/fake_cuda.cpp) for everything after loading.
+/// @file driver.cpp
+/// The CUDA driver layer (tk/detail/runtime/driver.hpp) without a GPU: the real driver where there
+/// is none, and a stand-in driver (tests/support/fake_cuda.cpp) for everything after loading.
 #include "expect_error.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,6 @@
-// Boolean environment variables (tk/detail/env.hpp): one rule for every TK_* switch, and what
-// the switches the runtime reads make of it.
+/// @file env.cpp
+/// Boolean environment variables (tk/detail/env.hpp): one rule for every TK_* switch, and what
+/// the switches the runtime reads make of it.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

@@ -1,7 +1,8 @@
-// A block handle lives in the trace or program instance that made it. Using one elsewhere (kept
-// in a static or captured variable and used by another kernel, launch or program instance) is a
-// tk::error at the line that uses it, whichever of `.ir()` and the interpreter made it and
-// whichever uses it.
+/// @file errors_block_origin.cpp
+/// A block handle lives in the trace or program instance that made it. Using one elsewhere (kept
+/// in a static or captured variable and used by another kernel, launch or program instance) is a
+/// tk::error at the line that uses it, whichever of `.ir()` and the interpreter made it and
+/// whichever uses it.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

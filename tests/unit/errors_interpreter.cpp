@@ -1,7 +1,8 @@
-// What the interpreter checks at run time: accesses outside the buffer a pointer argument was
-// passed as (a std::vector, std::span or tk::device_buffer), and in checked mode
-// (TK_INTERPRET_CHECK=1 or launch_options::checked) signed integer overflow and misaligned
-// addresses. Each error names the user's line, the lane and what went wrong.
+/// @file errors_interpreter.cpp
+/// What the interpreter checks at run time: accesses outside the buffer a pointer argument was
+/// passed as (a std::vector, std::span or tk::device_buffer), and in checked mode
+/// (TK_INTERPRET_CHECK=1 or launch_options::checked) signed integer overflow and misaligned
+/// addresses. Each error names the user's line, the lane and what went wrong.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

@@ -1,6 +1,7 @@
-// Runtime errors raised when making or launching a kernel: one TEST_CASE per error, each checking
-// that a tk::error is thrown, what it says, and that it names the line of this file where the
-// kernel was launched (launch errors point at the `tk::grid`) or made (`tk::jit`).
+/// @file errors_launch.cpp
+/// Runtime errors raised when making or launching a kernel: one TEST_CASE per error, each checking
+/// that a tk::error is thrown, what it says, and that it names the line of this file where the
+/// kernel was launched (launch errors point at the `tk::grid`) or made (`tk::jit`).
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

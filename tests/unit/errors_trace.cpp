@@ -1,7 +1,8 @@
-// Runtime errors raised by operations inside a kernel body: one TEST_CASE per error, each checking
-// that a tk::error is thrown, what it says, and that it names the line of this file where the
-// offending statement is (each kernel sets `line = __LINE__ + 1;` just before that statement).
-// Errors that do not depend on tracing are checked on both paths: `.ir()` and the interpreter.
+/// @file errors_trace.cpp
+/// Runtime errors raised by operations inside a kernel body: one TEST_CASE per error, each checking
+/// that a tk::error is thrown, what it says, and that it names the line of this file where the
+/// offending statement is (each kernel sets `line = __LINE__ + 1;` just before that statement).
+/// Errors that do not depend on tracing are checked on both paths: `.ir()` and the interpreter.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

@@ -1,5 +1,6 @@
-// Shared by the errors_*.cpp unit tests: checks that a tk::error is thrown, what it says and
-// that it points at the user's line (never at a TileKit header).
+/// @file expect_error.hpp
+/// Shared by the errors_*.cpp unit tests: checks that a tk::error is thrown, what it says and
+/// that it points at the user's line (never at a TileKit header).
 #pragma once
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,7 @@
-// Interpreter numerics of element-wise arithmetic: f16/bf16 rounding once per operation, integer
-// wrap-around, integer division and modulo (truncating) against tk::floordiv (flooring), Triton's
-// type promotion (checked on the C++ result types and on values), and masked loads with `other`.
+/// @file interpreter_arith.cpp
+/// Interpreter numerics of element-wise arithmetic: f16/bf16 rounding once per operation, integer
+/// wrap-around, integer division and modulo (truncating) against tk::floordiv (flooring), Triton's
+/// type promotion (checked on the C++ result types and on values), and masked loads with `other`.
 #include "interpreter_support.hpp"
 
 #include <limits>

@@ -1,7 +1,8 @@
-// Block pointers (tk::make_block_ptr, tk::advance, tk::load / tk::store on them): any strides,
-// blocks carried through loops, the boundary check per dimension with zero or NaN padding, and
-// the rules as errors at the user's line. Built with TK_TEST_ON_GPU (tk_gpu_numerics), the same
-// kernels run on the GPU and must agree.
+/// @file interpreter_block_pointer.cpp
+/// Block pointers (tk::make_block_ptr, tk::advance, tk::load / tk::store on them): any strides,
+/// blocks carried through loops, the boundary check per dimension with zero or NaN padding, and
+/// the rules as errors at the user's line. Built with TK_TEST_ON_GPU (tk_gpu_numerics), the same
+/// kernels run on the GPU and must agree.
 #include "expect_error.hpp"
 #include "interpreter_support.hpp"
 

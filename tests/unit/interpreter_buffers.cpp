@@ -1,7 +1,8 @@
-// Buffers as launch arguments: a std::vector or std::span (host memory, the interpreter) or a
-// tk::device_buffer (GPU memory; the interpreter runs on a host copy and copies it back) passed
-// by reference for a tk::ptr<T> parameter, with its extent known to the interpreter. Built with
-// TK_TEST_ON_GPU, the device_buffer cases run on the GPU and on the interpreter and must agree.
+/// @file interpreter_buffers.cpp
+/// Buffers as launch arguments: a std::vector or std::span (host memory, the interpreter) or a
+/// tk::device_buffer (GPU memory; the interpreter runs on a host copy and copies it back) passed
+/// by reference for a tk::ptr<T> parameter, with its extent known to the interpreter. Built with
+/// TK_TEST_ON_GPU, the device_buffer cases run on the GPU and on the interpreter and must agree.
 #include "expect_error.hpp"
 #include "interpreter_support.hpp"
 

@@ -1,6 +1,7 @@
-// Interpreter numerics of control flow: tk::for_range with several loop-carried values of
-// different types (and nested loops), tk::while_, and tk::if_ yielding values and assigning
-// handles, against plain C++ references on fresh random inputs.
+/// @file interpreter_control.cpp
+/// Interpreter numerics of control flow: tk::for_range with several loop-carried values of
+/// different types (and nested loops), tk::while_, and tk::if_ yielding values and assigning
+/// handles, against plain C++ references on fresh random inputs.
 #include "interpreter_support.hpp"
 
 #include <algorithm>

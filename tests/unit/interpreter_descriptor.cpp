@@ -1,7 +1,8 @@
-// Tensor descriptors (tk::make_tensor_descriptor, desc.load / desc.store): blocks that reach past
-// the tensor's edges read zeros there and write nothing there; the descriptor's rules (aligned
-// base, last stride 1, strides multiples of 16 bytes) are errors at the user's line. Built with
-// TK_TEST_ON_GPU (tk_gpu_numerics), the same kernels run on the GPU and must agree.
+/// @file interpreter_descriptor.cpp
+/// Tensor descriptors (tk::make_tensor_descriptor, desc.load / desc.store): blocks that reach past
+/// the tensor's edges read zeros there and write nothing there; the descriptor's rules (aligned
+/// base, last stride 1, strides multiples of 16 bytes) are errors at the user's line. Built with
+/// TK_TEST_ON_GPU (tk_gpu_numerics), the same kernels run on the GPU and must agree.
 #include "expect_error.hpp"
 #include "interpreter_support.hpp"
 

@@ -1,10 +1,11 @@
-// tk::dot against a plain double-precision reference (tests/support/dot_cases.hpp, which states
-// the tolerances): odd shapes (M, N, K not multiples of the tile, K below 16 by masking, 1 x N and
-// N x 1), every input/accumulator pair, f32 in tf32, ieee and tf32x3, operands column-major or
-// transposed through strides, num_warps and num_stages, a dot inside tk::if_ and two chained dots
-// (softmax(q kᵀ) v). On the interpreter here; built as part of tk_gpu_numerics, the same cases
-// run on the GPU and are checked against the same reference (tests/e2e/gpu_dot.cpp compares the
-// GPU with the interpreter directly).
+/// @file interpreter_dot.cpp
+/// tk::dot against a plain double-precision reference (tests/support/dot_cases.hpp, which states
+/// the tolerances): odd shapes (M, N, K not multiples of the tile, K below 16 by masking, 1 x N and
+/// N x 1), every input/accumulator pair, f32 in tf32, ieee and tf32x3, operands column-major or
+/// transposed through strides, num_warps and num_stages, a dot inside tk::if_ and two chained dots
+/// (softmax(q kᵀ) v). On the interpreter here; built as part of tk_gpu_numerics, the same cases
+/// run on the GPU and are checked against the same reference (tests/e2e/gpu_dot.cpp compares the
+/// GPU with the interpreter directly).
 #include "../support/dot_cases.hpp"
 #include "interpreter_support.hpp"
 

@@ -1,10 +1,11 @@
-// The precisions of tk::dot for f32 inputs on the interpreter: TF32 rounding as the tensor cores
-// read an f32 register (toward zero: the low 13 bits dropped), checked on specific bit patterns;
-// tf32x3 as exactly big_a big_b + big_a small_b + small_a big_b; tf32x3 much closer to ieee than
-// tf32; and input_precision having no effect on f16 inputs. Built for the GPU too
-// (tk_gpu_numerics), where the same kernels must stay within the tolerances (not bit for bit:
-// the GPU sums in f32), and where a product only truncation gives exactly shows that the tensor
-// cores do round toward zero.
+/// @file interpreter_dot_precision.cpp
+/// The precisions of tk::dot for f32 inputs on the interpreter: TF32 rounding as the tensor cores
+/// read an f32 register (toward zero: the low 13 bits dropped), checked on specific bit patterns;
+/// tf32x3 as exactly big_a big_b + big_a small_b + small_a big_b; tf32x3 much closer to ieee than
+/// tf32; and input_precision having no effect on f16 inputs. Built for the GPU too
+/// (tk_gpu_numerics), where the same kernels must stay within the tolerances (not bit for bit:
+/// the GPU sums in f32), and where a product only truncation gives exactly shows that the tensor
+/// cores do round toward zero.
 #include "interpreter_support.hpp"
 
 #include <bit>

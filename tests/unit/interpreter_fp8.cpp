@@ -1,8 +1,9 @@
-// fp8 element types (tk::f8e4m3, tk::f8e5m2): the host types' values against the formats'
-// definitions; every one of the 256 codes of each decoded by a kernel; f32, f16 and bf16 values
-// around every rounding boundary encoded with both rounding modes; arithmetic on fp8 blocks.
-// Built with TK_TEST_ON_GPU (tk_gpu_numerics), the kernels run on the GPU and must agree bit
-// for bit.
+/// @file interpreter_fp8.cpp
+/// fp8 element types (tk::f8e4m3, tk::f8e5m2): the host types' values against the formats'
+/// definitions; every one of the 256 codes of each decoded by a kernel; f32, f16 and bf16 values
+/// around every rounding boundary encoded with both rounding modes; arithmetic on fp8 blocks.
+/// Built with TK_TEST_ON_GPU (tk_gpu_numerics), the kernels run on the GPU and must agree bit
+/// for bit.
 #include "expect_error.hpp"
 #include "interpreter_support.hpp"
 

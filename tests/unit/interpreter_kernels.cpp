@@ -1,5 +1,6 @@
-// Interpreter numerics of whole kernels (vector add, fused softmax, layernorm forward, argmax,
-// cumsum) against plain C++ references, on fresh random inputs every run.
+/// @file interpreter_kernels.cpp
+/// Interpreter numerics of whole kernels (vector add, fused softmax, layernorm forward, argmax,
+/// cumsum) against plain C++ references, on fresh random inputs every run.
 #include "interpreter_support.hpp"
 #include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"

@@ -1,7 +1,8 @@
-// Interpreter numerics of a tiled matmul through tk::dot with a K loop (the Triton tutorial's
-// kernel, examples/kernels/matmul.hpp: grouped program ordering, wrapped row/column offsets, masked
-// K tail), for f16 inputs with f32 accumulation and f32 inputs in TF32 and IEEE precision, against
-// a double reference.
+/// @file interpreter_matmul.cpp
+/// Interpreter numerics of a tiled matmul through tk::dot with a K loop (the Triton tutorial's
+/// kernel, examples/kernels/matmul.hpp: grouped program ordering, wrapped row/column offsets,
+/// masked K tail), for f16 inputs with f32 accumulation and f32 inputs in TF32 and IEEE precision,
+/// against a double reference.
 #include "interpreter_support.hpp"
 #include "kernels/matmul.hpp"
 

@@ -1,9 +1,10 @@
-// A matmul through tensor descriptors (examples/kernels/matmul.hpp's matmul_descriptor, B given
-// N x K, its persistent form matmul_persistent, and a K x N variant), with K tails and blocks over
-// the edges of C, in f16, bf16 and e4m3. On the GPU (tk_gpu_numerics) on sm_90, the descriptors
-// become tensor maps and their tiles come by TMA straight into the swizzled rings wgmma reads: rows
-// of 128 bytes in one box (A, and B N x K), or panels of 64 columns, one box each (B K x N); with
-// 2, 3 and 4 stages.
+/// @file interpreter_matmul_descriptor.cpp
+/// A matmul through tensor descriptors (examples/kernels/matmul.hpp's matmul_descriptor, B given
+/// N x K, its persistent form matmul_persistent, and a K x N variant), with K tails and blocks over
+/// the edges of C, in f16, bf16 and e4m3. On the GPU (tk_gpu_numerics) on sm_90, the descriptors
+/// become tensor maps and their tiles come by TMA straight into the swizzled rings wgmma reads:
+/// rows of 128 bytes in one box (A, and B N x K), or panels of 64 columns, one box each (B K x N);
+/// with 2, 3 and 4 stages.
 #include "interpreter_support.hpp"
 #include "kernels/matmul.hpp"
 

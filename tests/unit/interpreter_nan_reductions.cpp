@@ -1,8 +1,9 @@
-// Interpreter (and, built with TK_TEST_ON_GPU, GPU) numerics of argmax, argmin, max and min over
-// rows that hold NaN: argmax/argmin take a NaN as the largest/smallest element and return the
-// first NaN's index (as torch does); max/min ignore NaNs (as Triton's tl.max does), so a line of
-// NaNs padded with -inf gives -inf. Neither result may depend on the order lanes are combined in,
-// so the interpreter and the GPU agree whatever their reduction trees.
+/// @file interpreter_nan_reductions.cpp
+/// Interpreter (and, built with TK_TEST_ON_GPU, GPU) numerics of argmax, argmin, max and min over
+/// rows that hold NaN: argmax/argmin take a NaN as the largest/smallest element and return the
+/// first NaN's index (as torch does); max/min ignore NaNs (as Triton's tl.max does), so a line of
+/// NaNs padded with -inf gives -inf. Neither result may depend on the order lanes are combined in,
+/// so the interpreter and the GPU agree whatever their reduction trees.
 #include "interpreter_support.hpp"
 
 #include <cmath>

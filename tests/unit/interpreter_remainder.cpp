@@ -1,7 +1,8 @@
-// Numerics of `%` on floats: C's fmod, exact, bit for bit (the sign of a zero result included),
-// for f32, f64, f16 and bf16. Built twice like every interpreter_*.cpp: on the interpreter
-// (tk_unit_tests) and on the GPU (tk_gpu_numerics), where an `x - y * trunc(x / y)` lowering
-// is wrong for large quotients (2^100 and more) and subnormal divisors.
+/// @file interpreter_remainder.cpp
+/// Numerics of `%` on floats: C's fmod, exact, bit for bit (the sign of a zero result included),
+/// for f32, f64, f16 and bf16. Built twice like every interpreter_*.cpp: on the interpreter
+/// (tk_unit_tests) and on the GPU (tk_gpu_numerics), where an `x - y * trunc(x / y)` lowering
+/// is wrong for large quotients (2^100 and more) and subnormal divisors.
 #include "interpreter_support.hpp"
 
 #include <bit>

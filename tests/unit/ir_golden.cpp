@@ -1,11 +1,12 @@
-// Printed-IR golden tests: the `tk` dialect text of the kernels in tests/ir/golden_kernels.hpp,
-// one golden file per op family in tests/golden/<family>.mlir. The golden files are the
-// specification of the printed IR: review every change to them.
-//
-//   TK_UPDATE_GOLDEN=1 ./tk_unit_tests "[golden]"   rewrites the golden files
-//
-// On a mismatch the actual text is written next to the temporary directory's
-// tk_golden_actual/<family>.mlir, and the first differing line is reported.
+/// @file ir_golden.cpp
+/// Printed-IR golden tests: the `tk` dialect text of the kernels in tests/ir/golden_kernels.hpp,
+/// one golden file per op family in tests/golden/<family>.mlir. The golden files are the
+/// specification of the printed IR: review every change to them.
+///
+///   TK_UPDATE_GOLDEN=1 ./tk_unit_tests "[golden]"   rewrites the golden files
+///
+/// On a mismatch the actual text is written next to the temporary directory's
+/// tk_golden_actual/<family>.mlir, and the first differing line is reported.
 #include "../ir/golden_support.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,9 +1,10 @@
-// Compiling and loading a kernel (tk/detail/runtime/launch.hpp) without a GPU: the stand-in
-// driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image or PTX text as the
-// real one does, and a stand-in backend whose output, producer and disk cache each test sets.
-// The real backend's cache (keys, entries on disk) is tested in tests/backend/cache_test.cpp;
-// here, what the launch does with it: store only what loaded, retry once with TK_CACHE_REPLACE
-// when the driver rejects a cached binary, and say why it fails.
+/// @file launch_cache.cpp
+/// Compiling and loading a kernel (tk/detail/runtime/launch.hpp) without a GPU: the stand-in
+/// driver (tests/support/fake_cuda.cpp), which rejects anything but an ELF image or PTX text as the
+/// real one does, and a stand-in backend whose output, producer and disk cache each test sets.
+/// The real backend's cache (keys, entries on disk) is tested in tests/backend/cache_test.cpp;
+/// here, what the launch does with it: store only what loaded, retry once with TK_CACHE_REPLACE
+/// when the driver rejects a cached binary, and say why it fails.
 #include "expect_error.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,5 +1,6 @@
-// The small ownership, callable and message types the headers use in place of <memory>,
-// <functional> and <sstream>.
+/// @file ownership.cpp
+/// The small ownership, callable and message types the headers use in place of <memory>,
+/// <functional> and <sstream>.
 #include <catch2/catch.hpp>
 #include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>

@@ -1,7 +1,8 @@
-// argmax/argmin combine (value, index) pairs by one rule written twice: as ops (traced, run by
-// the GPU) and evaluated directly (the interpreter). Both must agree on every pair of special
-// values, and the rule must be associative and commutative, so no reduction order changes the
-// result.
+/// @file reduce_arg_rule.cpp
+/// argmax/argmin combine (value, index) pairs by one rule written twice: as ops (traced, run by
+/// the GPU) and evaluated directly (the interpreter). Both must agree on every pair of special
+/// values, and the rule must be associative and commutative, so no reduction order changes the
+/// result.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 

@@ -1,5 +1,6 @@
-// An environment variable set (or, with nullptr, unset) for a scope, then restored: for the
-// tests of code that reads TK_* variables, the cache directory, the driver's library, ...
+/// @file scoped_env.hpp
+/// An environment variable set (or, with nullptr, unset) for a scope, then restored: for the
+/// tests of code that reads TK_* variables, the cache directory, the driver's library, ...
 #pragma once
 
 #include <cstdlib>

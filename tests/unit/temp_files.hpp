@@ -1,5 +1,6 @@
-// Temporary directories, whole files, and what a piece of code writes to stderr: for the tests
-// of the disk cache and of everything that reads or logs around it.
+/// @file temp_files.hpp
+/// Temporary directories, whole files, and what a piece of code writes to stderr: for the tests
+/// of the disk cache and of everything that reads or logs around it.
 #pragma once
 
 #include <catch2/catch.hpp>

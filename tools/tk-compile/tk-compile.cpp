@@ -1,4 +1,5 @@
-/// @file tk-compile: the backend's C ABI (include/tk/backend.h) on the command line. Compiles one
+/// @file tk-compile.cpp
+/// tk-compile: the backend's C ABI (include/tk/backend.h) on the command line. Compiles one
 /// IR file (or stdin) and writes the PTX (default) or the binary; used by the lit tests of code
 /// generation (tests/lit/Target) and to look at what the backend emits.
 ///   tk-compile --target=sm_90a [--lowering-target=sm_80] [--num-warps=4] [--emit=ptx|cubin|auto]

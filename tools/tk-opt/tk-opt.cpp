@@ -1,4 +1,5 @@
-/// @file tk-opt: mlir-opt for TileKit's IR. Parses and verifies the tk dialect with the upstream
+/// @file tk-opt.cpp
+/// tk-opt: mlir-opt for TileKit's IR. Parses and verifies the tk dialect with the upstream
 /// dialects the front end prints (func, arith, math, scf), cf, and the llvm and nvvm dialects
 /// the lowering produces (so that every stage of the pipeline can be run on its own input); runs
 /// the pipeline's passes and the test passes of tests/lib.

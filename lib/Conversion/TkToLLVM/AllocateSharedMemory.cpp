@@ -1,4 +1,5 @@
-/// @file tk-allocate-shared-memory: the Allocation analysis (lib/Analysis/Allocation.h) over the
+/// @file AllocateSharedMemory.cpp
+/// tk-allocate-shared-memory: the Allocation analysis (lib/Analysis/Allocation.h) over the
 /// module, its offsets written on the ops that use scratch and on each tkgpu.local_alloc
 /// (`tkgpu.shared_offset`), and its
 /// total on the module (`tkgpu.shared`), which the compile result reports and the launch passes

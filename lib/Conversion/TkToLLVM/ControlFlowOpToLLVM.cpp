@@ -1,4 +1,5 @@
-/// @file scf.for / scf.if / scf.while and their terminators carrying tensors: in tk-to-llvm they
+/// @file ControlFlowOpToLLVM.cpp
+/// scf.for / scf.if / scf.while and their terminators carrying tensors: in tk-to-llvm they
 /// stay scf ops, with every tensor they carry (operands, results, region arguments) converted to
 /// the struct of the thread's elements; the ops in their regions are converted by the other
 /// patterns like any other. The pipeline's next stages lower the scf ops (now on LLVM types

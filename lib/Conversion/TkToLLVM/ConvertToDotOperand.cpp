@@ -1,4 +1,5 @@
-/// @file Dot operands (`#tkgpu.dot_operand`) read from swizzled shared memory with `ldmatrix`:
+/// @file ConvertToDotOperand.cpp
+/// Dot operands (`#tkgpu.dot_operand`) read from swizzled shared memory with `ldmatrix`:
 /// tkgpu.local_load of a tile (software pipelining's), and tkgpu.convert_layout from a blocked
 /// layout, which first stores the tensor to a scratch tile (the generic path in ViewOpToLLVM.cpp
 /// reads one element at a time, with bank conflicts).

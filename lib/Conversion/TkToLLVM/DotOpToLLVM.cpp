@@ -1,4 +1,5 @@
-/// @file tk.dot as an FMA loop, for dots left in blocked layouts (tk-accelerate-matmul gives the
+/// @file DotOpToLLVM.cpp
+/// tk.dot as an FMA loop, for dots left in blocked layouts (tk-accelerate-matmul gives the
 /// others tensor-core layouts: MMAv2DotOpToLLVM.cpp).
 ///
 /// a (M x K) and b (K x N) go to the op's scratch in shared memory, row-major, b after a

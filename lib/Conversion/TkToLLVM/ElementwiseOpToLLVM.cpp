@@ -1,4 +1,5 @@
-/// @file Elementwise ops on tensors -> one scalar op per element the thread holds: any arith op
+/// @file ElementwiseOpToLLVM.cpp
+/// Elementwise ops on tensors -> one scalar op per element the thread holds: any arith op
 /// (the same op on the elements, which the upstream arith -> LLVM patterns then lower), and
 /// tk.addptr (llvm.getelementptr, on scalars too).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"

@@ -1,4 +1,5 @@
-/// @file func.func -> llvm.func (the kernel: `nvvm.kernel`, `nvvm.maxntid`) and func.return ->
+/// @file FuncOpToLLVM.cpp
+/// func.func -> llvm.func (the kernel: `nvvm.kernel`, `nvvm.maxntid`) and func.return ->
 /// llvm.return. `tk.divisibility` on a pointer argument (the launch's promise that it is that
 /// many bytes aligned) becomes `llvm.align`, so LLVM knows it too; on integers it has done its
 /// work in AxisInfo and is dropped.

@@ -1,4 +1,5 @@
-/// @file tk.load / tk.store -> llvm.load / llvm.store, one per element the thread holds or, where
+/// @file LoadStoreOpToLLVM.cpp
+/// tk.load / tk.store -> llvm.load / llvm.store, one per element the thread holds or, where
 /// the pass found the elements contiguous and aligned (VectorWidths), one per vector of them
 /// (`ld.global.v4.f32`). A mask guards each access with an `scf.if` (a branch once lowered);
 /// a masked-off load yields `other`, or zero without it. With vectors, the first element's mask

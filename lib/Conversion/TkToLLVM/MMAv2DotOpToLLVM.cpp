@@ -1,4 +1,5 @@
-/// @file tk.dot on tensor cores: `mma.sync.aligned.m16n8kK.row.col` (sm_80 and newer), for a
+/// @file MMAv2DotOpToLLVM.cpp
+/// tk.dot on tensor cores: `mma.sync.aligned.m16n8kK.row.col` (sm_80 and newer), for a
 /// dot whose result is in an `#tkgpu.mma` layout and whose operands are in the matching
 /// `#tkgpu.dot_operand` layouts (tk-accelerate-matmul chose them; their attributes describe the
 /// fragments). The operands arrive in registers, in the order mma.sync reads them: this pattern

@@ -1,4 +1,5 @@
-/// @file tk.make_range -> the thread's element indices (Layout.h's mapping as IR, from the
+/// @file MakeRangeOpToLLVM.cpp
+/// tk.make_range -> the thread's element indices (Layout.h's mapping as IR, from the
 /// thread id) plus `start`.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"

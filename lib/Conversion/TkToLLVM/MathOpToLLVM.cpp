@@ -1,4 +1,5 @@
-/// @file math ops -> LLVM + NVVM, on tensors (one scalar computation per element the thread
+/// @file MathOpToLLVM.cpp
+/// math ops -> LLVM + NVVM, on tensors (one scalar computation per element the thread
 /// holds, as in ElementwiseOpToLLVM.cpp) and on scalars, emitted directly in the LLVM dialect
 /// rather than through the upstream math patterns so that the choice per op and type is ours:
 ///  - f32 exp, exp2, log, log2, rsqrt: the SFU's approximations, as Triton does

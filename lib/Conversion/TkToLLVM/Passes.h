@@ -1,4 +1,5 @@
-/// @file The tk-to-llvm pass (Passes.td) and its registration.
+/// @file Passes.h
+/// The tk-to-llvm pass (Passes.td) and its registration.
 #ifndef TK_CONVERSION_TKTOLLVM_PASSES_H
 #define TK_CONVERSION_TKTOLLVM_PASSES_H
 

@@ -1,4 +1,5 @@
-/// @file One populate function per op family of tk-to-llvm (one .cpp each beside this header).
+/// @file PatternTkToLLVM.h
+/// One populate function per op family of tk-to-llvm (one .cpp each beside this header).
 /// What the families share is in TypeConverter.h, Utility.h and ReduceScanCommon.h.
 #ifndef TK_CONVERSION_TKTOLLVM_PATTERNTKTOLLVM_H
 #define TK_CONVERSION_TKTOLLVM_PATTERNTKTOLLVM_H

@@ -1,4 +1,5 @@
-/// @file tk.get_program_id / tk.get_num_programs -> nvvm.read.ptx.sreg.ctaid.* / nctaid.*: a
+/// @file ProgramIdOpToLLVM.cpp
+/// tk.get_program_id / tk.get_num_programs -> nvvm.read.ptx.sreg.ctaid.* / nctaid.*: a
 /// program instance is a CTA.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 

@@ -1,4 +1,5 @@
-/// @file tk.bitcast, tk.ptr_to_int, tk.int_to_ptr, on scalars and (element by element) on
+/// @file PtrCastOpToLLVM.cpp
+/// tk.bitcast, tk.ptr_to_int, tk.int_to_ptr, on scalars and (element by element) on
 /// tensors. Every `!tk.ptr<T>` is the same opaque `!llvm.ptr<1>`, so tk.bitcast between
 /// pointers is the value itself; the other two are llvm.ptrtoint / llvm.inttoptr. (Numbers are
 /// bit-cast with arith.bitcast, which ElementwiseOpToLLVM.cpp and the upstream arith patterns

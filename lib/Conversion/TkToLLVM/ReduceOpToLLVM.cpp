@@ -1,4 +1,5 @@
-/// @file tk.reduce -> LLVM/NVVM, in three steps along the axis, each combining with the op's
+/// @file ReduceOpToLLVM.cpp
+/// tk.reduce -> LLVM/NVVM, in three steps along the axis, each combining with the op's
 /// region (inlined per combine):
 ///  1. in-thread: a thread combines its own elements of each position off the axis (its
 ///     elements of one such position are one group; the groups are the result's elements, in

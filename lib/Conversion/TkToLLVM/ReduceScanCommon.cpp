@@ -1,4 +1,5 @@
-/// @file What the tk.reduce and tk.scan lowerings share (ReduceScanCommon.h): the thread's
+/// @file ReduceScanCommon.cpp
+/// What the tk.reduce and tk.scan lowerings share (ReduceScanCommon.h): the thread's
 /// coordinates along the axis, shuffles of any scalar, the inlined combine region.
 #include "Conversion/TkToLLVM/ReduceScanCommon.h"
 

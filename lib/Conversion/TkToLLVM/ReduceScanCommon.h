@@ -1,4 +1,5 @@
-/// @file What the tk.reduce and tk.scan lowerings share: the thread's coordinates along the
+/// @file ReduceScanCommon.h
+/// What the tk.reduce and tk.scan lowerings share: the thread's coordinates along the
 /// axis, shuffles of any scalar, the combine region inlined. The axis geometry (CombineAxis) is
 /// in lib/Analysis/Utility.h and the scratch areas in lib/Analysis/Allocation.h, which the
 /// shared-memory allocation uses too.

@@ -1,4 +1,5 @@
-/// @file tk.scan -> LLVM/NVVM: an inclusive scan along the axis with the op's region (inlined
+/// @file ScanOpToLLVM.cpp
+/// tk.scan -> LLVM/NVVM: an inclusive scan along the axis with the op's region (inlined
 /// per combine). Along the axis a tensor's elements are ordered (repetition of the layout's
 /// tile, warp, lane, element of the thread's chunk); an element's result is the combination of
 /// everything before it in that order, built from the parts:

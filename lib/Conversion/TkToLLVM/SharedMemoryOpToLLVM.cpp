@@ -1,4 +1,5 @@
-/// @file Shared-memory buffers and the asynchronous copies that fill them (software
+/// @file SharedMemoryOpToLLVM.cpp
+/// Shared-memory buffers and the asynchronous copies that fill them (software
 /// pipelining's ops) -> LLVM + NVVM.
 ///
 /// A `!tkgpu.memdesc` becomes the `!llvm.ptr<3>` of its first element: tkgpu.local_alloc is the

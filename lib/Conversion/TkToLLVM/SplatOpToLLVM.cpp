@@ -1,4 +1,5 @@
-/// @file Tensors of one value: tk.splat and splat arith.constant -> the scalar, once per
+/// @file SplatOpToLLVM.cpp
+/// Tensors of one value: tk.splat and splat arith.constant -> the scalar, once per
 /// element the thread holds.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"

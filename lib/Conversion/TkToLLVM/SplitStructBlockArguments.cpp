@@ -1,4 +1,5 @@
-/// @file tk-split-struct-block-arguments (Passes.td): one block argument per member of an
+/// @file SplitStructBlockArguments.cpp
+/// tk-split-struct-block-arguments (Passes.td): one block argument per member of an
 /// `!llvm.struct` block argument, so that a loop-carried tensor reaches LLVM as one phi per
 /// element rather than a phi of a struct.
 #include "Conversion/TkToLLVM/Passes.h"

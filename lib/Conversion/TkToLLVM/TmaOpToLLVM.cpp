@@ -1,4 +1,5 @@
-/// @file tk.descriptor_load and tk.descriptor_store through a tensor map (a kernel argument of
+/// @file TmaOpToLLVM.cpp
+/// tk.descriptor_load and tk.descriptor_store through a tensor map (a kernel argument of
 /// tk-tma-descriptors): the Tensor Memory Accelerator copies the block between global memory and
 /// the op's scratch tile in shared memory, where it lies row-major and unswizzled, as the map's
 /// box (innermost dimension first) lays it out. Elements outside the tensor read as zero and

@@ -1,4 +1,5 @@
-/// @file The tk-to-llvm type converter (TypeConverter.h).
+/// @file TypeConverter.cpp
+/// The tk-to-llvm type converter (TypeConverter.h).
 #include "Conversion/TkToLLVM/TypeConverter.h"
 
 #include "Dialect/Tk/IR/Dialect.h"

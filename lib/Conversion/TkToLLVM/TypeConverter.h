@@ -1,4 +1,5 @@
-/// @file The tk-to-llvm type converter: a tensor in a distributed layout is a struct of the
+/// @file TypeConverter.h
+/// The tk-to-llvm type converter: a tensor in a distributed layout is a struct of the
 /// elements its thread holds.
 #ifndef TK_CONVERSION_TKTOLLVM_TYPECONVERTER_H
 #define TK_CONVERSION_TKTOLLVM_TYPECONVERTER_H

@@ -1,4 +1,5 @@
-/// @file The helpers every tk-to-llvm op family uses (Utility.h): packing a thread's elements
+/// @file Utility.cpp
+/// The helpers every tk-to-llvm op family uses (Utility.h): packing a thread's elements
 /// into the struct a tensor becomes, the tensor indices of those elements, and the scratch in
 /// shared memory.
 #include "Conversion/TkToLLVM/Utility.h"

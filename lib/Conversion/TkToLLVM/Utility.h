@@ -1,4 +1,5 @@
-/// @file What every tk-to-llvm op family uses: packing and unpacking the struct a tensor
+/// @file Utility.h
+/// What every tk-to-llvm op family uses: packing and unpacking the struct a tensor
 /// becomes, the thread's tensor indices, i32 constants, and the shared-memory scratch (its
 /// address, the barrier around its use, stores and loads of it), inline PTX.
 #ifndef TK_CONVERSION_TKTOLLVM_UTILITY_H

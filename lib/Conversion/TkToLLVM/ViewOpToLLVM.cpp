@@ -1,4 +1,5 @@
-/// @file tk.broadcast, tk.expand_dims, tk.reshape, tk.trans and tkgpu.convert_layout: ops that
+/// @file ViewOpToLLVM.cpp
+/// tk.broadcast, tk.expand_dims, tk.reshape, tk.trans and tkgpu.convert_layout: ops that
 /// move a tensor's elements without computing on them.
 ///
 /// Each of them reads, for result index I, the operand element whose row-major linear index is

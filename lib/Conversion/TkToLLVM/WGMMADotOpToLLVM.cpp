@@ -1,4 +1,5 @@
-/// @file tkgpu.warp_group_dot and tkgpu.warp_group_dot_wait -> `wgmma.mma_async` (sm_90a).
+/// @file WGMMADotOpToLLVM.cpp
+/// tkgpu.warp_group_dot and tkgpu.warp_group_dot_wait -> `wgmma.mma_async` (sm_90a).
 ///
 /// Each warpgroup (four consecutive warps: warpsPerCTA[0] is a multiple of 4 in a version-3
 /// `#tkgpu.mma` layout) computes its 64-row slices of the result: for each rep of the layout's

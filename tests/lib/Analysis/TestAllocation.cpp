@@ -1,4 +1,5 @@
-/// @file tk-test-print-allocation: the Allocation analysis (lib/Analysis/Allocation.h) as
+/// @file TestAllocation.cpp
+/// tk-test-print-allocation: the Allocation analysis (lib/Analysis/Allocation.h) as
 /// remarks, for tests/lit/Analysis/allocation.mlir. Besides the ops' scratch, any op carrying
 /// `test.buffer_bytes = N` defines an explicit buffer of N bytes held by its first result, as a
 /// `tkgpu.local_alloc` does (those count too): live from the op to the result's last use (to the

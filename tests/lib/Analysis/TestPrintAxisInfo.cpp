@@ -1,4 +1,5 @@
-/// @file tk-test-print-axis-info: emits a remark with the AxisInfo state of every integer and
+/// @file TestPrintAxisInfo.cpp
+/// tk-test-print-axis-info: emits a remark with the AxisInfo state of every integer and
 /// pointer value (block arguments on their region's op, results on their op) and the vector width
 /// and order of every tk.load / tk.store. For the lit tests in tests/lit/Analysis.
 #include "TestPasses.h"

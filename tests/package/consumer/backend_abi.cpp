@@ -1,5 +1,6 @@
-// A program linking the installed backend library through tk::backend and calling its C ABI
-// (tk/backend.h) directly (test package.install): prints the backend's version and targets.
+/// @file backend_abi.cpp
+/// A program linking the installed backend library through tk::backend and calling its C ABI
+/// (tk/backend.h) directly (test package.install): prints the backend's version and targets.
 #include <tk/backend.h>
 
 #include <cstdio>

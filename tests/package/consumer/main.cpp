@@ -1,9 +1,10 @@
-// A program using an installed TileKit (tests/package/): runs a kernel on the interpreter and
-// checks the result; when its tk::tk target compiled in a backend library
-// (TK_BACKEND_LIBRARY_PATH), loads the backend the way a GPU launch does and checks that it is that
-// file, inside the prefix given as the argument.
-//
-//   tk_package_consumer [--backend-in <dir> | --no-backend]
+/// @file main.cpp
+/// A program using an installed TileKit (tests/package/): runs a kernel on the interpreter and
+/// checks the result; when its tk::tk target compiled in a backend library
+/// (TK_BACKEND_LIBRARY_PATH), loads the backend the way a GPU launch does and checks that it is
+/// that file, inside the prefix given as the argument.
+///
+///   tk_package_consumer [--backend-in <dir> | --no-backend]
 #include <tk/tk.hpp>
 
 #ifdef TK_BACKEND_LIBRARY_PATH

@@ -1,4 +1,5 @@
-/// @file The tk dialect: registration, and the `tk.divisibility` argument attribute.
+/// @file Dialect.cpp
+/// The tk dialect: registration, and the `tk.divisibility` argument attribute.
 #include "Dialect/Tk/IR/Dialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -1,4 +1,5 @@
-/// @file The tk dialect, its `!tk.ptr<T>` type and its ops (generated from TkDialect.td,
+/// @file Dialect.h
+/// The tk dialect, its `!tk.ptr<T>` type and its ops (generated from TkDialect.td,
 /// TkTypes.td and TkOps.td). The only header other backend code includes for them.
 #ifndef TK_DIALECT_TK_IR_DIALECT_H
 #define TK_DIALECT_TK_IR_DIALECT_H

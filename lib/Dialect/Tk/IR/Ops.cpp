@@ -1,4 +1,5 @@
-/// @file Verifiers of the tk ops. The ODS constraints (TkOps.td) check each operand's kind;
+/// @file Ops.cpp
+/// Verifiers of the tk ops. The ODS constraints (TkOps.td) check each operand's kind;
 /// these check how operands, properties and results fit together, with messages that say what
 /// the IR must look like instead.
 #include "Dialect/Tk/IR/Dialect.h"

@@ -1,4 +1,5 @@
-/// @file `!tk.ptr<T>`: parsing, printing (generated) and its verifier.
+/// @file Types.cpp
+/// `!tk.ptr<T>`: parsing, printing (generated) and its verifier.
 #include "Dialect/Tk/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"

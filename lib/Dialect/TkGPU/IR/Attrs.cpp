@@ -1,4 +1,5 @@
-/// @file The tkgpu layouts: syntax, verifiers, and the `#blocked` / `#slice` / `#mma` /
+/// @file Attrs.cpp
+/// The tkgpu layouts: syntax, verifiers, and the `#blocked` / `#slice` / `#mma` /
 /// `#dot_op` / `#shared` aliases they print under.
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"

@@ -1,4 +1,5 @@
-/// @file The tkgpu dialect: registration, its module attributes `tkgpu.num_warps`,
+/// @file Dialect.cpp
+/// The tkgpu dialect: registration, its module attributes `tkgpu.num_warps`,
 /// `tkgpu.threads_per_warp` and `tkgpu.shared`, and `tkgpu.shared_offset` on ops.
 #include "Dialect/TkGPU/IR/Dialect.h"
 

@@ -1,4 +1,5 @@
-/// @file The tkgpu dialect: its layouts (tensor encodings) and ops, generated from
+/// @file Dialect.h
+/// The tkgpu dialect: its layouts (tensor encodings) and ops, generated from
 /// TkGPUDialect.td, TkGPUAttrs.td, TkGPUTypes.td and TkGPUOps.td. The one header other backend code
 /// includes for them; Layout.h adds the C++ API of the layouts.
 #ifndef TK_DIALECT_TKGPU_IR_DIALECT_H

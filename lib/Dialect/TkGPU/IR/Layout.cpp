@@ -1,4 +1,5 @@
-/// @file Index arithmetic of the tkgpu layouts (Layout.h).
+/// @file Layout.cpp
+/// Index arithmetic of the tkgpu layouts (Layout.h).
 #include "Dialect/TkGPU/IR/Layout.h"
 
 #include "llvm/Support/ErrorHandling.h"

@@ -1,4 +1,5 @@
-/// @file The C++ API of tkgpu layouts: how many elements a thread holds, which tensor element
+/// @file Layout.h
+/// The C++ API of tkgpu layouts: how many elements a thread holds, which tensor element
 /// is a thread's n-th, and Triton's default blocked layout for a shape. Plain index arithmetic,
 /// used by the passes that choose layouts and by the lowering to LLVM (which emits the same
 /// arithmetic as IR).

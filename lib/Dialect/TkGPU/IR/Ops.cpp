@@ -1,4 +1,5 @@
-/// @file The tkgpu ops' verifiers and folders.
+/// @file Ops.cpp
+/// The tkgpu ops' verifiers and folders.
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"

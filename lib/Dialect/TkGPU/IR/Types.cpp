@@ -1,4 +1,5 @@
-/// @file The tkgpu types: `!tkgpu.memdesc<shape x element, #shared>`, its syntax and verifier.
+/// @file Types.cpp
+/// The tkgpu types: `!tkgpu.memdesc<shape x element, #shared>`, its syntax and verifier.
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
 

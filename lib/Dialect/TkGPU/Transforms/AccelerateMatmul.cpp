@@ -1,4 +1,5 @@
-/// @file tk-accelerate-matmul: tk.dot on tensor cores (Triton's AccelerateMatmul). Each dot the
+/// @file AccelerateMatmul.cpp
+/// tk-accelerate-matmul: tk.dot on tensor cores (Triton's AccelerateMatmul). Each dot the
 /// tensor cores can compute gets an `#tkgpu.mma` result and accumulator; tkgpu.convert_layout
 /// ops bring its accumulator into that layout and its result back to the blocked layout its
 /// users had. tk-remove-layout-conversions then carries the accumulator through loops in the

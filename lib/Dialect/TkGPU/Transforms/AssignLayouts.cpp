@@ -1,4 +1,5 @@
-/// @file tk-assign-layouts: gives every tensor a tkgpu layout (Triton's
+/// @file AssignLayouts.cpp
+/// tk-assign-layouts: gives every tensor a tkgpu layout (Triton's
 /// ConvertTritonToTritonGPU). A DialectConversion: the type converter gives a tensor without a
 /// layout the default blocked layout of its shape; one pattern for every op computes its
 /// results' layouts from its operands' (rules in Passes.td), inserting tkgpu.convert_layout

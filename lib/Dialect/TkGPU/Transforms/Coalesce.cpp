@@ -1,4 +1,5 @@
-/// @file tk-coalesce: gives each tk.load / tk.store whose addresses AxisInfo proves contiguous
+/// @file Coalesce.cpp
+/// tk-coalesce: gives each tk.load / tk.store whose addresses AxisInfo proves contiguous
 /// and aligned a blocked layout in which a thread holds that many consecutive elements (up to 16
 /// bytes) along the most contiguous dimension, whichever it is, so that the lowering emits one
 /// vector access per thread (Triton's Coalesce). The

@@ -1,4 +1,5 @@
-/// @file tk-legalize-fp8: arithmetic on f8E4M3FN and f8E5M2 as integer and f32 arithmetic, so that
+/// @file LegalizeFp8.cpp
+/// tk-legalize-fp8: arithmetic on f8E4M3FN and f8E5M2 as integer and f32 arithmetic, so that
 /// no later stage sees an fp8 value other than as the byte it is stored in.
 ///
 /// - arith.extf from fp8 decodes the byte: value = significand x 2^exponent, built from its

@@ -1,4 +1,5 @@
-/// @file The tkgpu passes (Passes.td) and their registration.
+/// @file Passes.h
+/// The tkgpu passes (Passes.td) and their registration.
 #ifndef TK_DIALECT_TKGPU_TRANSFORMS_PASSES_H
 #define TK_DIALECT_TKGPU_TRANSFORMS_PASSES_H
 

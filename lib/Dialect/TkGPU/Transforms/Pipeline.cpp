@@ -1,4 +1,5 @@
-/// @file tk-pipeline: `num_stages` software pipelining of the loops that feed tensor-core dots
+/// @file Pipeline.cpp
+/// tk-pipeline: `num_stages` software pipelining of the loops that feed tensor-core dots
 /// (Triton's loop pipeliner for mma.sync): the global loads of a dot's operands run
 /// num_stages - 1 iterations ahead, as asynchronous copies (`cp.async`) into a ring of
 /// shared-memory tiles, while the tensor cores work on the tile loaded earlier.

@@ -1,4 +1,5 @@
-/// @file tk-remove-layout-conversions: removes tkgpu.convert_layout ops where the IR can do
+/// @file RemoveLayoutConversions.cpp
+/// tk-remove-layout-conversions: removes tkgpu.convert_layout ops where the IR can do
 /// without them (rules in Passes.td). Greedy pattern rewrites; the convert_layout folder removes
 /// identities and folds chains.
 ///

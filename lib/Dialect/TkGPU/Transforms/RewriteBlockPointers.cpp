@@ -1,4 +1,5 @@
-/// @file tk-rewrite-block-pointers: block pointers as pointer blocks (Triton's
+/// @file RewriteBlockPointers.cpp
+/// tk-rewrite-block-pointers: block pointers as pointer blocks (Triton's
 /// RewriteTensorPointer). A `!tk.blockptr` value becomes its parts, 1 + 3 rank values:
 ///
 ///   base (!tk.ptr<T>), shape (rank x i32), strides (rank x i64), offsets (rank x i32)

@@ -1,4 +1,5 @@
-/// @file tk-rewrite-tensor-descriptors: tensor-descriptor accesses as pointer blocks (Triton's
+/// @file RewriteTensorDescriptors.cpp
+/// tk-rewrite-tensor-descriptors: tensor-descriptor accesses as pointer blocks (Triton's
 /// RewriteTensorDescriptorToPointer). Each tk.descriptor_load becomes a tk.load and each
 /// tk.descriptor_store a tk.store, through the block of pointers
 ///

@@ -1,4 +1,5 @@
-/// @file The pointer block and bounds mask of a block of a strided tensor (TensorBlocks.h).
+/// @file TensorBlocks.cpp
+/// The pointer block and bounds mask of a block of a strided tensor (TensorBlocks.h).
 #include "Dialect/TkGPU/Transforms/TensorBlocks.h"
 
 #include "Dialect/Tk/IR/Dialect.h"

@@ -1,4 +1,5 @@
-/// @file The pointer block and bounds mask of a block of a strided tensor in global memory: what
+/// @file TensorBlocks.h
+/// The pointer block and bounds mask of a block of a strided tensor in global memory: what
 /// tensor descriptors and block pointers become (tk-rewrite-tensor-descriptors,
 /// tk-rewrite-block-pointers).
 #ifndef TK_DIALECT_TKGPU_TRANSFORMS_TENSORBLOCKS_H

@@ -1,4 +1,5 @@
-/// @file tk-tma-descriptors: tensor descriptors whose tensor the launch knows become kernel
+/// @file TmaDescriptors.cpp
+/// tk-tma-descriptors: tensor descriptors whose tensor the launch knows become kernel
 /// parameters, tensor maps the runtime encodes (`cuTensorMapEncodeTiled`) and passes by value,
 /// for the Hopper Tensor Memory Accelerator (TMA) to copy blocks through.
 ///

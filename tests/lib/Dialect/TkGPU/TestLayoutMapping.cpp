@@ -1,4 +1,5 @@
-/// @file tk-test-layout-mapping: prints Layout.h's element <-> thread mapping for the layouts on
+/// @file TestLayoutMapping.cpp
+/// tk-test-layout-mapping: prints Layout.h's element <-> thread mapping for the layouts on
 /// function arguments, so that lit tests can check it. For every tensor argument of every
 /// function: a remark with Triton's default layouts for its shape and its layout's number of
 /// warps (scalar, and vectorized for its element type), and a remark with the elements per
