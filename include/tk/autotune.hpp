@@ -207,12 +207,9 @@ public:
       detail::fail(loc, "tk::autotune of kernel '", kernel_.name(), "' has no configs");
     for (std::size_t i = 0; i < options_.configs.size(); ++i) {
       const config &c = options_.configs[i];
-      if (c.num_warps < 1 || c.num_warps > 32 || (c.num_warps & (c.num_warps - 1)))
-        detail::fail(loc, "tk::autotune config ", i, " of kernel '", kernel_.name(),
-                     "': num_warps is ", c.num_warps, "; it must be 1, 2, 4, 8, 16 or 32");
-      if (c.num_stages < 1)
-        detail::fail(loc, "tk::autotune config ", i, " of kernel '", kernel_.name(),
-                     "': num_stages is ", c.num_stages, "; it must be at least 1");
+      if (const std::string why = detail::invalid_code_options(c.num_warps, c.num_stages);
+          !why.empty())
+        detail::fail(loc, "tk::autotune config ", i, " of kernel '", kernel_.name(), "': ", why);
       for (std::size_t j = 0; j < c.constants.size(); ++j)
         for (std::size_t k = 0; k < j; ++k)
           if (c.constants[j].first == c.constants[k].first)

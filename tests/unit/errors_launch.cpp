@@ -240,3 +240,18 @@ TEST_CASE("errors: error in a kernel body reported through launch", "[errors]") 
              tk::constant<int>(12));
   });
 }
+
+TEST_CASE("launch options: the options that decide the code come from launch_options",
+          "[errors][launch]") {
+  const tk::launch_options o{
+      .num_warps = 8, .num_stages = 2, .fp_fusion = false, .target_arch = "sm_80"};
+  const tk::detail::code_options code = tk::detail::code_options_of(o);
+  CHECK(code.num_warps == 8);
+  CHECK(code.num_stages == 2);
+  CHECK_FALSE(code.fp_fusion);
+  CHECK(code.tensor_maps); // a launch may take tensor maps; it falls back when they do not fit
+  CHECK(code.target_arch.name == "sm_80");
+  CHECK(std::string(code.target_arch.source) == "launch_options::target_arch");
+  CHECK(tk::detail::code_options_of({}) ==
+        tk::detail::code_options{.target_arch = tk::detail::requested_target_arch("")});
+}

@@ -147,7 +147,7 @@ struct fixture {
   tk::detail::backend_library backend = fake_backend();
   std::string name = "vector_add";
   std::string ir = "module { func.func @vector_add() { return } }";
-  tk::detail::kernel_source source{name, ir, driver->device_at(0)};
+  tk::detail::kernel_source source{name, ir, driver->device_at(0), {.tensor_maps = false}};
 
   tk::detail::loaded_kernel load(std::source_location where = std::source_location::current()) {
     return tk::detail::compile_and_load({*driver, backend}, source, where);
@@ -171,9 +171,9 @@ static bool operator==(const tk_tensor_map &a, const tk_tensor_map &b) {
 TEST_CASE("launch cache: a kernel is compiled once, stored once it has loaded, then read back",
           "[launch_cache]") {
   fixture f;
-  f.source.num_warps = 8;
-  f.source.num_stages = 2;
-  f.source.fp_fusion = false;
+  f.source.code.num_warps = 8;
+  f.source.code.num_stages = 2;
+  f.source.code.fp_fusion = false;
   CHECK(f.load().function != nullptr);
   CHECK(state.compiles == 1);
   CHECK(state.stores == 1);
@@ -276,7 +276,7 @@ TEST_CASE("launch cache: the backend's error names the kernel, its target and th
                  line = __LINE__ + 1;
                  f.load();
                });
-  f.source.target_arch = "sm_80";
+  f.source.lowering_target = "sm_80";
   expect_error("launch_cache.cpp", line,
                "cannot compile kernel 'vector_add' for sm_90a (lowered "
                "for sm_80):\n",
@@ -317,7 +317,7 @@ TEST_CASE("launch cache: an older target to lower for is passed to the backend",
   CHECK(f.load().function != nullptr);
   CHECK(state.target == "sm_90a");
   CHECK(state.lowering_target == "(null)");
-  f.source.target_arch = "sm_80";
+  f.source.lowering_target = "sm_80";
   CHECK(f.load().function != nullptr);
   CHECK(state.compiles == 2);
   CHECK(state.target == "sm_90a"); // the binary is still for the GPU
@@ -346,7 +346,7 @@ TEST_CASE("launch cache: tensor-map recipes come from the backend", "[launch_cac
   fixture f;
   state.maps = {two_d_map(), two_d_map()};
   state.maps[1].base_arg = 4;
-  f.source.tensor_maps = true;
+  f.source.code.tensor_maps = true;
   const tk::detail::loaded_kernel k = f.load();
   CHECK(state.tensor_maps == 1);
   REQUIRE(k.tensor_maps.size() == 2);
@@ -354,7 +354,7 @@ TEST_CASE("launch cache: tensor-map recipes come from the backend", "[launch_cac
   CHECK(k.tensor_maps[1].base_arg == 4);
   CHECK(f.load().tensor_maps.size() == 2); // from the stand-in cache, the recipes from the result
   CHECK(state.compiles == 1);
-  f.source.tensor_maps = false;
+  f.source.code.tensor_maps = false;
   CHECK(f.load().tensor_maps.empty());
   CHECK(state.tensor_maps == 0);
 }
@@ -501,3 +501,57 @@ TEST_CASE("target arch: the launch option wins over TK_TARGET_ARCH, names pack i
 }
 
 #endif // TK_TEST_FAKE_CUDA
+
+TEST_CASE("launch key: code options decide the entry, which keeps its own target name",
+          "[launch_cache]") {
+  using tk::detail::code_options;
+  using tk::detail::kernel_key;
+  tk::detail::compiled_kernels cache;
+  std::uint64_t words[2] = {1, 16};
+  std::string asked = "sm_80";
+  const kernel_key key{7, nullptr, {.target_arch = {asked}}, words};
+  int made = 0;
+  const auto make = [&] {
+    tk::detail::loaded_kernel k;
+    k.threads = unsigned(32 * ++made);
+    return k;
+  };
+  CHECK(cache.get(key, make).threads == 32);
+  asked = "sm_XY"; // the launch's string goes away; the entry holds a copy of the name
+  words[0] = 5;    // and of the argument words
+
+  std::uint64_t same_words[2] = {1, 16};
+  kernel_key same{7, nullptr, {.target_arch = {"sm_80", "TK_TARGET_ARCH"}}, same_words};
+  REQUIRE(cache.find(same) != nullptr); // who asked for the target does not change the code
+  CHECK(cache.get(same, make).threads == 32);
+  CHECK(made == 1);
+
+  const auto differs = [&](auto change) {
+    kernel_key other = same;
+    change(other);
+    return cache.find(other) == nullptr;
+  };
+  CHECK(differs([](kernel_key &k) { k.kernel = 8; }));
+  CHECK(differs([](kernel_key &k) { k.context = reinterpret_cast<tk::detail::cu::context>(8); }));
+  CHECK(differs([](kernel_key &k) { k.code.num_warps = 8; }));
+  CHECK(differs([](kernel_key &k) { k.code.num_stages = 2; }));
+  CHECK(differs([](kernel_key &k) { k.code.fp_fusion = false; }));
+  CHECK(differs([](kernel_key &k) { k.code.tensor_maps = false; }));
+  CHECK(differs([](kernel_key &k) { k.code.target_arch.name = "sm_90"; }));
+  CHECK(differs([](kernel_key &k) { k.code.target_arch.name = ""; }));
+  std::uint64_t more[3] = {1, 16, 0};
+  CHECK(differs([&](kernel_key &k) { k.args = more; }));
+  std::uint64_t other_words[2] = {1, 0};
+  CHECK(differs([&](kernel_key &k) { k.args = other_words; }));
+}
+
+TEST_CASE("code options: one check of num_warps and num_stages", "[launch_cache]") {
+  using tk::detail::invalid_code_options;
+  for (int warps : {1, 2, 4, 8, 16, 32})
+    CHECK(invalid_code_options(warps, 1).empty());
+  CHECK(invalid_code_options(3, 3) == "num_warps is 3; it must be 1, 2, 4, 8, 16 or 32");
+  CHECK(invalid_code_options(64, 3) == "num_warps is 64; it must be 1, 2, 4, 8, 16 or 32");
+  CHECK(invalid_code_options(0, 3) == "num_warps is 0; it must be 1, 2, 4, 8, 16 or 32");
+  CHECK(invalid_code_options(4, 0) == "num_stages is 0; it must be at least 1");
+  CHECK(invalid_code_options(4, 7).empty());
+}

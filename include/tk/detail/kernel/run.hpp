@@ -27,6 +27,10 @@ TK_DECL std::uint64_t specialization_word(const launch_argument &a);
 /// Checks a launch's grid and options; errors name the grid's line.
 TK_DECL void check_launch(const grid &g, const launch_options &o);
 
+/// The options of a launch that decide its code (runtime/launch.hpp): where the launch key and
+/// the backend's options come from.
+TK_DECL code_options code_options_of(const launch_options &o);
+
 /// The kernel traced for `args`, printed as `tk` dialect MLIR. Constants are folded in; pointer
 /// and integer arguments only contribute their type, divisibility by 16 and, for integers,
 /// whether they equal 1 (then the kernel uses the constant 1).

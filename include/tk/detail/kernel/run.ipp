@@ -37,10 +37,12 @@ TK_DECL void check_launch(const grid &g, const launch_options &o) {
     if (g.dims[d] < 1 || g.dims[d] > limits[d])
       fail(g.loc, "grid dimension ", "xyz"[d], " is ", g.dims[d], "; it must be between 1 and ",
            limits[d]);
-  if (o.num_warps < 1 || o.num_warps > 32 || (o.num_warps & (o.num_warps - 1)))
-    fail(g.loc, "num_warps is ", o.num_warps, "; it must be 1, 2, 4, 8, 16 or 32");
-  if (o.num_stages < 1)
-    fail(g.loc, "num_stages is ", o.num_stages, "; it must be at least 1");
+  if (const std::string why = invalid_code_options(o.num_warps, o.num_stages); !why.empty())
+    fail(g.loc, why);
+}
+
+TK_DECL code_options code_options_of(const launch_options &o) {
+  return {o.num_warps, o.num_stages, o.fp_fusion, true, requested_target_arch(o.target_arch)};
 }
 
 /// The value argument `index` (`a`) binds its parameter to: a function argument of the traced
@@ -177,12 +179,10 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
       check_pointer(args[index], index, g.loc);
   const cu::driver &driver = gpu_driver(k.name, g.loc);
   const cu::context ctx = driver.launch_context(g.loc);
-  const requested_arch arch = requested_target_arch(o.target_arch);
   small_buffer<std::uint64_t, 16> words(args.size());
   for (std::size_t index = 0; index < args.size(); ++index)
     words.data()[index] = specialization_word(args[index]);
-  kernel_key key{k.identity,  ctx,   o.num_warps,          o.num_stages,
-                 o.fp_fusion, false, arch_word(arch.name), words.span()};
+  kernel_key key{k.identity, ctx, code_options_of(o), words.span()};
   // A pointer must be memory the GPU can reach (device, managed or registered host memory), as
   // far as the driver can tell (reachable_on_device).
   for (std::size_t index = 0; index < args.size(); ++index)
@@ -191,10 +191,8 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
       fail(g.loc, "launch argument ", index,
            " is host memory the GPU cannot reach; pass device memory (cudaMalloc, cuMemAlloc), "
            "managed memory or registered host memory");
-  const loaded_kernel &kernel = compiled.get(key, [&] {
-    return compile_and_load(k.name, trace_kernel(k, args), ctx, o.num_warps, o.num_stages,
-                            o.fp_fusion, arch, g.loc);
-  });
+  const loaded_kernel &kernel = compiled.get(
+      key, [&] { return compile_and_load(k.name, trace_kernel(k, args), ctx, key.code, g.loc); });
   // The argument block: each non-constant argument as the kernel's parameter holds it.
   small_buffer<void *, 16> params(args.size() + 1);
   std::size_t count = 0;
@@ -222,11 +220,9 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
   }
   if (encoded)
     return launch(kernel, block.data());
-  key.pointer_path = true;
-  const loaded_kernel &plain = compiled.get(key, [&] {
-    return compile_and_load(k.name, trace_kernel(k, args), ctx, o.num_warps, o.num_stages,
-                            o.fp_fusion, arch, g.loc, /*tensor_maps=*/false);
-  });
+  key.code.tensor_maps = false;
+  const loaded_kernel &plain = compiled.get(
+      key, [&] { return compile_and_load(k.name, trace_kernel(k, args), ctx, key.code, g.loc); });
   launch(plain, params.data());
 }
 

@@ -106,39 +106,6 @@ private:
   std::mutex mutex_;
 };
 
-/// What decides the code of a kernel object's launch, exactly (no hash: two keys are equal only
-/// when the code is the same): its options and target, and per argument one word (see
-/// specialization_word in kernel/run.hpp). The parameter types are not in it: each instantiation
-/// of kernel::launch for other parameters has compiled_kernels of its own.
-struct kernel_key {
-  std::uint64_t kernel = 0; ///< the kernel object's new_identity()
-  cu::context context = nullptr;
-  int num_warps = 0;
-  int num_stages = 0;
-  bool fp_fusion = true;
-  /// Compiled without tensor maps: the code a launch falls back to when its values do not fit
-  /// TMA.
-  bool pointer_path = false;
-  std::uint64_t target_arch = 0; ///< arch_word of the target asked for; 0: the device's own
-  std::span<const std::uint64_t> args;
-};
-
-/// The compiled kernels of one kernel type and parameter list: a singly linked list that only
-/// grows, read without a lock (entries are published with a release store and never change or go
-/// away, as the modules they hold stay loaded for the life of the process).
-class compiled_kernels {
-public:
-  const loaded_kernel *find(const kernel_key &key) const;
-
-  /// The entry for `key`, made by `make()` (under the lock, once) on a miss.
-  const loaded_kernel &get(const kernel_key &key, function_ref<loaded_kernel()> make);
-
-private:
-  struct entry;
-  std::atomic<const entry *> head_{nullptr};
-  std::mutex mutex_;
-};
-
 /// What compile_and_load compiles and loads with: the process's driver and backend, or stand-ins
 /// in tests.
 struct kernel_toolchain {
@@ -164,6 +131,60 @@ inline requested_arch requested_target_arch(std::string_view option) {
   return {env_target_arch(), target_arch_variable};
 }
 
+/// The options that decide a kernel's code: the launch key holds them, `code_options_of` makes
+/// them from a launch's `launch_options`, and `compile_kernel` makes the backend's
+/// `tk_compile_options` from them (from which the backend makes its disk-cache key). An option
+/// that changes the code is added here, in those two functions and in the backend's C ABI.
+struct code_options {
+  int num_warps = 4;
+  int num_stages = 3;
+  bool fp_fusion = true;
+  /// Whether the kernel may take tensor maps (TMA). Off: the pointer path, which a launch falls
+  /// back to when its values do not fit TMA, and the only path where the driver cannot encode
+  /// tensor maps.
+  bool tensor_maps = true;
+  /// The older target asked for (requested_target_arch); an empty name: the GPU's own.
+  requested_arch target_arch = {};
+
+  /// Same code: equal options and the same target name, whoever asked for it.
+  friend bool operator==(const code_options &a, const code_options &b) {
+    return a.num_warps == b.num_warps && a.num_stages == b.num_stages &&
+           a.fp_fusion == b.fp_fusion && a.tensor_maps == b.tensor_maps &&
+           a.target_arch.name == b.target_arch.name;
+  }
+};
+
+/// Why `num_warps` and `num_stages` cannot make a kernel, or "" when they can: the one check of
+/// them, for launches and autotune configs alike (the backend checks its own input again).
+TK_DECL std::string invalid_code_options(int num_warps, int num_stages);
+
+/// What decides the code of a kernel object's launch, exactly (no hash: two keys are equal only
+/// when the code is the same): its code options and context, and per argument one word (see
+/// specialization_word in kernel/run.hpp). The parameter types are not in it: each instantiation
+/// of kernel::launch for other parameters has compiled_kernels of its own.
+struct kernel_key {
+  std::uint64_t kernel = 0; ///< the kernel object's new_identity()
+  cu::context context = nullptr;
+  code_options code;
+  std::span<const std::uint64_t> args;
+};
+
+/// The compiled kernels of one kernel type and parameter list: a singly linked list that only
+/// grows, read without a lock (entries are published with a release store and never change or go
+/// away, as the modules they hold stay loaded for the life of the process).
+class compiled_kernels {
+public:
+  const loaded_kernel *find(const kernel_key &key) const;
+
+  /// The entry for `key`, made by `make()` (under the lock, once) on a miss.
+  const loaded_kernel &get(const kernel_key &key, function_ref<loaded_kernel()> make);
+
+private:
+  struct entry;
+  std::atomic<const entry *> head_{nullptr};
+  std::mutex mutex_;
+};
+
 /// A target name as one word of a launch key (names are at most 8 characters: "sm_100a"; a
 /// longer one is never valid, and its launch fails before anything is cached). 0: none.
 TK_DECL std::uint64_t arch_word(std::string_view name);
@@ -180,15 +201,10 @@ struct kernel_source {
   const std::string &name;
   const std::string &ir;
   const cu::device_info &device;
-  int num_warps = 4;
-  int num_stages = 3;
-  bool fp_fusion = true;
-  /// An older target to lower for (resolve_target_arch); "" for the device's own. The binary is
-  /// still for device.target.
-  std::string target_arch = {};
-  /// Whether the launch encodes tensor maps (the driver has cuTensorMapEncodeTiled): tensor
-  /// descriptors may then be copied by TMA.
-  bool tensor_maps = false;
+  code_options code = {};
+  /// `code.target_arch` resolved for `device` (resolve_target_arch): the older target to lower
+  /// for, or "" for the device's own. The binary is for device.target either way.
+  std::string lowering_target = {};
 };
 
 /// A result of the backend, freed with it.
@@ -238,12 +254,11 @@ TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kern
                                        std::source_location where);
 
 /// `ir` compiled for the device of `ctx` and loaded there, with the process's driver, backend
-/// and disk cache (see the overload above), lowered for `arch` when it names an older target.
-/// Errors name `where` (the launch's grid).
+/// and disk cache (see the overload above), with tensor maps only where `code` allows them and
+/// the driver can encode them. Errors name `where` (the launch's grid).
 TK_DECL loaded_kernel compile_and_load(const std::string &kernel_name, const std::string &ir,
-                                       cu::context ctx, int num_warps, int num_stages,
-                                       bool fp_fusion, requested_arch arch,
-                                       std::source_location where, bool tensor_maps = true);
+                                       cu::context ctx, const code_options &code,
+                                       std::source_location where);
 
 } // namespace tk::detail
 

@@ -64,16 +64,23 @@ TK_DECL bool reachable_on_device(const cu::driver &driver, std::uintptr_t addres
 }
 
 struct compiled_kernels::entry {
-  kernel_key key; ///< `args` points into `words`
+  kernel_key key; ///< `args` points into `words`, `code.target_arch.name` into `target_arch`
   std::vector<std::uint64_t> words;
+  std::string target_arch;
   loaded_kernel kernel;
   const entry *next;
 };
 
+TK_DECL std::string invalid_code_options(int num_warps, int num_stages) {
+  if (num_warps < 1 || num_warps > 32 || (num_warps & (num_warps - 1)))
+    return "num_warps is " + std::to_string(num_warps) + "; it must be 1, 2, 4, 8, 16 or 32";
+  if (num_stages < 1)
+    return "num_stages is " + std::to_string(num_stages) + "; it must be at least 1";
+  return "";
+}
+
 TK_DECL bool same_kernel_key(const kernel_key &a, const kernel_key &b) {
-  if (a.kernel != b.kernel || a.context != b.context || a.num_warps != b.num_warps ||
-      a.num_stages != b.num_stages || a.fp_fusion != b.fp_fusion ||
-      a.pointer_path != b.pointer_path || a.target_arch != b.target_arch ||
+  if (a.kernel != b.kernel || a.context != b.context || !(a.code == b.code) ||
       a.args.size() != b.args.size())
     return false;
   for (std::size_t k = 0; k < a.args.size(); ++k)
@@ -96,9 +103,13 @@ TK_DECL const loaded_kernel &compiled_kernels::get(const kernel_key &key,
   std::lock_guard lock(mutex_);
   if (const loaded_kernel *hit = find(key))
     return *hit;
-  auto *e = new entry{
-      key, {key.args.begin(), key.args.end()}, make(), head_.load(std::memory_order_relaxed)};
+  auto *e = new entry{key,
+                      {key.args.begin(), key.args.end()},
+                      std::string(key.code.target_arch.name),
+                      make(),
+                      head_.load(std::memory_order_relaxed)};
   e->key.args = e->words;
+  e->key.code.target_arch.name = e->target_arch;
   head_.store(e, std::memory_order_release);
   return e->kernel;
 }
@@ -155,11 +166,11 @@ TK_DECL compile_result compile_kernel(const backend_library &backend, const kern
   tk_compile_options opts;
   backend.compile_options_init(&opts);
   opts.target = source.device.target.c_str();
-  opts.num_warps = source.num_warps;
-  opts.num_stages = source.num_stages;
-  opts.fp_fusion = source.fp_fusion ? 1 : 0;
-  opts.lowering_target = source.target_arch.empty() ? nullptr : source.target_arch.c_str();
-  opts.tensor_maps = source.tensor_maps ? 1 : 0;
+  opts.num_warps = source.code.num_warps;
+  opts.num_stages = source.code.num_stages;
+  opts.fp_fusion = source.code.fp_fusion ? 1 : 0;
+  opts.tensor_maps = source.code.tensor_maps ? 1 : 0;
+  opts.lowering_target = source.lowering_target.empty() ? nullptr : source.lowering_target.c_str();
   opts.output = TK_OUTPUT_AUTO;
   tk_compile_result *raw = nullptr;
   const tk_status status =
@@ -167,8 +178,8 @@ TK_DECL compile_result compile_kernel(const backend_library &backend, const kern
   compile_result result(backend, raw);
   if (status != TK_OK)
     fail(where, "cannot compile kernel '", source.name, "' for ", source.device.target,
-         source.target_arch.empty() ? "" : " (lowered for " + source.target_arch + ")", ":\n",
-         backend.result_error(raw));
+         source.lowering_target.empty() ? "" : " (lowered for " + source.lowering_target + ")",
+         ":\n", backend.result_error(raw));
   return result;
 }
 
@@ -244,20 +255,14 @@ TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kern
 }
 
 TK_DECL loaded_kernel compile_and_load(const std::string &kernel_name, const std::string &ir,
-                                       cu::context ctx, int num_warps, int num_stages,
-                                       bool fp_fusion, requested_arch arch,
-                                       std::source_location where, bool tensor_maps) {
+                                       cu::context ctx, const code_options &code,
+                                       std::source_location where) {
   const cu::driver &driver = cu::get_driver(where);
   const cu::device_info &device = driver.device_of(ctx, where);
   const backend_library &backend = get_backend(where);
-  const kernel_source source{kernel_name,
-                             ir,
-                             device,
-                             num_warps,
-                             num_stages,
-                             fp_fusion,
-                             resolve_target_arch(arch, device, backend.targets(), where),
-                             tensor_maps && driver.tensor_map_encode_tiled != nullptr};
+  kernel_source source{kernel_name, ir, device, code,
+                       resolve_target_arch(code.target_arch, device, backend.targets(), where)};
+  source.code.tensor_maps = code.tensor_maps && driver.tensor_map_encode_tiled != nullptr;
   return compile_and_load({driver, backend}, source, where);
 }
 
