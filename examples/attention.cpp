@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -23,12 +22,11 @@ template <class T>
 int run(const example::target &where, const char *type, int seq_len, int D, bool causal,
         bool descriptor) {
   const std::size_t n = std::size_t(batch) * heads * seq_len * std::size_t(D);
-  std::mt19937 gen(std::uint32_t(D + causal));
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  example::uniform random(-1.f, 1.f, std::uint64_t(D + causal));
   std::vector<T> q(n), k(n), v(n), o(n);
   for (auto *x : {&q, &k, &v})
     for (T &e : *x)
-      e = T(dist(gen));
+      e = T(random());
   const float sm_scale = 1.0f / std::sqrt(float(D));
 
   example::array<T> q_arg(where, q), k_arg(where, k), v_arg(where, v),

@@ -6,6 +6,7 @@
 
 #include <tk/tk.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -66,6 +67,22 @@ private:
   std::vector<T> &host_;
   bool on_gpu_;
   tk::device_buffer<T> device_; ///< empty on the interpreter
+};
+
+/// Reproducible pseudo-random floats, uniform in [lo, hi): a 64-bit linear congruential generator
+/// (Knuth's MMIX constants) whose top 24 bits make each value. Good enough for test data, and
+/// cheaper to compile than <random>, whose header costs an example file about 0.1 s.
+class uniform {
+public:
+  uniform(float lo, float hi, std::uint64_t seed) : lo_(lo), width_(hi - lo), state_(seed) {}
+  float operator()() {
+    state_ = state_ * 6364136223846793005u + 1442695040888963407u;
+    return lo_ + width_ * (float(state_ >> 40) * 0x1p-24f);
+  }
+
+private:
+  float lo_, width_;
+  std::uint64_t state_;
 };
 
 /// Milliseconds of wall-clock time `run` takes. (std::timespec_get rather than <chrono>, whose

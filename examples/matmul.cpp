@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <vector>
 
 int main() {
@@ -16,13 +15,12 @@ int main() {
   const int M = 320, N = 200, K = 300;
   const int block_m = 64, block_n = 64, block_k = 32, group_m = 4;
 
-  std::mt19937 gen(42);
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  example::uniform random(-1.f, 1.f, 42);
   std::vector<tk::half> a(std::size_t(M) * K), b(std::size_t(K) * N), c(std::size_t(M) * N);
   for (auto &v : a)
-    v = tk::half(dist(gen));
+    v = tk::half(random());
   for (auto &v : b)
-    v = tk::half(dist(gen));
+    v = tk::half(random());
 
   const auto grid = tk::cdiv(M, block_m) * tk::cdiv(N, block_n);
   example::array<tk::half> a_arg(where, a), b_arg(where, b), c_arg(where, c, example::output);

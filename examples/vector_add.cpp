@@ -6,18 +6,16 @@
 #include "example_support.hpp"
 
 #include <cmath>
-#include <random>
 #include <vector>
 
 int main() {
   const example::target where = example::choose_target();
   const int n = 98432, block = 1024;
 
-  std::mt19937 gen(42);
-  std::uniform_real_distribution<float> dist(-1.f, 1.f);
+  example::uniform random(-1.f, 1.f, 42);
   std::vector<float> x(n), y(n), out(n);
   for (int k = 0; k < n; ++k)
-    x[std::size_t(k)] = dist(gen), y[std::size_t(k)] = dist(gen);
+    x[std::size_t(k)] = random(), y[std::size_t(k)] = random();
 
   example::array<float> x_arg(where, x), y_arg(where, y), out_arg(where, out, example::output);
   const double ms = example::time_ms([&] {

@@ -31,4 +31,215 @@ TK_DECL void check_same_type(const value_ref &before, const value_ref &after, co
          " in the body; a carried value must keep its type and shape");
 }
 
+/// Runs `body` once in a scratch region and returns the outer handles it assigned, each with its
+/// value from before; the handles are restored and whatever the body recorded is dropped.
+TK_DECL carried_list discover_carried(context &ctx, function_ref<void(region &)> body) {
+  region scratch;
+  carried_list carried;
+  {
+    region_scope scope(ctx, scratch);
+    body(scratch);
+    carried = scope.current().assigned;
+  }
+  for (auto &[h, old] : carried)
+    h->v_ = old;
+  return carried;
+}
+
+TK_DECL value_ref scalar_int(const term &t, elem_type type, loc_t loc) {
+  if (t.v && !t.v->shape.empty())
+    fail(loc, "tk::for_range: loop bounds must be scalars");
+  return materialize(t, type, {}, loc);
+}
+
+/// What one branch of an `if` did: the outer handles it assigned (with their values from before,
+/// which are restored), the values it left in them, and the value it returned (may be null).
+struct branch_trace {
+  carried_list assigned;
+  std::vector<value_ref> after;
+  value_ref returned;
+};
+
+TK_DECL branch_trace trace_branch(context &ctx, region &r, traced_block branch) {
+  branch_trace t;
+  {
+    region_scope scope(ctx, r);
+    t.returned = branch();
+    t.assigned = scope.current().assigned;
+  }
+  for (auto &[h, old] : t.assigned) {
+    t.after.push_back(h->v_);
+    h->v_ = old;
+  }
+  return t;
+}
+
+/// The value handle `h` has after `branch`: the one it assigned, else `old`.
+TK_DECL value_ref value_after(const branch_trace &branch, const handle_base *h,
+                              const value_ref &old) {
+  for (std::size_t k = 0; k < branch.assigned.size(); ++k)
+    if (branch.assigned[k].first == h)
+      return branch.after[k];
+  return old;
+}
+
+TK_DECL void for_range(const term &lo, const term &hi, const term &step, elem_type iv_type,
+                       loop_body body, loc_t loc) {
+  context &ctx = active(loc);
+  if (!step.v && step.i <= 0) // a literal step: caught when tracing too, not only when run
+    fail(loc, "tk::for_range: the step must be positive, got ", step.i);
+  const value_ref lb = scalar_int(lo, iv_type, loc), ub = scalar_int(hi, iv_type, loc),
+                  st = scalar_int(step, iv_type, loc);
+  if (!ctx.tracing()) {
+    const std::int64_t l = lb->i[0], u = ub->i[0], s = st->i[0];
+    if (s <= 0)
+      fail(loc, "tk::for_range: the step must be positive, got ", s);
+    for (std::int64_t i = l; i < u; i += s)
+      body(const_value(iv_type, {}, 0, i, loc));
+    return;
+  }
+  const carried_list carried = discover_carried(ctx, [&](region &r) {
+    r.args.push_back(make_value(iv_type, {}));
+    body(r.args[0]);
+  });
+  check_carried(carried, "tk::for_range", loc);
+
+  auto o = make_owned<op>();
+  o->name = "scf.for";
+  o->form = syntax::scf_for;
+  o->operands = {lb, ub, st};
+  o->loc = loc;
+  o->regions.resize(1);
+  region &r = o->regions[0];
+  {
+    region_scope scope(ctx, r);
+    r.args.push_back(make_value(iv_type, {}));
+    for (auto &[h, old] : carried) {
+      o->operands.push_back(old);
+      r.args.push_back(make_value_like(*old));
+      h->v_ = r.args.back();
+    }
+    body(r.args[0]);
+    std::vector<value_ref> yields;
+    for (auto &[h, old] : carried) {
+      check_same_type(old, h->v_, "tk::for_range", loc);
+      yields.push_back(h->v_);
+    }
+    if (scope.current().assigned.size() != carried.size())
+      fail(loc, "tk::for_range: the body assigned different handles on its two traces; "
+                "its trace must not depend on anything but its inputs");
+    record("scf.yield", syntax::terminator, yields, {}, "", loc);
+  }
+  for (auto &[h, old] : carried) {
+    o->results.push_back(make_value_like(*old));
+    h->v_ = o->results.back();
+  }
+  append(ctx, std::move(o));
+}
+
+TK_DECL value_ref if_(const value_ref &condition, traced_block then_branch,
+                      traced_block else_branch, loc_t loc) {
+  context &ctx = active(loc);
+  if (!ctx.tracing())
+    return condition->i[0] ? then_branch() : else_branch();
+  auto o = make_owned<op>();
+  o->name = "scf.if";
+  o->form = syntax::scf_if;
+  o->operands = {condition};
+  o->loc = loc;
+  o->regions.resize(2);
+  const branch_trace then_trace = trace_branch(ctx, o->regions[0], then_branch);
+  const branch_trace else_trace = trace_branch(ctx, o->regions[1], else_branch);
+
+  // Every handle either branch assigned leaves the `if` as a result.
+  carried_list carried = then_trace.assigned;
+  for (auto &entry : else_trace.assigned)
+    if (!has_entry(carried, entry.first))
+      carried.push_back(entry);
+  std::vector<value_ref> yield_then, yield_else;
+  if (then_trace.returned) {
+    check_same_type(then_trace.returned, else_trace.returned, "tk::if_", loc);
+    yield_then.push_back(then_trace.returned);
+    yield_else.push_back(else_trace.returned);
+  }
+  for (auto &[h, old] : carried) {
+    yield_then.push_back(value_after(then_trace, h, old));
+    yield_else.push_back(value_after(else_trace, h, old));
+    // A handle without a value before the `if` is fine when both branches assign it.
+    if (!yield_then.back() || !yield_else.back())
+      fail(loc, "tk::if_: a block handle assigned in only one branch has no value before the "
+                "if; initialize it before tk::if_ or assign it in both branches");
+    check_same_type(yield_then.back(), yield_else.back(), "tk::if_", loc);
+  }
+  for (int k = 0; k < 2; ++k) {
+    auto y = make_owned<op>();
+    y->name = "scf.yield";
+    y->form = syntax::terminator;
+    y->operands = k == 0 ? yield_then : yield_else;
+    y->loc = loc;
+    o->regions[std::size_t(k)].ops.push_back(std::move(y));
+  }
+  for (auto &v : yield_then)
+    o->results.push_back(make_value_like(*v));
+  std::size_t next = then_trace.returned ? 1 : 0;
+  for (auto &entry : carried)
+    entry.first->v_ = o->results[next++];
+  value_ref returned = then_trace.returned ? o->results[0] : value_ref{};
+  append(ctx, std::move(o));
+  return returned;
+}
+
+TK_DECL void while_(traced_block condition, function_ref<void()> body, loc_t loc) {
+  context &ctx = active(loc);
+  if (!ctx.tracing()) {
+    while (condition()->i[0])
+      body();
+    return;
+  }
+  const carried_list carried = discover_carried(ctx, [&](region &) {
+    (void)condition();
+    body();
+  });
+  check_carried(carried, "tk::while_", loc);
+
+  auto o = make_owned<op>();
+  o->name = "scf.while";
+  o->form = syntax::scf_while;
+  o->loc = loc;
+  o->regions.resize(2);
+  {
+    region &before = o->regions[0];
+    region_scope scope(ctx, before);
+    for (auto &[h, old] : carried) {
+      o->operands.push_back(old);
+      before.args.push_back(make_value_like(*old));
+      h->v_ = before.args.back();
+    }
+    std::vector<value_ref> forwarded{condition()};
+    for (auto &[h, old] : carried)
+      forwarded.push_back(h->v_);
+    record("scf.condition", syntax::terminator, forwarded, {}, "", loc);
+  }
+  {
+    region &after = o->regions[1];
+    region_scope scope(ctx, after);
+    for (auto &[h, old] : carried) {
+      after.args.push_back(make_value_like(*old));
+      h->v_ = after.args.back();
+    }
+    body();
+    std::vector<value_ref> yields;
+    for (auto &[h, old] : carried) {
+      check_same_type(old, h->v_, "tk::while_", loc);
+      yields.push_back(h->v_);
+    }
+    record("scf.yield", syntax::terminator, yields, {}, "", loc);
+  }
+  for (auto &[h, old] : carried) {
+    o->results.push_back(make_value_like(*old));
+    h->v_ = o->results.back();
+  }
+  append(ctx, std::move(o));
+}
+
 } // namespace tk::detail

@@ -91,15 +91,18 @@ public:
                          std::source_location where = std::source_location::current())
       : memory_(count * sizeof(T), where), size_(count) {}
 
-  /// A copy of `host`.
-  explicit device_buffer(std::span<const T> host,
-                         std::source_location where = std::source_location::current())
-      : device_buffer(host.size(), where) {
-    upload(host, where);
-  }
+  /// A copy of `host`: a std::vector<T>, or a std::span of T or const T.
   explicit device_buffer(const std::vector<T> &host,
                          std::source_location where = std::source_location::current())
-      : device_buffer(std::span<const T>(host), where) {}
+      : device_buffer(host.data(), host.size(), where) {}
+  template <std::size_t Extent>
+  explicit device_buffer(std::span<const T, Extent> host,
+                         std::source_location where = std::source_location::current())
+      : device_buffer(host.data(), host.size(), where) {}
+  template <std::size_t Extent>
+  explicit device_buffer(std::span<T, Extent> host,
+                         std::source_location where = std::source_location::current())
+      : device_buffer(host.data(), host.size(), where) {}
 
   device_buffer(device_buffer &&other) noexcept
       : memory_(std::move(other.memory_)), size_(std::exchange(other.size_, 0)) {}
@@ -115,18 +118,33 @@ public:
   std::size_t bytes() const { return size_ * sizeof(T); }
   bool empty() const { return size_ == 0; }
 
-  /// Copies `host` to the first `host.size()` elements.
-  void upload(std::span<const T> host,
+  /// Copies `host` to the first `host.size()` elements. (The spans are taken as templates, and
+  /// vectors have overloads of their own, so that a call with a vector does not check the
+  /// conversion to a span, which costs a file that calls it noticeably more to compile.)
+  void upload(const std::vector<T> &host,
               std::source_location where = std::source_location::current()) {
-    detail::check_copy_size("upload", host.size(), size_, where);
-    memory_.upload(host.data(), host.size_bytes(), where);
+    copy_in(host.data(), host.size(), where);
+  }
+  template <std::size_t Extent>
+  void upload(std::span<const T, Extent> host,
+              std::source_location where = std::source_location::current()) {
+    copy_in(host.data(), host.size(), where);
+  }
+  template <std::size_t Extent>
+  void upload(std::span<T, Extent> host,
+              std::source_location where = std::source_location::current()) {
+    copy_in(host.data(), host.size(), where);
   }
 
   /// Copies the first `host.size()` elements to `host`.
-  void download(std::span<T> host,
+  void download(std::vector<T> &host,
                 std::source_location where = std::source_location::current()) const {
-    detail::check_copy_size("download", host.size(), size_, where);
-    memory_.download(host.data(), host.size_bytes(), where);
+    copy_out(host.data(), host.size(), where);
+  }
+  template <std::size_t Extent>
+  void download(std::span<T, Extent> host,
+                std::source_location where = std::source_location::current()) const {
+    copy_out(host.data(), host.size(), where);
   }
 
   /// The elements, copied to the host.
@@ -150,6 +168,19 @@ public:
 private:
   detail::device_memory memory_;
   std::size_t size_ = 0;
+
+  device_buffer(const T *host, std::size_t count, std::source_location where)
+      : device_buffer(count, where) {
+    copy_in(host, count, where);
+  }
+  void copy_in(const T *host, std::size_t count, std::source_location where) {
+    detail::check_copy_size("upload", count, size_, where);
+    memory_.upload(host, count * sizeof(T), where);
+  }
+  void copy_out(T *host, std::size_t count, std::source_location where) const {
+    detail::check_copy_size("download", count, size_, where);
+    memory_.download(host, count * sizeof(T), where);
+  }
 };
 
 } // namespace tk

@@ -5,7 +5,6 @@
 
 #include <tk/detail/config.hpp>
 
-#include <charconv>
 #include <cstdio>
 #include <initializer_list>
 #include <source_location>
@@ -36,12 +35,9 @@ private:
 namespace detail {
 
 /// Internal invariant violated: a TileKit bug, not the user's.
-[[noreturn]] inline void
+[[noreturn]] TK_DECL void
 internal_error(const std::string &what,
-               std::source_location where = std::source_location::current()) {
-  throw std::logic_error("TileKit internal error at " + std::string(where.file_name()) + ":" +
-                         std::to_string(where.line()) + ": " + what);
-}
+               std::source_location where = std::source_location::current());
 
 /// One piece of an error message: text, or a number written as `std::ostream` would write it
 /// (integers in decimal, floating point as `%g`).
@@ -54,10 +50,9 @@ public:
   message_part(bool b) : text_(b ? "1" : "0") {}
   template <class T>
     requires std::is_integral_v<T>
-  message_part(T v) {
-    const auto end = std::to_chars(buffer_, buffer_ + sizeof buffer_, v).ptr;
-    text_ = std::string_view(buffer_, std::size_t(end - buffer_));
-  }
+  message_part(T v)
+      : text_(std::is_signed_v<T> ? write(buffer_, static_cast<long long>(v))
+                                  : write(buffer_, static_cast<unsigned long long>(v))) {}
   message_part(double v) {
     const int n = std::snprintf(buffer_, sizeof buffer_, "%g", v);
     text_ = std::string_view(buffer_, n > 0 ? std::size_t(n) : 0);
@@ -70,6 +65,10 @@ public:
 private:
   char buffer_[32];
   std::string_view text_;
+
+  /// `v` in decimal, written into `buffer`.
+  TK_DECL static std::string_view write(char (&buffer)[32], long long v);
+  TK_DECL static std::string_view write(char (&buffer)[32], unsigned long long v);
 };
 
 /// Throws `tk::error` at `where` with the concatenated `parts` as its message.

@@ -220,21 +220,18 @@ TK_DECL void store(const value_ref &p, const value_ref &x, const value_ref &mask
 /// Opens `r` as the innermost region being traced for the scope's lifetime.
 class region_scope {
 public:
-  region_scope(context &ctx, region &r) : ctx_(ctx) { ctx_.frames.push_back({&r, {}}); }
-  ~region_scope() { ctx_.frames.pop_back(); }
+  TK_DECL region_scope(context &ctx, region &r);
+  TK_DECL ~region_scope();
   region_scope(const region_scope &) = delete;
   region_scope &operator=(const region_scope &) = delete;
-  frame &current() { return ctx_.frames.back(); }
+  TK_DECL frame &current();
 
 private:
   context &ctx_;
 };
 
 /// Appends a fully built op to the innermost region.
-inline op &append(context &ctx, owned<op> o) {
-  ctx.body().ops.push_back(std::move(o));
-  return *ctx.body().ops.back();
-}
+TK_DECL op &append(context &ctx, owned<op> o);
 
 /// The combine function of a reduction or scan: `lhs` and `rhs` hold one scalar per operand.
 /// It is called before the reduction or scan that receives it returns.

@@ -8,6 +8,17 @@
 
 namespace tk::detail {
 
+TK_DECL region_scope::region_scope(context &ctx, region &r) : ctx_(ctx) {
+  ctx_.frames.push_back({&r, {}});
+}
+TK_DECL region_scope::~region_scope() { ctx_.frames.pop_back(); }
+TK_DECL frame &region_scope::current() { return ctx_.frames.back(); }
+
+TK_DECL op &append(context &ctx, owned<op> o) {
+  ctx.body().ops.push_back(std::move(o));
+  return *ctx.body().ops.back();
+}
+
 TK_DECL context &active(loc_t loc) {
   context *ctx = current_context();
   if (!ctx)
