@@ -162,12 +162,7 @@ TK_DECL std::optional<tuning_table> deserialize_tuning(std::string_view s, std::
 struct tuning_key_parts {
   std::vector<const char *> parts;
   std::vector<std::size_t> sizes;
-  explicit tuning_key_parts(const std::vector<std::string> &key) {
-    for (const std::string &part : key) {
-      parts.push_back(part.data());
-      sizes.push_back(part.size());
-    }
-  }
+  TK_DECL explicit tuning_key_parts(const std::vector<std::string> &key);
 };
 
 /// The tuning the backend's disk cache holds for `key`, if any.
@@ -175,19 +170,15 @@ TK_DECL std::optional<std::string> load_tuning(const backend_library &backend,
                                                const std::vector<std::string> &key);
 
 /// Stores a tuning in the backend's disk cache (nothing happens when it cannot be written).
-inline void store_tuning(const backend_library &backend, const std::vector<std::string> &key,
-                         const std::string &payload) {
-  const tuning_key_parts k(key);
-  backend.cache_store("tune", k.parts.data(), k.sizes.data(), k.parts.size(), payload.data(),
-                      payload.size());
-}
+TK_DECL void store_tuning(const backend_library &backend, const std::vector<std::string> &key,
+                          const std::string &payload);
 
 /// The table TK_PRINT_AUTOTUNING prints.
 TK_DECL std::string format_tuning(const std::string &kernel, const std::string &where,
                                   const std::string &key, const std::vector<config> &configs,
                                   const tuning_table &t, const char *source);
 
-inline bool print_autotuning() { return env::flag("TK_PRINT_AUTOTUNING"); }
+TK_DECL bool print_autotuning();
 
 /// Median time per launch of `run`, in milliseconds, with CUDA events on `s`: an estimate from
 /// 5 launches, `warmup_ms` of warm-up, then 10 batches filling `repeat_ms`.

@@ -20,6 +20,22 @@ TK_DECL std::string config::describe() const {
 
 namespace tk::detail {
 
+TK_DECL tuning_key_parts::tuning_key_parts(const std::vector<std::string> &key) {
+  for (const std::string &part : key) {
+    parts.push_back(part.data());
+    sizes.push_back(part.size());
+  }
+}
+
+TK_DECL void store_tuning(const backend_library &backend, const std::vector<std::string> &key,
+                          const std::string &payload) {
+  const tuning_key_parts k(key);
+  backend.cache_store("tune", k.parts.data(), k.sizes.data(), k.parts.size(), payload.data(),
+                      payload.size());
+}
+
+TK_DECL bool print_autotuning() { return env::flag("TK_PRINT_AUTOTUNING"); }
+
 TK_DECL std::size_t fastest(const std::vector<double> &times) {
   std::size_t best = times.size();
   for (std::size_t i = 0; i < times.size(); ++i)

@@ -79,12 +79,10 @@ public:
   /// integers, whether they equal 1 (then the kernel uses the constant 1).
   template <class... A> std::string ir(A &&...args) const {
     using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
-    if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>()) {
-      const auto described = describe<Params>(loc_, std::index_sequence_for<A...>{}, args...);
-      return detail::trace_kernel(ref<Params>(), described);
-    } else {
+    if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>())
+      return detail::trace_kernel_for<Params>(ref<Params>(), loc_, args...);
+    else
       return {};
-    }
   }
 
   /// Runs the kernel over `g` on the backend the options and environment choose. A `tk::ptr<T>`
@@ -93,15 +91,9 @@ public:
   template <class... A>
   void launch(const grid &g, const launch_options &options, A &&...args) const {
     using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
-    if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>()) {
-      detail::check_launch(g, options);
-      const auto described = describe<Params>(g.loc, std::index_sequence_for<A...>{}, args...);
-      if (detail::interprets(options))
-        detail::interpret_kernel(ref<Params>(), g, options, described);
-      else
-        detail::launch_on_gpu(ref<Params>(), detail::compiled_kernels_of<F, Params>, g, options,
-                              described);
-    }
+    if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>())
+      detail::launch_kernel<Params>(ref<Params>(), detail::compiled_kernels_of<F, Params>, g,
+                                    options, args...);
   }
 
   template <class... A>
@@ -175,14 +167,6 @@ private:
   /// for parameters `Params`.
   template <class Params> detail::kernel_ref ref() const {
     return {name_, loc_, origin_, identity_, &fn_, &detail::call_body<F, Params>};
-  }
-
-  /// Each launch argument described for its parameter; errors name `loc`.
-  template <class Params, class... A, std::size_t... I>
-  static std::array<detail::launch_argument, sizeof...(A)>
-  describe([[maybe_unused]] std::source_location loc, std::index_sequence<I...>,
-           [[maybe_unused]] A &...args) {
-    return {detail::describe_launch_argument<std::tuple_element_t<I, Params>>(args, I, loc)...};
   }
 };
 

@@ -16,11 +16,13 @@ inline constexpr keep_dims_t keep_dims{};
 
 namespace detail {
 
-inline auto binop_combine(binop o, loc_t loc) {
-  return [o, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) {
-    return std::vector<value_ref>{binary(o, lhs[0], rhs[0], loc)};
-  };
-}
+/// The combine function of a built-in reduction or scan: `lhs op rhs`.
+struct binop_combine {
+  binop o;
+  loc_t loc;
+  TK_DECL std::vector<value_ref> operator()(const std::vector<value_ref> &lhs,
+                                            const std::vector<value_ref> &rhs) const;
+};
 
 /// Wraps a user's combine function over `tk::scalar<T>` values.
 template <class T, class F> auto user_combine(F combine, loc_t loc) {
@@ -65,15 +67,13 @@ TK_DECL bool arg_keeps_lhs(bool greater, const value &lv, const value &li, const
 TK_DECL std::vector<value_ref> arg_combine_ops(bool greater, const std::vector<value_ref> &lhs,
                                                const std::vector<value_ref> &rhs, loc_t loc);
 
-inline auto arg_combine(bool greater, loc_t loc) {
-  return [greater, loc](const std::vector<value_ref> &lhs, const std::vector<value_ref> &rhs) {
-    // The interpreter evaluates the rule directly, without a scalar value per op (the ops made
-    // argmax several times slower there); a unit test checks that both agree.
-    if (!current_context()->tracing())
-      return arg_keeps_lhs(greater, *lhs[0], *lhs[1], *rhs[0], *rhs[1]) ? lhs : rhs;
-    return arg_combine_ops(greater, lhs, rhs, loc);
-  };
-}
+/// The combine function of argmax (`greater`) and argmin over (value, index) pairs.
+struct arg_combine {
+  bool greater;
+  loc_t loc;
+  TK_DECL std::vector<value_ref> operator()(const std::vector<value_ref> &lhs,
+                                            const std::vector<value_ref> &rhs) const;
+};
 
 template <class T, int R>
 value_ref arg_reduce(const block<T, R> &x, int axis, bool greater, const char *what, loc_t loc) {
@@ -88,7 +88,7 @@ value_ref arg_reduce(const block<T, R> &x, int axis, bool greater, const char *w
   if (R > 1)
     idx = reshape(idx, along, loc);
   idx = broadcast(idx, v->shape, loc);
-  return reduce({v, idx}, axis, arg_combine(greater, loc), loc)[1];
+  return reduce({v, idx}, axis, arg_combine{greater, loc}, loc)[1];
 }
 
 template <class S, class T, int R>
@@ -130,12 +130,12 @@ template <int R> inline constexpr int reduced_rank = R > 0 ? R - 1 : 0;
   }
 
 /// The sum along `axis` (integers narrower than 32 bits accumulate in 32 bits).
-TK_REDUCTION(sum, detail::sum_t<T>, detail::binop_combine(detail::binop::add, loc))
+TK_REDUCTION(sum, detail::sum_t<T>, (detail::binop_combine{detail::binop::add, loc}))
 /// The largest element along `axis`. NaNs are ignored, as by Triton's `tl.max` (and
 /// `tk::maximum`): the result is NaN only when every element is NaN.
-TK_REDUCTION(max, T, detail::binop_combine(detail::binop::max, loc))
+TK_REDUCTION(max, T, (detail::binop_combine{detail::binop::max, loc}))
 /// The smallest element along `axis`; NaNs are ignored, as by `tk::max`.
-TK_REDUCTION(min, T, detail::binop_combine(detail::binop::min, loc))
+TK_REDUCTION(min, T, (detail::binop_combine{detail::binop::min, loc}))
 #undef TK_REDUCTION
 
 /// The index of the largest element along `axis` (the first one on ties), as i32. A NaN counts as
@@ -171,7 +171,7 @@ template <class T, int R>
 block<detail::sum_t<T>, R> cumsum(const block<T, R> &x, int axis = 0, bool reverse = false,
                                   std::source_location loc = std::source_location::current()) {
   return block<detail::sum_t<T>, R>(detail::scan_axis<detail::sum_t<T>>(
-      x, axis, reverse, detail::binop_combine(detail::binop::add, loc), "tk::cumsum", loc));
+      x, axis, reverse, detail::binop_combine{detail::binop::add, loc}, "tk::cumsum", loc));
 }
 
 /// Inclusive prefix products along `axis`.
@@ -179,7 +179,7 @@ template <class T, int R>
 block<detail::sum_t<T>, R> cumprod(const block<T, R> &x, int axis = 0, bool reverse = false,
                                    std::source_location loc = std::source_location::current()) {
   return block<detail::sum_t<T>, R>(detail::scan_axis<detail::sum_t<T>>(
-      x, axis, reverse, detail::binop_combine(detail::binop::mul, loc), "tk::cumprod", loc));
+      x, axis, reverse, detail::binop_combine{detail::binop::mul, loc}, "tk::cumprod", loc));
 }
 
 /// Inclusive scan along `axis` with an associative `combine(tk::scalar<T>, tk::scalar<T>)`.

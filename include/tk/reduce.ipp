@@ -8,6 +8,20 @@
 
 namespace tk::detail {
 
+TK_DECL std::vector<value_ref> binop_combine::operator()(const std::vector<value_ref> &lhs,
+                                                         const std::vector<value_ref> &rhs) const {
+  return {binary(o, lhs[0], rhs[0], loc)};
+}
+
+TK_DECL std::vector<value_ref> arg_combine::operator()(const std::vector<value_ref> &lhs,
+                                                       const std::vector<value_ref> &rhs) const {
+  // The interpreter evaluates the rule directly, without a scalar value per op (the ops made
+  // argmax several times slower there); a unit test checks that both agree.
+  if (!current_context()->tracing())
+    return arg_keeps_lhs(greater, *lhs[0], *lhs[1], *rhs[0], *rhs[1]) ? lhs : rhs;
+  return arg_combine_ops(greater, lhs, rhs, loc);
+}
+
 TK_DECL bool arg_keeps_lhs(bool greater, const value &lv, const value &li, const value &rv,
                            const value &ri) {
   const bool lower = li.i[0] < ri.i[0];

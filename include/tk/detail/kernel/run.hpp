@@ -12,10 +12,14 @@
 #include <tk/detail/runtime/launch.hpp>
 #include <tk/launch_options.hpp>
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
 #include <source_location>
 #include <span>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace tk::detail {
 
@@ -49,6 +53,38 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
 
 /// The compiled kernels of kernel type `F` launched with parameters `Params`.
 template <class F, class Params> inline compiled_kernels compiled_kernels_of;
+
+/// Runs the kernel on the interpreter or the GPU, as the options and the environment choose.
+TK_DECL void run_kernel(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
+                        const launch_options &o, std::span<const launch_argument> args);
+
+/// Each launch argument described for its parameter in `Params`; errors name `loc`.
+template <class Params, class... A, std::size_t... I>
+std::array<launch_argument, sizeof...(A)>
+describe_arguments([[maybe_unused]] std::source_location loc, std::index_sequence<I...>,
+                   [[maybe_unused]] A &...args) {
+  return {describe_launch_argument<std::tuple_element_t<I, Params>>(args, I, loc)...};
+}
+
+/// kernel::launch once the arguments fit the parameters `Params`: a template over the
+/// parameters and argument types only, so that the kernels of a file with one signature share
+/// it. The span is made from pointer and size: its converting constructor from the array would
+/// check the array against std::ranges' concepts in every file that launches.
+template <class Params, class... A>
+void launch_kernel(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
+                   const launch_options &o, A &...args) {
+  check_launch(g, o);
+  const auto described =
+      describe_arguments<Params>(g.loc, std::index_sequence_for<A...>{}, args...);
+  run_kernel(k, compiled, g, o, {described.data(), described.size()});
+}
+
+/// kernel::ir once the arguments fit the parameters `Params`.
+template <class Params, class... A>
+std::string trace_kernel_for(const kernel_ref &k, std::source_location loc, A &...args) {
+  const auto described = describe_arguments<Params>(loc, std::index_sequence_for<A...>{}, args...);
+  return trace_kernel(k, {described.data(), described.size()});
+}
 
 /// The driver and the backend library, or an error at the launch naming kernel `name` and what
 /// is missing (no driver, no GPU, no backend library) and how to run it anyway.

@@ -172,6 +172,14 @@ private:
   std::vector<T> heap_;
 };
 
+TK_DECL void run_kernel(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
+                        const launch_options &o, std::span<const launch_argument> args) {
+  if (interprets(o))
+    interpret_kernel(k, g, o, args);
+  else
+    launch_on_gpu(k, compiled, g, o, args);
+}
+
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args) {
   for (std::size_t index = 0; index < args.size(); ++index)

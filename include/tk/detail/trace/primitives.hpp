@@ -63,14 +63,12 @@ TK_DECL std::string lane_name(const shape_t &shape, std::size_t k);
 TK_DECL op &record(std::string name, syntax form, std::vector<value_ref> operands,
                    std::vector<value_ref> results, std::string attrs, loc_t loc);
 
-inline value_ref record1(std::string name, syntax form, std::vector<value_ref> operands,
-                         elem_type t, shape_t shape, std::string attrs, loc_t loc) {
-  auto r = make_value(t, std::move(shape));
-  record(std::move(name), form, std::move(operands), {r}, std::move(attrs), loc);
-  return r;
-}
+/// Records an op with one result, of type `t` and `shape`, and returns the result.
+TK_DECL value_ref record1(std::string name, syntax form, std::vector<value_ref> operands,
+                          elem_type t, shape_t shape, std::string attrs, loc_t loc);
 
-inline std::string i32_attr(std::int64_t v) { return std::to_string(v) + " : i32"; }
+/// "5 : i32".
+TK_DECL std::string i32_attr(std::int64_t v);
 
 TK_DECL std::string array_attr(const std::vector<std::int64_t> &xs);
 
@@ -195,10 +193,8 @@ TK_DECL value_ref bitcast(const value_ref &x, elem_type to, loc_t loc);
 /// `p + off` elementwise, in elements of the pointee type; `off` has the shape of `p`.
 TK_DECL value_ref addptr(const value_ref &p, const value_ref &off, loc_t loc);
 
-inline std::string segment_sizes(bool mask, bool other) {
-  return std::string("operandSegmentSizes = array<i32: 1, ") + (mask ? "1" : "0") + ", " +
-         (other ? "1" : "0") + ">";
-}
+/// The `operandSegmentSizes` property of a load or store with or without a mask and `other`.
+TK_DECL std::string segment_sizes(bool mask, bool other);
 
 /// Addresses below this are never mapped: the interpreter reports them as null pointers.
 inline constexpr std::uint64_t null_page = 4096;

@@ -14,6 +14,20 @@ TK_DECL region_scope::region_scope(context &ctx, region &r) : ctx_(ctx) {
 TK_DECL region_scope::~region_scope() { ctx_.frames.pop_back(); }
 TK_DECL frame &region_scope::current() { return ctx_.frames.back(); }
 
+TK_DECL value_ref record1(std::string name, syntax form, std::vector<value_ref> operands,
+                          elem_type t, shape_t shape, std::string attrs, loc_t loc) {
+  auto r = make_value(t, std::move(shape));
+  record(std::move(name), form, std::move(operands), {r}, std::move(attrs), loc);
+  return r;
+}
+
+TK_DECL std::string i32_attr(std::int64_t v) { return std::to_string(v) + " : i32"; }
+
+TK_DECL std::string segment_sizes(bool mask, bool other) {
+  return std::string("operandSegmentSizes = array<i32: 1, ") + (mask ? "1" : "0") + ", " +
+         (other ? "1" : "0") + ">";
+}
+
 TK_DECL op &append(context &ctx, owned<op> o) {
   ctx.body().ops.push_back(std::move(o));
   return *ctx.body().ops.back();

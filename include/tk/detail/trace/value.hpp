@@ -43,11 +43,7 @@ TK_DECL std::int64_t numel(const shape_t &shape);
 
 TK_DECL std::string to_string(const shape_t &shape);
 
-inline std::string to_string(const elem_type &t) {
-  if (t.is_pointer())
-    return "ptr<" + std::string(name(t.pointee)) + ">";
-  return std::string(name(t.code));
-}
+TK_DECL std::string to_string(const elem_type &t);
 
 enum class value_kind : std::uint8_t { block, tensor_descriptor, block_pointer };
 

@@ -8,6 +8,12 @@
 
 namespace tk::detail {
 
+TK_DECL std::string to_string(const elem_type &t) {
+  if (t.is_pointer())
+    return "ptr<" + std::string(name(t.pointee)) + ">";
+  return std::string(name(t.code));
+}
+
 TK_DECL std::int64_t numel(const shape_t &shape) {
   std::int64_t n = 1;
   for (auto d : shape)
