@@ -31,3 +31,10 @@
 #include <tk/kernel.ipp>
 #include <tk/reduce.ipp>
 #include <tk/shape.ipp>
+
+#if defined(TK_SEPARATE_COMPILATION)
+// The symbol every file of the program refers to (detail/config.hpp): missing without this file,
+// defined twice where two files include it, and the linker names it in either case.
+extern "C" const char
+    tk_separate_compilation_needs_exactly_one_source_file_including_tk_implementation_hpp = 0;
+#endif
