@@ -2,6 +2,8 @@
 /// docs/autotune.md: grid callables, tk::autotune, tk::device_buffer.
 #include "doc_examples.hpp"
 
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 namespace {
@@ -61,4 +63,21 @@ DOC_EXAMPLE("autotune.launch") {
   // [/snippet]
   for (float v : out)
     doc::check(v == 3.0f, "1.5 * 2 == 3");
+}
+
+DOC_EXAMPLE("autotune.device_buffer_on_the_interpreter") {
+  // The same program under TK_INTERPRET=1: the buffers are host memory (docs/interpreter.md,
+  // "Device buffers"), and the launch runs on the interpreter.
+#ifndef _WIN32
+  const char *before = std::getenv("TK_INTERPRET");
+  const std::string saved = before ? before : "";
+  setenv("TK_INTERPRET", "1", 1);
+  const std::vector<float> out = twice_on_gpu(std::vector<float>(3000, 1.5f));
+  if (before)
+    setenv("TK_INTERPRET", saved.c_str(), 1);
+  else
+    unsetenv("TK_INTERPRET");
+  for (float v : out)
+    doc::check(v == 3.0f, "1.5 * 2 == 3");
+#endif
 }

@@ -5,6 +5,11 @@
 /// copies to and from host memory. A launch takes the buffer itself (or `data()`) for a
 /// `tk::ptr<T>` parameter; on the interpreter it then runs on a host copy, written back after.
 ///
+/// Where the interpreter runs the program's launches, the buffer is host memory instead, so that
+/// one program runs on both paths: when TK_INTERPRET selects the interpreter as the buffer is
+/// made, or when there is no usable driver or GPU. The interpreter then works on the buffer
+/// itself, and a GPU launch refuses it (`on_host()`).
+///
 ///     tk::device_buffer<float> x(host_x), y(host_x.size());
 ///     kernel.launch(grid, y, x, n);
 ///     y.download(host_y);
@@ -31,20 +36,24 @@ namespace tk {
 namespace detail {
 
 /// Bytes of GPU memory, allocated with cuMemAlloc in the context launches use, freed in it:
-/// what every `device_buffer<T>` holds. Errors name `where`, the user's call.
+/// what every `device_buffer<T>` holds. Host memory instead when the interpreter will run the
+/// launches (TK_INTERPRET is set, or there is no usable driver or GPU): see the file comment.
+/// Errors name `where`, the user's call.
 class device_memory {
 public:
   device_memory() = default;
   TK_DECL device_memory(std::size_t bytes, std::source_location where);
   device_memory(device_memory &&other) noexcept
       : address_(std::exchange(other.address_, 0)), bytes_(std::exchange(other.bytes_, 0)),
-        context_(std::exchange(other.context_, nullptr)) {}
+        context_(std::exchange(other.context_, nullptr)),
+        on_host_(std::exchange(other.on_host_, false)) {}
   device_memory &operator=(device_memory &&other) noexcept {
     if (this != &other) {
       release();
       address_ = std::exchange(other.address_, 0);
       bytes_ = std::exchange(other.bytes_, 0);
       context_ = std::exchange(other.context_, nullptr);
+      on_host_ = std::exchange(other.on_host_, false);
     }
     return *this;
   }
@@ -52,8 +61,11 @@ public:
   device_memory &operator=(const device_memory &) = delete;
   ~device_memory() { release(); }
 
+  /// The device address, or the host address when `on_host()`.
   cu::deviceptr address() const { return address_; }
   std::size_t bytes() const { return bytes_; }
+  /// Whether the memory is on the host, for the interpreter (a GPU launch refuses it).
+  bool on_host() const { return on_host_; }
 
   /// Copies `bytes` from `host` to the start of the memory.
   TK_DECL void upload(const void *host, std::size_t bytes, std::source_location where);
@@ -66,6 +78,7 @@ private:
   cu::deviceptr address_ = 0;
   std::size_t bytes_ = 0;
   cu::context context_ = nullptr;
+  bool on_host_ = false;
 
   /// Frees the memory in the context it came from; errors are ignored (a destructor must not
   /// throw, and a context torn down at exit has freed it already).
@@ -112,11 +125,15 @@ public:
     return *this;
   }
 
-  /// The device address, as the pointer a launch takes (not dereferenceable on the host).
+  /// The device address, as the pointer a launch takes (not dereferenceable on the host); the
+  /// host address when the buffer is host memory for the interpreter (`on_host()`).
   T *data() const { return reinterpret_cast<T *>(static_cast<std::uintptr_t>(memory_.address())); }
   std::size_t size() const { return size_; }
   std::size_t bytes() const { return size_ * sizeof(T); }
   bool empty() const { return size_ == 0; }
+  /// Whether the buffer is host memory: made while TK_INTERPRET selected the interpreter, or
+  /// without a usable driver or GPU. Launches on the interpreter take it; GPU launches do not.
+  bool on_host() const { return memory_.on_host(); }
 
   /// Copies `host` to the first `host.size()` elements. (The spans are taken as templates, and
   /// vectors have overloads of their own, so that a call with a vector does not check the
@@ -160,8 +177,8 @@ public:
     memory_.fill_bytes(byte, where);
   }
 
-  /// The memory itself, for launches (a launch on the interpreter copies it to the host and
-  /// back).
+  /// The memory itself, for launches (a launch on the interpreter copies GPU memory to the host
+  /// and back, and uses host memory as it is).
   detail::device_memory &memory() { return memory_; }
   const detail::device_memory &memory() const { return memory_; }
 

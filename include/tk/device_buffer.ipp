@@ -6,20 +6,44 @@
 
 #include <tk/device_buffer.hpp>
 #include <tk/error.hpp>
+#include <tk/launch_options.hpp>
+
+#include <cstring>
+#include <new>
 
 namespace tk::detail {
 
+/// Host memory is aligned as cuMemAlloc aligns, so that launches specialize on it alike.
+inline constexpr std::align_val_t host_memory_alignment{256};
+
 TK_DECL device_memory::device_memory(std::size_t bytes, std::source_location where)
     : bytes_(bytes) {
-  const cu::driver &driver = cu::get_driver(where);
-  context_ = driver.launch_context(where);
+  // The driver is asked only when TK_INTERPRET does not select the interpreter, and a driver
+  // that cannot run kernels here (none, a stub, too old, no GPU) leaves the interpreter, which
+  // takes host memory. A GPU that fails later (allocation, context) is an error, as it was.
+  const cu::driver *driver = nullptr;
+  if (!interpret_requested()) {
+    try {
+      driver = &cu::get_driver(where);
+    } catch (const error &) {
+    }
+  }
+  if (!driver) {
+    on_host_ = true;
+    if (bytes > 0)
+      address_ = reinterpret_cast<std::uintptr_t>(::operator new(bytes, host_memory_alignment));
+    return;
+  }
+  context_ = driver->launch_context(where);
   if (bytes > 0)
-    driver.check(driver.mem_alloc(&address_, bytes), "cuMemAlloc", where);
+    driver->check(driver->mem_alloc(&address_, bytes), "cuMemAlloc", where);
 }
 
 TK_DECL void device_memory::upload(const void *host, std::size_t bytes,
                                    std::source_location where) {
-  if (bytes > 0) {
+  if (bytes > 0 && on_host_) {
+    std::memcpy(reinterpret_cast<void *>(address_), host, bytes);
+  } else if (bytes > 0) {
     const cu::driver &driver = cu::get_driver(where);
     driver.check(driver.memcpy_htod(address_, host, bytes), "cuMemcpyHtoD", where);
   }
@@ -27,14 +51,18 @@ TK_DECL void device_memory::upload(const void *host, std::size_t bytes,
 
 TK_DECL void device_memory::download(void *host, std::size_t bytes,
                                      std::source_location where) const {
-  if (bytes > 0) {
+  if (bytes > 0 && on_host_) {
+    std::memcpy(host, reinterpret_cast<const void *>(address_), bytes);
+  } else if (bytes > 0) {
     const cu::driver &driver = cu::get_driver(where);
     driver.check(driver.memcpy_dtoh(host, address_, bytes), "cuMemcpyDtoH", where);
   }
 }
 
 TK_DECL void device_memory::fill_bytes(unsigned char byte, std::source_location where) {
-  if (bytes_ > 0) {
+  if (bytes_ > 0 && on_host_) {
+    std::memset(reinterpret_cast<void *>(address_), byte, bytes_);
+  } else if (bytes_ > 0) {
     const cu::driver &driver = cu::get_driver(where);
     driver.check(driver.memset_d8(address_, byte, bytes_), "cuMemsetD8", where);
   }
@@ -43,6 +71,11 @@ TK_DECL void device_memory::fill_bytes(unsigned char byte, std::source_location 
 TK_DECL void device_memory::release() noexcept {
   if (!address_)
     return;
+  if (on_host_) {
+    ::operator delete(reinterpret_cast<void *>(address_), host_memory_alignment);
+    address_ = 0;
+    return;
+  }
   try {
     const cu::driver &d = cu::get_driver();
     if (d.ctx_push_current(context_) == cu::success) {

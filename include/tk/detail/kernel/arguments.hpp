@@ -28,7 +28,10 @@ namespace tk::detail {
 /// One launch argument, described for its parameter.
 struct launch_argument {
   enum class role : std::uint8_t { pointer, scalar, constant };
+  /// What a pointer argument was passed as, for errors that say what to pass instead.
+  enum class container : std::uint8_t { none, vector, span, device_buffer };
   role kind = role::scalar;
+  container passed_as = container::none;
   elem_type type; ///< the parameter's element type (a pointer's: ptr and the pointee)
   /// A pointer's address, or an integer or bool scalar as passed (it fits the parameter).
   std::int64_t i = 0;
@@ -105,9 +108,14 @@ launch_argument describe_launch_argument(A &a, std::size_t index, loc_t loc) {
   using B = std::remove_cv_t<A>;
   if constexpr (buffer_kind<B> == 1) {
     const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(a.data()));
-    return describe<P>(a.data(), index, loc, {begin, begin + a.size() * sizeof(*a.data()), true});
+    launch_argument d =
+        describe<P>(a.data(), index, loc, {begin, begin + a.size() * sizeof(*a.data()), true});
+    d.passed_as = requires { B::extent; } ? launch_argument::container::span
+                                          : launch_argument::container::vector;
+    return d;
   } else if constexpr (buffer_kind<B> == 2) {
     launch_argument d = describe<P>(a.data(), index, loc);
+    d.passed_as = launch_argument::container::device_buffer;
     d.device = &a.memory();
     if constexpr (!std::is_const_v<A>)
       d.write_back = &a.memory();

@@ -86,6 +86,13 @@ std::string trace_kernel_for(const kernel_ref &k, std::source_location loc, A &.
   return trace_kernel(k, {described.data(), described.size()});
 }
 
+/// Checks that each pointer argument is memory the GPU can reach: not a tk::device_buffer made
+/// for the interpreter (host memory), nor host memory as far as `driver` can tell. The error at
+/// `loc` names the argument, what it was passed as (a std::vector, a pointer, ...) and what to
+/// pass instead.
+TK_DECL void check_device_memory(const cu::driver &driver, std::span<const launch_argument> args,
+                                 std::source_location loc);
+
 /// The driver and the backend library, or an error at the launch naming kernel `name` and what
 /// is missing (no driver, no GPU, no backend library) and how to run it anyway.
 TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc);

@@ -99,15 +99,19 @@ TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_arg
 
 TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_options &o,
                               std::span<const launch_argument> described) {
-  // A device buffer runs on a host copy, copied back after the launch.
+  // A device buffer in GPU memory runs on a host copy, copied back after the launch; one in
+  // host memory (device_buffer.hpp) runs as it is.
   std::vector<launch_argument> args(described.begin(), described.end());
   std::vector<std::vector<std::uint64_t>> copies(args.size());
   for (std::size_t index = 0; index < args.size(); ++index)
     if (const device_memory *device = args[index].device) {
-      std::vector<std::uint64_t> &copy = copies[index];
-      copy.resize((device->bytes() + 7) / 8);
-      device->download(copy.data(), device->bytes(), g.loc);
-      const auto begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(copy.data()));
+      auto begin = std::uint64_t(device->address());
+      if (!device->on_host()) {
+        std::vector<std::uint64_t> &copy = copies[index];
+        copy.resize((device->bytes() + 7) / 8);
+        device->download(copy.data(), device->bytes(), g.loc);
+        begin = std::uint64_t(reinterpret_cast<std::uintptr_t>(copy.data()));
+      }
       args[index].i = std::int64_t(begin);
       args[index].extent = {begin, begin + device->bytes(), true};
     }
@@ -139,7 +143,7 @@ TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_o
         }
   }
   for (std::size_t index = 0; index < args.size(); ++index)
-    if (device_memory *device = args[index].write_back)
+    if (device_memory *device = args[index].write_back; device && !device->on_host())
       device->upload(copies[index].data(), device->bytes(), g.loc);
 }
 
@@ -191,14 +195,7 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
   for (std::size_t index = 0; index < args.size(); ++index)
     words.data()[index] = specialization_word(args[index]);
   kernel_key key{k.identity, ctx, code_options_of(o), words.span()};
-  // A pointer must be memory the GPU can reach (device, managed or registered host memory), as
-  // far as the driver can tell (reachable_on_device).
-  for (std::size_t index = 0; index < args.size(); ++index)
-    if (args[index].kind == launch_argument::role::pointer &&
-        !reachable_on_device(driver, std::uintptr_t(args[index].i), g.loc))
-      fail(g.loc, "launch argument ", index,
-           " is host memory the GPU cannot reach; pass device memory (cudaMalloc, cuMemAlloc), "
-           "managed memory or registered host memory");
+  check_device_memory(driver, args, g.loc);
   const loaded_kernel &kernel = compiled.get(
       key, [&] { return compile_and_load(k.name, trace_kernel(k, args), ctx, key.code, g.loc); });
   // The argument block: each non-constant argument as the kernel's parameter holds it.
@@ -232,6 +229,79 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
   const loaded_kernel &plain = compiled.get(
       key, [&] { return compile_and_load(k.name, trace_kernel(k, args), ctx, key.code, g.loc); });
   launch(plain, params.data());
+}
+
+/// The C++ name of element type `d`, as a kernel's tk::ptr<T> spells it.
+TK_DECL std::string_view element_spelling(dtype d) {
+  switch (d) {
+  case dtype::i1:
+    return "bool";
+  case dtype::i8:
+    return "std::int8_t";
+  case dtype::i16:
+    return "std::int16_t";
+  case dtype::i32:
+    return "std::int32_t";
+  case dtype::i64:
+    return "std::int64_t";
+  case dtype::u8:
+    return "std::uint8_t";
+  case dtype::u16:
+    return "std::uint16_t";
+  case dtype::u32:
+    return "std::uint32_t";
+  case dtype::u64:
+    return "std::uint64_t";
+  case dtype::f8e4m3:
+    return "tk::f8e4m3";
+  case dtype::f8e5m2:
+    return "tk::f8e5m2";
+  case dtype::f16:
+    return "tk::half";
+  case dtype::bf16:
+    return "tk::bfloat16";
+  case dtype::f32:
+    return "float";
+  case dtype::f64:
+    return "double";
+  default:
+    return name(d);
+  }
+}
+
+TK_DECL void check_device_memory(const cu::driver &driver, std::span<const launch_argument> args,
+                                 std::source_location loc) {
+  using container = launch_argument::container;
+  for (std::size_t index = 0; index < args.size(); ++index) {
+    const launch_argument &a = args[index];
+    if (a.kind != launch_argument::role::pointer)
+      continue;
+    const std::string_view element = element_spelling(a.type.pointee);
+    const bool host_buffer = a.device && a.device->on_host();
+    // Device memory, managed or registered host memory, as far as the driver can tell
+    // (reachable_on_device).
+    if (!host_buffer && reachable_on_device(driver, std::uintptr_t(a.i), loc))
+      continue;
+    const char *passed = a.passed_as == container::vector          ? "a std::vector"
+                         : a.passed_as == container::span          ? "a std::span"
+                         : a.passed_as == container::device_buffer ? "a tk::device_buffer"
+                                                                   : "a pointer";
+    const std::string what = std::string("launch argument ") + std::to_string(index) + " (" +
+                             passed + ", for the kernel's parameter " + std::to_string(index) +
+                             ", a tk::ptr of " + std::string(element) + ")";
+    if (host_buffer)
+      fail(loc, what,
+           " is host memory: the buffer was made while TK_INTERPRET selected the interpreter; "
+           "make it with TK_INTERPRET unset to launch on the GPU, or launch on the interpreter");
+    if (a.passed_as == container::vector || a.passed_as == container::span)
+      fail(loc, what, " is host memory the GPU cannot reach; pass a tk::device_buffer<", element,
+           "> made from it, which copies it to the GPU, or a device pointer of your own "
+           "(cudaMalloc, cuMemAlloc, managed or registered host memory)");
+    fail(loc, what,
+         " is host memory the GPU cannot reach; pass device memory: a tk::device_buffer<", element,
+         ">, or a pointer of your own from cudaMalloc or cuMemAlloc, managed or "
+         "registered host memory");
+  }
 }
 
 TK_DECL const cu::driver &gpu_driver(const std::string &name, std::source_location loc) {
