@@ -43,6 +43,16 @@ extern "C" {
  *  function is added or changes, so that a program refuses a backend built for another one. */
 #define TK_BACKEND_ABI_VERSION 6
 
+/** The values tk_compile_options.num_stages may take. The front end checks launches and
+ *  autotuning configs against the same range, so that what the interpreter accepts compiles. */
+#define TK_NUM_STAGES_MIN 1
+#define TK_NUM_STAGES_MAX 8
+/** The range as errors state it: "from 1 to 8". */
+#define TK_NUM_STAGES_RANGE                                                                        \
+  "from " TK_BACKEND_STRINGIFY(TK_NUM_STAGES_MIN) " to " TK_BACKEND_STRINGIFY(TK_NUM_STAGES_MAX)
+#define TK_BACKEND_STRINGIFY(x) TK_BACKEND_STRINGIFY_(x)
+#define TK_BACKEND_STRINGIFY_(x) #x
+
 /** What tk_compile returns. */
 typedef enum tk_status {
   TK_OK = 0,
@@ -78,7 +88,8 @@ typedef struct tk_compile_options {
   const char *target;
   /** Warps per program (block): a power of two from 1 to 32. Default 4. */
   int num_warps;
-  /** Software-pipelining stages for loads in loops: 1 to 8. Default 3. */
+  /** Software-pipelining stages for loads in loops: TK_NUM_STAGES_MIN to TK_NUM_STAGES_MAX
+   *  (1 to 8). Default 3. */
   int num_stages;
   /** Default TK_OUTPUT_AUTO. */
   tk_output_kind output;

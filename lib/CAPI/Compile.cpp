@@ -119,8 +119,8 @@ const char *validate(const char *ir, size_t irLen, const tk_compile_options *opt
   static_assert(mlir::tkgpu::TkGPUDialect::getMaxNumWarps() == 32, "the message below says 32");
   if (warps < 1 || warps > 32 || (warps & (warps - 1)) != 0)
     return "num_warps must be a power of two from 1 to 32";
-  if (opts->num_stages < 1 || opts->num_stages > 8)
-    return "num_stages must be from 1 to 8";
+  if (opts->num_stages < TK_NUM_STAGES_MIN || opts->num_stages > TK_NUM_STAGES_MAX)
+    return "num_stages must be " TK_NUM_STAGES_RANGE;
   if (opts->output != TK_OUTPUT_AUTO && opts->output != TK_OUTPUT_PTX &&
       opts->output != TK_OUTPUT_CUBIN)
     return "output must be TK_OUTPUT_AUTO, TK_OUTPUT_PTX or TK_OUTPUT_CUBIN";

@@ -285,10 +285,21 @@ TEST_CASE("errors: tk::autotune", "[errors][autotune]") {
         });
   }
   SECTION("bad num_stages") {
-    tk_test::expect_error(this_file, line, "num_stages is 0; it must be at least 1", [&] {
-      line = __LINE__ + 1;
-      (void)tk::autotune(scale_kernel(), {.configs = {{{}, 4, 0}}});
-    });
+    tk_test::expect_error(this_file, line,
+                          "tk::autotune config 0 of kernel 'scale': num_stages is 0; it must be "
+                          "from 1 to 8",
+                          [&] {
+                            line = __LINE__ + 1;
+                            (void)tk::autotune(scale_kernel(), {.configs = {{{}, 4, 0}}});
+                          });
+    tk_test::expect_error(this_file, line,
+                          "tk::autotune config 1 of kernel 'scale': num_stages is 9; it must be "
+                          "from 1 to 8",
+                          [&] {
+                            line = __LINE__ + 1;
+                            (void)tk::autotune(scale_kernel(),
+                                               {.configs = {{{}, 4, 8}, {{}, 4, 9}}});
+                          });
   }
   SECTION("a constant set twice") {
     tk_test::expect_error(

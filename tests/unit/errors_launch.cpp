@@ -8,6 +8,7 @@
 #include "expect_error.hpp"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -102,16 +103,29 @@ TEST_CASE("errors: num_warps that is not a power of two up to 32", "[errors]") {
   }
 }
 
-TEST_CASE("errors: num_stages below 1", "[errors]") {
+TEST_CASE("errors: num_stages outside the backend's range", "[errors]") {
+  // The interpreter refuses what the GPU's compiler would (<tk/backend.h>'s range).
   auto k = store_kernel();
   std::vector<float> buffer(16);
   float *out = buffer.data();
   int line = 0;
-  const tk::launch_options options{.num_stages = 0, .backend = tk::backend::interpreter};
-  tk_test::expect_error(this_file, line, "num_stages is 0; it must be at least 1", [&] {
-    line = __LINE__ + 1;
-    k.launch(tk::grid(1), options, out, 16);
-  });
+  for (int stages : {0, -1, 9, 1000}) {
+    DYNAMIC_SECTION("num_stages = " << stages) {
+      const tk::launch_options options{.num_stages = stages, .backend = tk::backend::interpreter};
+      tk_test::expect_error(this_file, line,
+                            "num_stages is " + std::to_string(stages) + "; it must be from 1 to 8",
+                            [&] {
+                              line = __LINE__ + 1;
+                              k.launch(tk::grid(1), options, out, 16);
+                            });
+    }
+  }
+  for (int stages : {TK_NUM_STAGES_MIN, TK_NUM_STAGES_MAX}) {
+    DYNAMIC_SECTION("num_stages = " << stages << " runs") {
+      k.launch(tk::grid(1), {.num_stages = stages, .backend = tk::backend::interpreter}, out, 16);
+      CHECK(buffer[3] == 1.0f);
+    }
+  }
 }
 
 TEST_CASE("errors: GPU launch with a null or misaligned pointer", "[errors]") {

@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #ifdef TK_TEST_FAKE_CUDA
@@ -552,6 +553,12 @@ TEST_CASE("code options: one check of num_warps and num_stages", "[launch_cache]
   CHECK(invalid_code_options(3, 3) == "num_warps is 3; it must be 1, 2, 4, 8, 16 or 32");
   CHECK(invalid_code_options(64, 3) == "num_warps is 64; it must be 1, 2, 4, 8, 16 or 32");
   CHECK(invalid_code_options(0, 3) == "num_warps is 0; it must be 1, 2, 4, 8, 16 or 32");
-  CHECK(invalid_code_options(4, 0) == "num_stages is 0; it must be at least 1");
-  CHECK(invalid_code_options(4, 7).empty());
+  CHECK(invalid_code_options(4, 0) == "num_stages is 0; it must be from 1 to 8");
+  CHECK(invalid_code_options(4, 9) == "num_stages is 9; it must be from 1 to 8");
+  CHECK(invalid_code_options(4, 2147483647) == "num_stages is 2147483647; it must be from 1 to 8");
+  for (int stages = TK_NUM_STAGES_MIN; stages <= TK_NUM_STAGES_MAX; ++stages)
+    CHECK(invalid_code_options(4, stages).empty());
+  // The backend's words for the same rule (lib/CAPI/Compile.cpp).
+  CHECK(std::string_view("num_stages must be " TK_NUM_STAGES_RANGE) ==
+        "num_stages must be from 1 to 8");
 }

@@ -155,7 +155,8 @@ struct code_options {
 };
 
 /// Why `num_warps` and `num_stages` cannot make a kernel, or "" when they can: the one check of
-/// them, for launches and autotune configs alike (the backend checks its own input again).
+/// them, for launches and autotune configs alike, with the backend's range (<tk/backend.h>), so
+/// that the interpreter refuses what the GPU would.
 TK_DECL std::string invalid_code_options(int num_warps, int num_stages);
 
 /// What decides the code of a kernel object's launch, exactly (no hash: two keys are equal only

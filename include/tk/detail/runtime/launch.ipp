@@ -74,8 +74,8 @@ struct compiled_kernels::entry {
 TK_DECL std::string invalid_code_options(int num_warps, int num_stages) {
   if (num_warps < 1 || num_warps > 32 || (num_warps & (num_warps - 1)))
     return "num_warps is " + std::to_string(num_warps) + "; it must be 1, 2, 4, 8, 16 or 32";
-  if (num_stages < 1)
-    return "num_stages is " + std::to_string(num_stages) + "; it must be at least 1";
+  if (num_stages < TK_NUM_STAGES_MIN || num_stages > TK_NUM_STAGES_MAX)
+    return "num_stages is " + std::to_string(num_stages) + "; it must be " TK_NUM_STAGES_RANGE;
   return "";
 }
 
