@@ -27,6 +27,21 @@ inline block<std::int32_t, 1> arange(std::int64_t start, std::int64_t end,
   return block<std::int32_t, 1>(detail::arange(start, end, loc));
 }
 
+/// A block as a bound of `arange`: a run-time value where a trace-time one is needed. Usually a
+/// block size that reached the kernel as a `tk::i32`: a `tk::i32` parameter, or an `auto` one
+/// given a plain int. Without this overload the error is the compiler's own conversion failure.
+template <class Start, class End>
+  requires(any_block<Start> || any_block<End>)
+block<std::int32_t, 1> arange(const Start &, const End &,
+                              std::source_location loc = std::source_location::current()) {
+  static_assert(detail::always_false<Start, End>,
+                "tk::arange: its bounds must be known when the kernel is traced, and this one is "
+                "a run-time value (a tk::i32 kernel parameter, an auto parameter given a plain "
+                "int, or a value computed in the kernel); for a block size, declare the parameter "
+                "tk::constant<int> and pass tk::constant(BLOCK) at the launch");
+  return arange(0, 1, loc);
+}
+
 /// A block of shape `shape` with every element `value`: `tk::full<float>({64, 64}, 0)`.
 template <scalar_element T, std::size_t R>
 block<T, int(R)> full(const std::int64_t (&shape)[R], T value,
