@@ -147,8 +147,10 @@ void store(const block_ptr<T, R> &ptr, const V &value,
   static_assert(!std::is_const_v<T>, "tk::store: the block pointer points to const; declare the "
                                      "parameter tk::ptr<T>, not tk::ptr<const T>");
   const auto p = detail::operand_of(ptr.v_, loc).v;
-  const auto x =
-      detail::materialize(detail::to_operand(value, loc), detail::elem_of<T>(), p->shape, loc);
+  const detail::term t = detail::to_operand(value, loc);
+  detail::check_broadcasts_to(t.shape(), "the value", p->shape, "the block pointer's block",
+                              "tk::store", loc);
+  const auto x = detail::materialize(t, detail::elem_of<T>(), p->shape, loc);
   detail::block_store(p, x, boundary_check, loc);
 }
 

@@ -89,8 +89,11 @@ public:
              std::source_location loc = std::source_location::current()) const {
     static_assert(!std::is_const_v<T>, "tensor_descriptor::store: the descriptor's pointer points "
                                        "to const; declare the parameter tk::ptr<T>");
-    const auto x = detail::materialize(detail::to_operand(value, loc),
-                                       detail::elem_of<std::remove_const_t<T>>(), v_->shape, loc);
+    const detail::term t = detail::to_operand(value, loc);
+    detail::check_broadcasts_to(t.shape(), "the value", v_->shape, "the descriptor's block",
+                                "tensor_descriptor::store", loc);
+    const auto x =
+        detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), v_->shape, loc);
     detail::descriptor_store(v_, indices(start), x, loc);
   }
 

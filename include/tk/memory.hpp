@@ -39,7 +39,8 @@ auto load(const P &ptrs, const M &mask,
   detail::check_mask<M>();
   using T = detail::pointee<P>;
   const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
-  const auto shape = detail::broadcast_shape(p->shape, m->shape, "tk::load", loc);
+  const auto shape =
+      detail::broadcast_shape(m->shape, "the mask", p->shape, "the pointer block", "tk::load", loc);
   // Named in order: C++ leaves the order of function arguments unspecified (IR op order).
   const auto bp = detail::broadcast_to(p, shape, loc), bm = detail::broadcast_to(m, shape, loc);
   return block<T, detail::result_rank<P, M>>(detail::load(bp, bm, {}, loc));
@@ -56,7 +57,9 @@ auto load(const P &ptrs, const M &mask, const O &other,
   const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
   const auto o = detail::to_operand(other, loc);
   const auto shape = detail::broadcast_shape(
-      detail::broadcast_shape(p->shape, m->shape, "tk::load", loc), o.shape(), "tk::load", loc);
+      o.shape(), "other",
+      detail::broadcast_shape(m->shape, "the mask", p->shape, "the pointer block", "tk::load", loc),
+      "the loaded block", "tk::load", loc);
   const auto bp = detail::broadcast_to(p, shape, loc), bm = detail::broadcast_to(m, shape, loc),
              bo = detail::materialize(o, detail::elem_of<T>(), shape, loc);
   return block<T, R>(detail::load(bp, bm, bo, loc));
@@ -78,12 +81,14 @@ void store_impl(const P &ptrs, const V &value, value_ref mask, loc_t loc) {
     else
       return term{};
   }();
-  auto shape = broadcast_shape(p->shape, v.shape(), "tk::store", loc);
+  // As in Triton, the pointers decide the shape: a larger value or mask would make two lanes
+  // write one address.
+  check_broadcasts_to(v.shape(), "the value", p->shape, "the pointer block", "tk::store", loc);
   if (mask)
-    shape = broadcast_shape(shape, mask->shape, "tk::store", loc);
-  const auto bp = broadcast_to(p, shape, loc), bv = materialize(v, elem_of<T>(), shape, loc),
-             bm = mask ? broadcast_to(mask, shape, loc) : value_ref{};
-  store(bp, bv, bm, loc);
+    check_broadcasts_to(mask->shape, "the mask", p->shape, "the pointer block", "tk::store", loc);
+  const auto bv = materialize(v, elem_of<T>(), p->shape, loc),
+             bm = mask ? broadcast_to(mask, p->shape, loc) : value_ref{};
+  store(p, bv, bm, loc);
 }
 } // namespace detail
 

@@ -38,8 +38,6 @@ void trace_only(const K &k, const int &line, std::string_view message, const A &
 
 TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
   int line = 0;
-  std::vector<float> buffer(64, 1.0f);
-  float *out = buffer.data();
   SECTION("binary operator") {
     auto k = tk::jit("k", [&] {
       auto a = tk::arange(0, 16);
@@ -82,6 +80,12 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
     });
     trace_and_interpret(k, line, "tk::where: shapes [16] and [32] do not broadcast");
   }
+}
+
+TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers", "[errors]") {
+  int line = 0;
+  std::vector<float> buffer(64, 1.0f);
+  float *out = buffer.data();
   SECTION("tk::load mask") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
       auto a = tk::arange(0, 16);
@@ -90,7 +94,23 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
       auto x = tk::load(p + a, b < 8);
       (void)x;
     });
-    trace_and_interpret(k, line, "tk::load: shapes [16] and [32] do not broadcast", out);
+    trace_and_interpret(k, line,
+                        "tk::load: the mask of shape [32] and the pointer block of shape [16] do "
+                        "not broadcast (dimension 0 is 32 against 16)",
+                        out);
+  }
+  SECTION("tk::load other") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto a = tk::arange(0, 16);
+      auto other = tk::zeros<float>({8, 32});
+      line = __LINE__ + 1;
+      auto x = tk::load(p + a, a < 8, other);
+      (void)x;
+    });
+    trace_and_interpret(k, line,
+                        "tk::load: other of shape [8, 32] and the loaded block of shape [16] do "
+                        "not broadcast (dimension 1 is 32 against 16)",
+                        out);
   }
   SECTION("tk::store value") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -99,7 +119,100 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
       line = __LINE__ + 1;
       tk::store(p + a, v);
     });
-    trace_and_interpret(k, line, "tk::store: shapes [16] and [32] do not broadcast", out);
+    trace_and_interpret(k, line,
+                        "tk::store: the value of shape [32] does not broadcast to the pointer "
+                        "block of shape [16] (dimension 0 is 32 against 16); only its dimensions "
+                        "of size 1 may stretch",
+                        out);
+  }
+  SECTION("tk::store value that would stretch the pointers") {
+    // Broadcasting the pointers would make the 4 rows write one address each.
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto row = tk::arange(0, 16)(tk::newaxis, tk::_);
+      auto v = tk::zeros<float>({4, 16});
+      line = __LINE__ + 1;
+      tk::store(p + row, v);
+    });
+    trace_and_interpret(k, line,
+                        "tk::store: the value of shape [4, 16] does not broadcast to the pointer "
+                        "block of shape [1, 16] (dimension 0 is 4 against 1)",
+                        out);
+  }
+  SECTION("tk::store value of a higher rank") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto v = tk::zeros<float>({2, 16});
+      line = __LINE__ + 1;
+      tk::store(p + tk::arange(0, 16), v);
+    });
+    trace_and_interpret(k, line,
+                        "tk::store: the value of shape [2, 16] does not broadcast to the pointer "
+                        "block of shape [16] (it has 2 dimensions, not at most 1)",
+                        out);
+  }
+  SECTION("tk::store mask") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto a = tk::arange(0, 16);
+      auto b = tk::arange(0, 32);
+      line = __LINE__ + 1;
+      tk::store(p + a, 1.0f, b < 8);
+    });
+    trace_and_interpret(k, line,
+                        "tk::store: the mask of shape [32] does not broadcast to the pointer "
+                        "block of shape [16] (dimension 0 is 32 against 16)",
+                        out);
+  }
+}
+
+TEST_CASE("errors: a stored value larger than a descriptor's or block pointer's block",
+          "[errors]") {
+  // The same rule as tk::store's; before it, the interpreter wrote part of the value and the
+  // trace recorded a tk.broadcast that shrinks.
+  int line = 0;
+  std::vector<float> buffer(512, -1.0f);
+  float *out = buffer.data();
+  SECTION("tensor descriptor") {
+    auto k = tk::jit("k", [&](tk::ptr<float> o) {
+      auto d = tk::make_tensor_descriptor(o, {16, 16}, {16, 1}, {16, 16});
+      line = __LINE__ + 1;
+      d.store({0, 0}, tk::zeros<float>({32, 32}));
+    });
+    trace_and_interpret(k, line,
+                        "tensor_descriptor::store: the value of shape [32, 32] does not "
+                        "broadcast to the descriptor's block of shape [16, 16] (dimension 0 is "
+                        "32 against 16); only its dimensions of size 1 may stretch",
+                        out);
+    CHECK(buffer[0] == -1.0f);
+  }
+  SECTION("tensor descriptor, a row stretched") {
+    auto k = tk::jit("k", [&](tk::ptr<float> o) {
+      auto d = tk::make_tensor_descriptor(o, {16, 16}, {16, 1}, {16, 16});
+      d.store({0, 0}, tk::full<float>({1, 16}, 3.0f));
+    });
+    k.interpret(tk::grid(1), out);
+    CHECK(buffer[15 * 16 + 15] == 3.0f);
+  }
+  SECTION("block pointer") {
+    auto k = tk::jit("k", [&](tk::ptr<float> o) {
+      auto p = tk::make_block_ptr(o + 256, {16}, {1}, {0}, {16});
+      line = __LINE__ + 1;
+      tk::store(p, tk::cast<float>(tk::arange(0, 32)));
+    });
+    trace_and_interpret(k, line,
+                        "tk::store: the value of shape [32] does not broadcast to the block "
+                        "pointer's block of shape [16] (dimension 0 is 32 against 16)",
+                        out);
+    CHECK(buffer[256] == -1.0f);
+  }
+  SECTION("block pointer, a value of a higher rank") {
+    auto k = tk::jit("k", [&](tk::ptr<float> o) {
+      auto p = tk::make_block_ptr(o, {16, 16}, {16, 1}, {0, 0}, {16, 16});
+      line = __LINE__ + 1;
+      tk::store(p, tk::zeros<float>({2, 16, 16}));
+    });
+    trace_and_interpret(k, line,
+                        "tk::store: the value of shape [2, 16, 16] does not broadcast to the block "
+                        "pointer's block of shape [16, 16] (it has 3 dimensions, not at most 2)",
+                        out);
   }
 }
 

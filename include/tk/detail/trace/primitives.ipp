@@ -24,8 +24,13 @@ TK_DECL value_ref record1(std::string name, syntax form, std::vector<value_ref> 
 TK_DECL std::string i32_attr(std::int64_t v) { return std::to_string(v) + " : i32"; }
 
 TK_DECL std::string segment_sizes(bool mask, bool other) {
-  return std::string("operandSegmentSizes = array<i32: 1, ") + (mask ? "1" : "0") + ", " +
-         (other ? "1" : "0") + ">";
+  // Appended in place: GCC 12 warns (-Warray-bounds, wrongly) on the inlined chain of `+`.
+  std::string s = "operandSegmentSizes = array<i32: 1, ";
+  s += mask ? '1' : '0';
+  s += ", ";
+  s += other ? '1' : '0';
+  s += '>';
+  return s;
 }
 
 TK_DECL op &append(context &ctx, owned<op> o) {
@@ -209,6 +214,14 @@ TK_DECL value_ref broadcast(const value_ref &x, shape_t shape, loc_t loc) {
   context &ctx = active(loc);
   if (x->shape == shape)
     return x;
+  // The operations check their operands' shapes first, with messages that name them; a
+  // broadcast that shrinks a dimension would record an invalid tk.broadcast and drop elements.
+  bool stretches = x->shape.size() == shape.size();
+  for (std::size_t d = 0; stretches && d < shape.size(); ++d)
+    stretches = x->shape[d] == 1 || x->shape[d] == shape[d];
+  if (!stretches)
+    internal_error("tk.broadcast from " + to_string(x->shape) + " to " + to_string(shape) +
+                   " (at " + loc.file_name() + ":" + std::to_string(loc.line()) + ")");
   if (ctx.tracing())
     return record1("tk.broadcast", syntax::generic, {x}, x->type, std::move(shape), "", loc);
   const auto strides = strides_of(x->shape);

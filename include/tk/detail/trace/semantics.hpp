@@ -26,6 +26,18 @@ TK_DECL term operand_of(const value_ref &v, loc_t loc);
 /// The shape two operands broadcast to.
 TK_DECL shape_t broadcast_shape(const shape_t &a, const shape_t &b, const char *what, loc_t loc);
 
+/// The same, for operands that errors name: "tk::load: the mask of shape [32] and the pointer
+/// block of shape [16] do not broadcast (...)".
+TK_DECL shape_t broadcast_shape(const shape_t &a, const char *a_name, const shape_t &b,
+                                const char *b_name, const char *what, loc_t loc);
+
+/// Fails unless an operand of `shape` broadcasts to `target` without changing it, as a stored
+/// value must to the shape of the pointers or block it is stored through (two lanes would write
+/// one address): "tk::store: the value of shape [32] does not broadcast to the pointer block of
+/// shape [16] (...)".
+TK_DECL void check_broadcasts_to(const shape_t &shape, const char *name, const shape_t &target,
+                                 const char *target_name, const char *what, loc_t loc);
+
 /// Brings `v` to `shape`: a scalar is splatted; a block of lower rank gains leading dimensions of
 /// size 1; dimensions of size 1 are stretched.
 TK_DECL value_ref broadcast_to(value_ref v, const shape_t &shape, loc_t loc);

@@ -20,18 +20,61 @@ TK_DECL term operand_of(const value_ref &v, loc_t loc) {
   return {v};
 }
 
-TK_DECL shape_t broadcast_shape(const shape_t &a, const shape_t &b, const char *what, loc_t loc) {
+/// The first dimension, counted in the result of broadcasting `a` and `b` (aligned at the right),
+/// where neither is 1 and they differ; -1 when there is none.
+TK_DECL std::int64_t broadcast_conflict(const shape_t &a, const shape_t &b, std::int64_t &da,
+                                        std::int64_t &db) {
+  const std::size_t rank = a.size() > b.size() ? a.size() : b.size();
+  for (std::size_t k = 0; k < rank; ++k) {
+    da = k < rank - a.size() ? 1 : a[k - (rank - a.size())];
+    db = k < rank - b.size() ? 1 : b[k - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::int64_t(k);
+  }
+  return -1;
+}
+
+TK_DECL shape_t broadcasted(const shape_t &a, const shape_t &b) {
   const std::size_t rank = a.size() > b.size() ? a.size() : b.size();
   shape_t out(rank);
   for (std::size_t k = 0; k < rank; ++k) {
     const std::int64_t da = k < rank - a.size() ? 1 : a[k - (rank - a.size())];
     const std::int64_t db = k < rank - b.size() ? 1 : b[k - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      fail(loc, what, ": shapes ", to_string(a), " and ", to_string(b),
-           " do not broadcast (dimension ", k, " is ", da, " against ", db, ")");
     out[k] = da > db ? da : db;
   }
   return out;
+}
+
+TK_DECL shape_t broadcast_shape(const shape_t &a, const shape_t &b, const char *what, loc_t loc) {
+  std::int64_t da = 0, db = 0;
+  if (const std::int64_t k = broadcast_conflict(a, b, da, db); k >= 0)
+    fail(loc, what, ": shapes ", to_string(a), " and ", to_string(b),
+         " do not broadcast (dimension ", k, " is ", da, " against ", db, ")");
+  return broadcasted(a, b);
+}
+
+TK_DECL shape_t broadcast_shape(const shape_t &a, const char *a_name, const shape_t &b,
+                                const char *b_name, const char *what, loc_t loc) {
+  std::int64_t da = 0, db = 0;
+  if (const std::int64_t k = broadcast_conflict(a, b, da, db); k >= 0)
+    fail(loc, what, ": ", a_name, " of shape ", to_string(a), " and ", b_name, " of shape ",
+         to_string(b), " do not broadcast (dimension ", k, " is ", da, " against ", db, ")");
+  return broadcasted(a, b);
+}
+
+TK_DECL void check_broadcasts_to(const shape_t &shape, const char *name, const shape_t &target,
+                                 const char *target_name, const char *what, loc_t loc) {
+  const auto mismatch = [&](const auto &...why) {
+    fail(loc, what, ": ", name, " of shape ", to_string(shape), " does not broadcast to ",
+         target_name, " of shape ", to_string(target), " (", why...,
+         "); only its dimensions of size 1 may stretch");
+  };
+  if (shape.size() > target.size())
+    mismatch("it has ", shape.size(), " dimensions, not at most ", target.size());
+  const std::size_t lead = target.size() - shape.size();
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    if (shape[k] != 1 && shape[k] != target[lead + k])
+      mismatch("dimension ", lead + k, " is ", shape[k], " against ", target[lead + k]);
 }
 
 TK_DECL value_ref broadcast_to(value_ref v, const shape_t &shape, loc_t loc) {
