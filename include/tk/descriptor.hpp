@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace tk {
 
@@ -33,6 +34,13 @@ public:
   /// The index's value where it must be known when the kernel is traced (a block dimension).
   std::int64_t constant(const char *what) const;
 
+  /// Whether the index is `value`, known when the kernel is traced (a literal or a
+  /// `tk::constant`; a scalar block never is, whatever it holds).
+  bool is_constant(std::int64_t value) const { return !term_.v && term_.i == value; }
+
+  /// How errors show the index: its value, or "a run-time value".
+  std::string describe() const;
+
 private:
   detail::term term_;
   std::source_location loc_;
@@ -43,6 +51,11 @@ namespace detail {
 /// The block shape of a descriptor or block pointer (made by `what`): the block rules, and
 /// powers of two.
 TK_DECL void check_access_block(const shape_t &block, const char *what, loc_t loc);
+
+/// A descriptor's last stride must be the constant 1, as in Triton: checked while the kernel is
+/// traced and when it is interpreted alike, since the compiled kernel reads the last dimension
+/// as contiguous whatever the stride.
+TK_DECL void check_last_stride(const tk::index &stride, loc_t loc);
 
 /// A descriptor's run-time value: interpreter, `i` = {base, shape..., strides...} and the base's
 /// buffer; tracing, the `!tk.tensordesc` SSA value. Its shape is the block shape.
@@ -109,15 +122,16 @@ private:
 };
 
 /// A descriptor of the tensor at `base` with `shape` and `strides` (in elements), read and
-/// written in blocks of `block_shape` (powers of two). As in Triton, the last stride must be 1,
-/// `base` 16-byte aligned and the other strides multiples of 16 bytes (the interpreter checks
-/// it; TMA on Hopper needs it).
+/// written in blocks of `block_shape` (powers of two). As in Triton, the last stride must be the
+/// constant 1 (checked on every path), `base` 16-byte aligned and the other strides multiples of
+/// 16 bytes (the interpreter checks these; TMA on Hopper needs them).
 template <class T, std::size_t R>
 tensor_descriptor<T, R>
 make_tensor_descriptor(const block<T *, 0> &base, const index (&shape)[R],
                        const index (&strides)[R], const index (&block_shape)[R],
                        std::source_location loc = std::source_location::current()) {
   static_assert(R >= 1 && R <= 5, "tk::make_tensor_descriptor: tensors of 1 to 5 dimensions");
+  detail::check_last_stride(strides[R - 1], loc);
   std::vector<detail::value_ref> sizes, steps;
   detail::shape_t block;
   for (std::size_t d = 0; d < R; ++d) {

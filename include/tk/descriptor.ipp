@@ -16,6 +16,10 @@ TK_DECL std::int64_t index::constant(const char *what) const {
   return term_.i;
 }
 
+TK_DECL std::string index::describe() const {
+  return term_.v ? "a run-time value" : std::to_string(term_.i);
+}
+
 } // namespace tk
 
 namespace tk::detail {
@@ -25,6 +29,16 @@ TK_DECL void check_access_block(const shape_t &block, const char *what, loc_t lo
   for (std::int64_t d : block)
     if ((d & (d - 1)) != 0)
       fail(loc, what, ": block dimensions must be powers of two, got ", to_string(block));
+}
+
+TK_DECL void check_last_stride(const tk::index &stride, loc_t loc) {
+  if (!stride.is_constant(1))
+    fail(loc,
+         "tk::make_tensor_descriptor: the last stride must be the constant 1 (the last "
+         "dimension contiguous), got ",
+         stride.describe(),
+         "; pass the literal 1, and for a tensor whose last dimension is strided, load through "
+         "pointer blocks or tk::make_block_ptr instead");
 }
 
 TK_DECL value_ref make_tensor_descriptor(const value_ref &base, const std::vector<value_ref> &shape,
@@ -62,11 +76,6 @@ TK_DECL value_ref make_tensor_descriptor(const value_ref &base, const std::vecto
     if (size <= 0)
       fail(loc, "tk::make_tensor_descriptor: dimension ", d, " has size ", size,
            "; sizes must be positive");
-    if (d + 1 == rank && stride != 1)
-      fail(loc,
-           "tk::make_tensor_descriptor: the last dimension's stride must be 1 (contiguous), "
-           "got ",
-           stride);
     if (d + 1 < rank && (stride <= 0 || stride * bytes % 16 != 0))
       fail(loc, "tk::make_tensor_descriptor: the stride of dimension ", d, " (", stride,
            " elements) must be a positive multiple of 16 bytes");

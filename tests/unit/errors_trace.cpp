@@ -9,6 +9,7 @@
 #include "expect_error.hpp"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -213,6 +214,74 @@ TEST_CASE("errors: a stored value larger than a descriptor's or block pointer's 
                         "tk::store: the value of shape [2, 16, 16] does not broadcast to the block "
                         "pointer's block of shape [16, 16] (it has 3 dimensions, not at most 2)",
                         out);
+  }
+}
+
+TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "[errors]") {
+  int line = 0;
+  std::vector<float> buffer(1024, 1.0f);
+  float *in = buffer.data();
+  const std::string_view message =
+      "tk::make_tensor_descriptor: the last stride must be the constant 1 (the last dimension "
+      "contiguous), got ";
+  SECTION("literal 2") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n) {
+      line = __LINE__ + 1;
+      auto d = tk::make_tensor_descriptor(p, {n, n}, {64, 2}, {16, 16});
+      d.store({0, 0}, 1.0f);
+    });
+    trace_and_interpret(k, line,
+                        std::string(message) +
+                            "2; pass the literal 1, and for a tensor whose last dimension is "
+                            "strided, load through pointer blocks or tk::make_block_ptr instead",
+                        in, 16);
+  }
+  SECTION("literal 0") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n) {
+      line = __LINE__ + 1;
+      auto d = tk::make_tensor_descriptor(p, {n}, {0}, {16});
+      d.store({0}, 1.0f);
+    });
+    trace_and_interpret(k, line, std::string(message) + "0;", in, 16);
+  }
+  SECTION("tk::constant 2") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n, tk::constant<int> S) {
+      line = __LINE__ + 1;
+      auto d = tk::make_tensor_descriptor(p, {n, n}, {64, S}, {16, 16});
+      d.store({0, 0}, 1.0f);
+    });
+    trace_and_interpret(k, line, std::string(message) + "2;", in, 16, tk::constant(2));
+  }
+  SECTION("kernel argument") {
+    // A run-time stride is refused whatever its value, 1 included: the kernel is compiled once
+    // for all of them.
+    auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n, tk::i64 stride) {
+      line = __LINE__ + 1;
+      auto d = tk::make_tensor_descriptor(p, {n, n}, {64, stride}, {16, 16});
+      d.store({0, 0}, 1.0f);
+    });
+    for (std::int64_t stride : {1, 2})
+      DYNAMIC_SECTION("stride " << stride) {
+        trace_and_interpret(k, line, std::string(message) + "a run-time value;", in, 16, stride);
+      }
+  }
+  SECTION("scalar computed in the kernel") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n) {
+      auto one = tk::program_id(0) + 1;
+      line = __LINE__ + 1;
+      auto d = tk::make_tensor_descriptor(p, {n}, {one}, {16});
+      d.store({0}, 1.0f);
+    });
+    trace_and_interpret(k, line, std::string(message) + "a run-time value;", in, 16);
+  }
+  SECTION("the constant 1 is accepted") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n, tk::constant<int> S) {
+      auto d = tk::make_tensor_descriptor(p, {n, n}, {64, S}, {16, 16});
+      d.store({0, 0}, 2.0f);
+    });
+    CHECK(k.ir(in, 16, tk::constant(1)).find("tk.make_tensor_descriptor") != std::string::npos);
+    k.interpret(tk::grid(1), in, 16, tk::constant(1));
+    CHECK(buffer[64 + 3] == 2.0f);
   }
 }
 

@@ -101,8 +101,8 @@ TEST_CASE("tensor descriptors: the descriptor's rules are errors at the kernel's
                           [&] { misaligned.interpret(tk::grid(1), out, in, 16); });
     std::vector<float> square(256, 1.0f);
     tk_test::expect_error(file, strided_line,
-                          "tk::make_tensor_descriptor: the last dimension's stride must be 1 "
-                          "(contiguous), got 2",
+                          "tk::make_tensor_descriptor: the last stride must be the constant 1 "
+                          "(the last dimension contiguous), got 2",
                           [&] { strided.interpret(tk::grid(1), out, square, 16); });
     tk_test::expect_error(file, runtime_block_line,
                           "tk::make_tensor_descriptor: a block dimension must be a C++ integer or "
