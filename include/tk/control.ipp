@@ -46,6 +46,34 @@ TK_DECL carried_list discover_carried(context &ctx, function_ref<void(region &)>
   return carried;
 }
 
+/// Interpreter: traces `construct` (a loop or branch, with the program instance's values coming
+/// in) into a scratch region that is dropped, and gives every handle it assigned its value back.
+/// The trace's checks of carried values (types and shapes kept, values before a loop, both
+/// branches of an if) are then the interpreter's too, at the same line with the same message,
+/// though it runs only one branch and perhaps no iteration.
+TK_DECL void check_as_traced(context &ctx, function_ref<void()> construct) {
+  struct tracing_scope {
+    context &ctx;
+    explicit tracing_scope(context &c) : ctx(c) { ctx.kind = mode::trace; }
+    ~tracing_scope() { ctx.kind = mode::interpret; }
+    tracing_scope(const tracing_scope &) = delete;
+    tracing_scope &operator=(const tracing_scope &) = delete;
+  };
+  // The interpreter's handles were made with no region open (depth 0), so the scratch frame
+  // records every assignment to them; they get their values back however the trace ends.
+  struct restoring_scope : region_scope {
+    restoring_scope(context &c, region &r) : region_scope(c, r) {}
+    ~restoring_scope() {
+      for (auto &[h, old] : current().assigned)
+        h->v_ = old;
+    }
+  };
+  region scratch;
+  const tracing_scope tracing(ctx);
+  restoring_scope scope(ctx, scratch);
+  construct();
+}
+
 TK_DECL value_ref scalar_int(const term &t, elem_type type, loc_t loc) {
   if (t.v && !t.v->shape.empty())
     fail(loc, "tk::for_range: loop bounds must be scalars");
@@ -88,6 +116,8 @@ TK_DECL void for_range(const term &lo, const term &hi, const term &step, elem_ty
   context &ctx = active(loc);
   if (!step.v && step.i <= 0) // a literal step: caught when tracing too, not only when run
     fail(loc, "tk::for_range: the step must be positive, got ", step.i);
+  if (!ctx.tracing())
+    check_as_traced(ctx, [&] { for_range(lo, hi, step, iv_type, body, loc); });
   const value_ref lb = scalar_int(lo, iv_type, loc), ub = scalar_int(hi, iv_type, loc),
                   st = scalar_int(step, iv_type, loc);
   if (!ctx.tracing()) {
@@ -140,8 +170,10 @@ TK_DECL void for_range(const term &lo, const term &hi, const term &step, elem_ty
 TK_DECL value_ref if_(const value_ref &condition, traced_block then_branch,
                       traced_block else_branch, loc_t loc) {
   context &ctx = active(loc);
-  if (!ctx.tracing())
+  if (!ctx.tracing()) {
+    check_as_traced(ctx, [&] { (void)if_(condition, then_branch, else_branch, loc); });
     return condition->i[0] ? then_branch() : else_branch();
+  }
   auto o = make_owned<op>();
   o->name = "scf.if";
   o->form = syntax::scf_if;
@@ -192,6 +224,7 @@ TK_DECL value_ref if_(const value_ref &condition, traced_block then_branch,
 TK_DECL void while_(traced_block condition, function_ref<void()> body, loc_t loc) {
   context &ctx = active(loc);
   if (!ctx.tracing()) {
+    check_as_traced(ctx, [&] { while_(condition, body, loc); });
     while (condition()->i[0])
       body();
     return;

@@ -57,10 +57,13 @@ TEST_CASE("errors: a block used by another program instance of the same launch",
   int line = 0;
   std::vector<int> out(32, 0);
   tk::block<int, 1> kept;
+  bool first = true; // host state: program instance 0 keeps a block, instance 1 uses it
   auto k = tk::jit("k", [&](tk::ptr<int> p) {
     auto pid = tk::program_id(0);
     auto cols = tk::arange(0, 16);
-    tk::if_(pid == 0, [&] { kept = cols; });
+    if (first)
+      kept = cols;
+    first = false;
     line = __LINE__ + 1;
     tk::store(p + pid * 16 + cols, kept);
   });
@@ -121,5 +124,43 @@ TEST_CASE("errors: a block from another kernel carried through a loop or a branc
     });
     tk_test::expect_error(this_file, line, "this block was made by kernel 'k1' (",
                           [&] { (void)k2.ir(out.data(), 3); });
+  }
+}
+
+TEST_CASE("errors: a block from another program instance carried through a loop or a branch",
+          "[errors]") {
+  // The interpreter checks a loop or branch by tracing it first (as .ir does): the foreign block
+  // is named at the loop's or branch's line, as coming from the other program instance.
+  int line = 0;
+  std::vector<int> out(32, 0);
+  tk::block<int, 1> kept;
+  bool first = true;
+  const std::string message = "this block was made by program instance (0, 0, 0) and cannot be "
+                              "used in program instance (1, 0, 0) of the same launch of kernel";
+  SECTION("tk::for_range") {
+    auto k = tk::jit("k", [&](tk::ptr<int> p) {
+      auto pid = tk::program_id(0);
+      auto acc = tk::arange(0, 16);
+      if (first)
+        kept = acc;
+      first = false;
+      line = __LINE__ + 1;
+      tk::for_range(0, 4, [&] { acc = acc + kept; });
+      tk::store(p + pid * 16 + tk::arange(0, 16), acc);
+    });
+    tk_test::expect_error(this_file, line, message, [&] { k.interpret(tk::grid(2), out.data()); });
+  }
+  SECTION("tk::if_") {
+    auto k = tk::jit("k", [&](tk::ptr<int> p) {
+      auto pid = tk::program_id(0);
+      auto acc = tk::arange(0, 16);
+      if (first)
+        kept = acc;
+      first = false;
+      line = __LINE__ + 1;
+      tk::if_(pid > 5, [&] { acc = kept; });
+      tk::store(p + pid * 16 + tk::arange(0, 16), acc);
+    });
+    tk_test::expect_error(this_file, line, message, [&] { k.interpret(tk::grid(2), out.data()); });
   }
 }

@@ -2,7 +2,8 @@
 /// Runtime errors raised by operations inside a kernel body: one TEST_CASE per error, each checking
 /// that a tk::error is thrown, what it says, and that it names the line of this file where the
 /// offending statement is (each kernel sets `line = __LINE__ + 1;` just before that statement).
-/// Errors that do not depend on tracing are checked on both paths: `.ir()` and the interpreter.
+/// Errors are checked on both paths: `.ir()` and the interpreter (which traces each loop and branch
+/// before it runs it, so that the checks of carried values are the same).
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
 
@@ -26,13 +27,6 @@ void trace_and_interpret(const K &k, const int &line, std::string_view message, 
   SECTION("interpreter") {
     tk_test::expect_error(this_file, line, message, [&] { k.interpret(tk::grid(1), args...); });
   }
-}
-
-/// Checks the error when `k` is traced only: the check is about the structure of the traced IR
-/// (loop-carried values, branch results), which the interpreter does not build.
-template <class K, class... A>
-void trace_only(const K &k, const int &line, std::string_view message, const A &...args) {
-  tk_test::expect_error(this_file, line, message, [&] { (void)k.ir(args...); });
 }
 
 } // namespace
@@ -695,9 +689,9 @@ TEST_CASE("errors: tk::for_range carries a handle that has no value before the l
     line = __LINE__ + 1;
     tk::for_range(0, 4, [&](tk::i32) { acc = tk::zeros<float>({16}); });
   });
-  trace_only(k, line,
-             "tk::for_range: a block handle assigned in the body has no value before it; "
-             "initialize it (e.g. with tk::zeros) before the tk::for_range");
+  trace_and_interpret(k, line,
+                      "tk::for_range: a block handle assigned in the body has no value before it; "
+                      "initialize it (e.g. with tk::zeros) before the tk::for_range");
 }
 
 TEST_CASE("errors: tk::for_range body leaves a carried handle without a value", "[errors]") {
@@ -707,7 +701,8 @@ TEST_CASE("errors: tk::for_range body leaves a carried handle without a value", 
     line = __LINE__ + 1;
     tk::for_range(0, 4, [&](tk::i32) { acc = tk::block<float, 1>(); });
   });
-  trace_only(k, line, "tk::for_range: a carried block handle was left without a value by the body");
+  trace_and_interpret(k, line,
+                      "tk::for_range: a carried block handle was left without a value by the body");
 }
 
 TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
@@ -718,9 +713,10 @@ TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
       line = __LINE__ + 1;
       tk::for_range(0, 4, [&](tk::i32) { acc = tk::zeros<float>({32}); });
     });
-    trace_only(k, line,
-               "tk::for_range: a carried value changes from f32 [16] to f32 [32] in the body; a "
-               "carried value must keep its type and shape");
+    trace_and_interpret(
+        k, line,
+        "tk::for_range: a carried value changes from f32 [16] to f32 [32] in the body; a "
+        "carried value must keep its type and shape");
   }
   SECTION("tk::while_") {
     auto k = tk::jit("k", [&] {
@@ -733,8 +729,79 @@ TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
                    i = i + 1;
                  });
     });
-    trace_only(k, line, "tk::while_: a carried value changes from f32 [16] to f32 [32]");
+    trace_and_interpret(k, line, "tk::while_: a carried value changes from f32 [16] to f32 [32]");
   }
+}
+
+TEST_CASE("errors: a carried value that changes shape where the interpreter runs no such code",
+          "[errors]") {
+  // The interpreter checks each loop and branch as the trace does, whatever it runs: a loop of no
+  // iterations, the branch not taken.
+  int line = 0;
+  SECTION("tk::for_range of no iterations") {
+    auto k = tk::jit("k", [&](tk::i32 n) {
+      auto acc = tk::zeros<float>({16});
+      line = __LINE__ + 1;
+      tk::for_range(0, n, [&](tk::i32) { acc = tk::zeros<float>({8}); });
+    });
+    trace_and_interpret(k, line, "tk::for_range: a carried value changes from f32 [16] to f32 [8]",
+                        0);
+  }
+  SECTION("tk::while_ whose condition is false at once") {
+    auto k = tk::jit("k", [&] {
+      auto acc = tk::zeros<std::int32_t>({16});
+      auto i = tk::program_id(0);
+      line = __LINE__ + 1;
+      tk::while_([&] { return i > 4; },
+                 [&] {
+                   acc = tk::zeros<std::int32_t>({8});
+                   i = i + 1;
+                 });
+    });
+    trace_and_interpret(k, line, "tk::while_: a carried value changes from i32 [16] to i32 [8]");
+  }
+  SECTION("tk::if_, the branch not taken") {
+    auto k = tk::jit("k", [&] {
+      auto x = tk::zeros<float>({16});
+      auto pid = tk::program_id(0);
+      line = __LINE__ + 1;
+      tk::if_(pid == 1, [&] { x = tk::zeros<float>({32}); }, [&] { x = x + 1.0f; });
+    });
+    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [32] to f32 [16]");
+  }
+  SECTION("tk::if_, a result of another type in the branch not taken") {
+    auto k = tk::jit("k", [&] {
+      auto pid = tk::program_id(0);
+      line = __LINE__ + 1;
+      auto x = tk::if_(
+          pid == 0, [&] { return tk::zeros<float>({16}); }, [&] { return tk::zeros<float>({8}); });
+      (void)x;
+    });
+    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [16] to f32 [8]");
+  }
+}
+
+TEST_CASE("tk::for_range, tk::while_, tk::if_: the interpreter still runs them as written",
+          "[errors]") {
+  // Checking a loop or branch by tracing it first leaves the program instance's values alone.
+  std::vector<float> out(16, 0.0f);
+  auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n) {
+    auto cols = tk::arange(0, 16);
+    auto acc = tk::zeros<float>({16});
+    tk::for_range(0, n, [&](tk::i32 i) { acc = acc + tk::cast<float>(i); });
+    auto j = tk::program_id(0);
+    tk::while_([&] { return j < 3; },
+               [&] {
+                 acc = acc * 2.0f;
+                 j = j + 1;
+               });
+    auto r = tk::if_(n > 2, [&] { return acc + 1.0f; }, [&] { return acc - 1.0f; });
+    tk::store(p + cols, r + tk::cast<float>(cols));
+  });
+  k.interpret(tk::grid(1), out, 4);
+  // (0 + 1 + 2 + 3) * 2^3 + 1 + col
+  CHECK(out[0] == 49.0f);
+  CHECK(out[15] == 64.0f);
 }
 
 TEST_CASE("errors: tk::for_range step that is not positive", "[errors]") {
@@ -772,8 +839,8 @@ TEST_CASE("errors: tk::if_ assigns a handle without a value in only one branch",
     line = __LINE__ + 1;
     tk::if_(pid == 0, [&] { x = tk::zeros<float>({16}); });
   });
-  trace_only(k, line,
-             "tk::if_: a block handle assigned in only one branch has no value before the if");
+  trace_and_interpret(
+      k, line, "tk::if_: a block handle assigned in only one branch has no value before the if");
 }
 
 TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
@@ -785,7 +852,7 @@ TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
       line = __LINE__ + 1;
       tk::if_(pid == 0, [&] { x = tk::zeros<float>({32}); });
     });
-    trace_only(k, line, "tk::if_: a carried value changes from f32 [32] to f32 [16]");
+    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [32] to f32 [16]");
   }
   SECTION("returned blocks") {
     auto k = tk::jit("k", [&] {
@@ -795,7 +862,7 @@ TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
           pid == 0, [&] { return tk::zeros<float>({16}); }, [&] { return tk::zeros<float>({32}); });
       (void)x;
     });
-    trace_only(k, line, "tk::if_: a carried value changes from f32 [16] to f32 [32]");
+    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [16] to f32 [32]");
   }
 }
 

@@ -74,13 +74,14 @@ TK_DECL std::string instance_name(const context &ctx, std::uint64_t generation) 
   if (v.origin != ctx.origin)
     fail(loc, "this block was made by ", kernel(v.origin), " and cannot be used in ",
          kernel(ctx.origin), advice);
-  if (!ctx.tracing() && v.generation >= ctx.first_generation && v.generation < ctx.generation)
+  // A launch's context, also while it traces a loop or branch to check it (check_as_traced).
+  const bool launch = ctx.first_generation != 0;
+  if (launch && v.generation >= ctx.first_generation && v.generation < ctx.generation)
     fail(loc, "this block was made by program instance ", instance_name(ctx, v.generation),
          " and cannot be used in program instance ", instance_name(ctx, ctx.generation),
          " of the same launch of ", kernel(ctx.origin), advice);
   fail(loc, "this block was made by an earlier ", v.concrete() ? "launch" : "trace", " of ",
-       kernel(ctx.origin), " and cannot be used in this ", ctx.tracing() ? "trace" : "launch",
-       advice);
+       kernel(ctx.origin), " and cannot be used in this ", launch ? "launch" : "trace", advice);
 }
 
 TK_DECL value_ref make_concrete(elem_type t, shape_t shape) {
