@@ -9,6 +9,7 @@
 
 #include "Conversion/TkToLLVM/Passes.h"
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -85,33 +86,26 @@ std::unique_ptr<Pass> reconcileCasts(const LoweringOptions &) {
 }
 
 /// The recipes of the tensor-map arguments tk-tma-descriptors appended, in order (with
-/// tk-pipeline's boxes and swizzles).
+/// tk-pipeline's boxes and swizzles), for the launch to encode.
 void collectTensorMaps(ModuleOp module, std::vector<tk_tensor_map> &out) {
   module.walk([&](func::FuncOp func) {
     for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-      auto recipe = func.getArgAttrOfType<DictionaryAttr>(i, "tkgpu.tensor_map");
-      auto desc = dyn_cast<tk::TensorDescType>(func.getArgument(i).getType());
-      if (!recipe || !desc)
+      std::optional<tkgpu::TensorMapRecipe> recipe = tkgpu::TensorMapRecipe::of(func, i);
+      if (!recipe)
         continue;
-      RankedTensorType block = desc.getBlockType();
+      RankedTensorType block =
+          cast<tk::TensorDescType>(func.getArgument(i).getType()).getBlockType();
       tk_tensor_map map{};
       map.rank = int(block.getRank());
       map.element_bytes = int(block.getElementTypeBitWidth() / 8);
-      map.base_arg = int(cast<IntegerAttr>(recipe.get("base")).getInt());
-      auto shapeArgs = cast<DenseI32ArrayAttr>(recipe.get("shape_args")).asArrayRef();
-      auto shape = cast<DenseI64ArrayAttr>(recipe.get("shape")).asArrayRef();
-      auto strideArgs = cast<DenseI32ArrayAttr>(recipe.get("stride_args")).asArrayRef();
-      auto strides = cast<DenseI64ArrayAttr>(recipe.get("strides")).asArrayRef();
-      // tk-pipeline's box and swizzle where TMA copies into a ring; else the block, unswizzled.
-      auto box = dyn_cast_or_null<DenseI32ArrayAttr>(recipe.get("box"));
-      auto swizzle = dyn_cast_or_null<IntegerAttr>(recipe.get("swizzle"));
-      map.swizzle = swizzle ? int(swizzle.getInt()) : 0;
+      map.base_arg = recipe->base;
+      map.swizzle = recipe->swizzle;
       for (int d = 0; d < map.rank; ++d) {
-        map.shape_arg[d] = shapeArgs[size_t(d)];
-        map.shape[d] = shape[size_t(d)];
-        map.stride_arg[d] = strideArgs[size_t(d)];
-        map.stride[d] = strides[size_t(d)];
-        map.box[d] = box ? box[size_t(d)] : int(block.getDimSize(d));
+        map.shape_arg[d] = recipe->shapeArgs[size_t(d)];
+        map.shape[d] = recipe->shape[size_t(d)];
+        map.stride_arg[d] = recipe->strideArgs[size_t(d)];
+        map.stride[d] = recipe->strides[size_t(d)];
+        map.box[d] = recipe->box.empty() ? int(block.getDimSize(d)) : recipe->box[size_t(d)];
       }
       out.push_back(map);
     }

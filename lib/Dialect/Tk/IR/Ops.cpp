@@ -5,6 +5,7 @@
 #include "Dialect/Tk/IR/Dialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -439,6 +440,10 @@ LogicalResult MakeTensorDescOp::verify() {
   if (getBase().getType().getPointeeType() != block.getElementType())
     return emitOpError() << "base " << getBase().getType() << " must point to the block's element "
                          << "type " << block.getElementType();
+  // Blocks are rows of contiguous elements, as TMA copies them and every lowering assumes.
+  if (!getStrides().empty() && !matchPattern(getStrides().back(), m_One()))
+    return emitOpError() << "the last stride must be the constant 1 (rows of contiguous "
+                            "elements); use a block pointer or plain pointers for other strides";
   return success();
 }
 

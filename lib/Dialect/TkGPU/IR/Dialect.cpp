@@ -1,9 +1,11 @@
 /// @file Dialect.cpp
 /// The tkgpu dialect: registration, its module attributes `tkgpu.num_warps`,
-/// `tkgpu.threads_per_warp` and `tkgpu.shared`, and `tkgpu.shared_offset` on ops.
+/// `tkgpu.threads_per_warp` and `tkgpu.shared`, `tkgpu.shared_offset` on ops and
+/// `tkgpu.tensor_map` on kernel arguments.
 #include "Dialect/TkGPU/IR/Dialect.h"
 
 #include "Dialect/TkGPU/IR/Layout.h"
+#include "Dialect/TkGPU/IR/TensorMap.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -134,4 +136,18 @@ LogicalResult TkGPUDialect::verifyOperationAttribute(Operation *op, NamedAttribu
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// `tkgpu.tensor_map` on an argument of a function: a recipe the launch can encode
+/// (TensorMapRecipe::read says what is checked).
+LogicalResult TkGPUDialect::verifyRegionArgAttribute(Operation *op, unsigned regionIndex,
+                                                     unsigned argIndex, NamedAttribute attr) {
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (attr.getName() != TensorMapRecipe::attrName)
+    return op->emitError() << "unknown argument attribute '" << attr.getName().getValue()
+                           << "' (the tkgpu dialect defines '" << TensorMapRecipe::attrName << "')";
+  if (!func || regionIndex != 0)
+    return op->emitError() << "'" << TensorMapRecipe::attrName
+                           << "' belongs on an argument of a function";
+  return TensorMapRecipe::read(func, argIndex, attr.getValue(), [&] { return op->emitError(); });
 }

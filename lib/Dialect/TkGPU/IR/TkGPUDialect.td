@@ -23,6 +23,8 @@ def TkGPU_Dialect : Dialect {
   // module;
   // `tkgpu.shared_offset` on the ops that use shared memory.
   let hasOperationAttrVerify = 1;
+  // `tkgpu.tensor_map` on a kernel argument (TensorMap.h).
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral getNumWarpsAttrName() {
       return ::llvm::StringLiteral("tkgpu.num_warps");

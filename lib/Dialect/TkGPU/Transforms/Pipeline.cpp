@@ -62,6 +62,7 @@
 #include "Analysis/AxisInfo.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Layout.h"
+#include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -134,7 +135,7 @@ bool isZero(Value value) {
 std::optional<Candidate> findTmaCandidate(tk::DescriptorLoadOp load, Block *body) {
   auto arg = dyn_cast<BlockArgument>(load.getDesc());
   auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
-  if (!func || !func.getArgAttr(arg.getArgNumber(), "tkgpu.tensor_map") ||
+  if (!func || !func.getArgAttr(arg.getArgNumber(), TensorMapRecipe::attrName) ||
       !load.getResult().hasOneUse())
     return std::nullopt;
   Operation *use = *load.getResult().getUsers().begin();
@@ -591,12 +592,10 @@ keepConsistentTmaCandidates(MutableArrayRef<std::pair<scf::ForOp, SmallVector<Ca
 /// Records in a tensor map's recipe (`tkgpu.tensor_map`) the box and swizzle its copies use.
 void setTensorMapBoxes(BlockArgument arg, const TmaTileBoxes &boxes) {
   auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  auto recipe = func.getArgAttrOfType<DictionaryAttr>(arg.getArgNumber(), "tkgpu.tensor_map");
-  Builder b(func.getContext());
-  NamedAttrList entries(recipe);
-  entries.set("box", b.getDenseI32ArrayAttr({int32_t(boxes.rows), int32_t(boxes.width)}));
-  entries.set("swizzle", b.getI32IntegerAttr(int32_t(boxes.swizzleBytes)));
-  func.setArgAttr(arg.getArgNumber(), "tkgpu.tensor_map", entries.getDictionary(b.getContext()));
+  TensorMapRecipe recipe = *TensorMapRecipe::of(func, arg.getArgNumber());
+  recipe.box = {int32_t(boxes.rows), int32_t(boxes.width)};
+  recipe.swizzle = int32_t(boxes.swizzleBytes);
+  func.setArgAttr(arg.getArgNumber(), TensorMapRecipe::attrName, recipe.toAttr(func.getContext()));
 }
 
 /// One tile for every wgmma tile of a value: tk-accelerate-matmul writes a value to shared
@@ -640,7 +639,8 @@ std::optional<DirectTile> findDirectTile(tk::DescriptorLoadOp load) {
   auto arg = dyn_cast<BlockArgument>(load.getDesc());
   auto func = dyn_cast<func::FuncOp>(load->getParentOp());
   if (!arg || !func || arg.getOwner() != &func.getBody().front() || !arg.hasOneUse() ||
-      !func.getArgAttr(arg.getArgNumber(), "tkgpu.tensor_map") || load.getResult().use_empty())
+      !func.getArgAttr(arg.getArgNumber(), TensorMapRecipe::attrName) ||
+      load.getResult().use_empty())
     return std::nullopt;
   DirectTile tile{load, {}, {}};
   for (Operation *user : load.getResult().getUsers()) {

@@ -16,6 +16,7 @@
 /// tensor-map argument of tk-tma-descriptors (`tkgpu.tensor_map`), whose accesses stay for the
 /// TMA lowering.
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 #include "Dialect/TkGPU/Transforms/TensorBlocks.h"
 
@@ -29,6 +30,7 @@ namespace mlir::tkgpu {
 } // namespace mlir::tkgpu
 
 using namespace mlir;
+using mlir::tkgpu::TensorMapRecipe;
 
 namespace {
 
@@ -51,7 +53,7 @@ std::pair<Value, Value> emitBlockPointers(OpBuilder &b, Location loc, tk::MakeTe
 bool isTensorMapArgument(Value desc) {
   auto arg = dyn_cast<BlockArgument>(desc);
   auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
-  return func && func.getArgAttr(arg.getArgNumber(), "tkgpu.tensor_map");
+  return func && func.getArgAttr(arg.getArgNumber(), TensorMapRecipe::attrName);
 }
 
 struct TkRewriteTensorDescriptorsPass

@@ -34,6 +34,7 @@
 /// fences them before use. Descriptors of values the kernel computes keep the pointer path
 /// (tk-rewrite-tensor-descriptors), as on GPUs without TMA.
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,6 +49,7 @@ namespace mlir::tkgpu {
 } // namespace mlir::tkgpu
 
 using namespace mlir;
+using mlir::tkgpu::TensorMapRecipe;
 
 namespace {
 
@@ -127,14 +129,13 @@ DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
     strideArgs.push_back(s->arg);
     strides.push_back(s->value);
   }
-  Builder b(desc.getContext());
-  return b.getDictionaryAttr({
-      b.getNamedAttr("base", b.getI32IntegerAttr(base->arg)),
-      b.getNamedAttr("shape_args", b.getDenseI32ArrayAttr(shapeArgs)),
-      b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape)),
-      b.getNamedAttr("stride_args", b.getDenseI32ArrayAttr(strideArgs)),
-      b.getNamedAttr("strides", b.getDenseI64ArrayAttr(strides)),
-  });
+  TensorMapRecipe recipe;
+  recipe.base = base->arg;
+  recipe.shapeArgs = std::move(shapeArgs);
+  recipe.shape = std::move(shape);
+  recipe.strideArgs = std::move(strideArgs);
+  recipe.strides = std::move(strides);
+  return recipe.toAttr(desc.getContext());
 }
 
 struct TkTmaDescriptorsPass : tkgpu::impl::TkTmaDescriptorsBase<TkTmaDescriptorsPass> {
@@ -153,7 +154,7 @@ struct TkTmaDescriptorsPass : tkgpu::impl::TkTmaDescriptorsBase<TkTmaDescriptors
                 index, desc.getType(),
                 DictionaryAttr::get(
                     func.getContext(),
-                    {NamedAttribute(StringAttr::get(func.getContext(), "tkgpu.tensor_map"),
+                    {NamedAttribute(StringAttr::get(func.getContext(), TensorMapRecipe::attrName),
                                     recipe)}),
                 desc.getLoc())))
           return;

@@ -28,7 +28,7 @@
 // CHECK: @leader cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$2, {$4, $3}], [$1];\0A@leader cp.async.bulk.commit_group;\0A@leader cp.async.bulk.wait_group 0;
 // CHECK: nvvm.barrier0
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
-func.func @copy(%i: i32, %j: i32, %map: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 2, 3>, stride_args = array<i32: 4, -1>, strides = array<i64: 0, 1>}}) {
+func.func @copy(%i: i32, %j: i32, %map: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 3 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 0, 1>, stride_args = array<i32: 1, -1>, strides = array<i64: 0, 1>}}, %base: !tk.ptr<f16>) {
   %x = tk.descriptor_load %map[%i, %j] : !tk.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16, #b>
   tk.descriptor_store %map[%j, %i], %x : !tk.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16, #b>
   func.return
@@ -52,7 +52,7 @@ func.func @copy(%i: i32, %j: i32, %map: !tk.tensordesc<tensor<64x32xf16>> {tkgpu
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;
 // CHECK: @leader mbarrier.inval.shared::cta.b64 [$1];
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
-func.func @ring(%i: i32, %j: i32, %phase: i32, %go: i1, %map: !tk.tensordesc<tensor<64x128xf16>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 2, 3>, stride_args = array<i32: 4, -1>, strides = array<i64: 0, 1>}}) {
+func.func @ring(%i: i32, %j: i32, %phase: i32, %go: i1, %map: !tk.tensordesc<tensor<64x128xf16>> {tkgpu.tensor_map = {base = 5 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 0, 1>, stride_args = array<i32: 1, -1>, strides = array<i64: 0, 1>}}, %base: !tk.ptr<f16>) {
   %c0 = arith.constant 0 : i32
   %tiles = tkgpu.local_alloc : !tkgpu.memdesc<2x64x128xf16, #sb>
   %bars = tkgpu.local_alloc : !tkgpu.memdesc<2x1x1xi64, #bar>

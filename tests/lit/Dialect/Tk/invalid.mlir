@@ -769,3 +769,22 @@ func.func @block_store_check(%b: !tk.blockptr<tensor<16xf32>>, %x: tensor<16xf32
   tk.block_store %b, %x {boundary_check = array<i32: 0, 0>} : !tk.blockptr<tensor<16xf32>>, tensor<16xf32>
   func.return
 }
+
+// -----
+
+func.func @desc_last_stride(%p: !tk.ptr<f32>, %n: i32) {
+  %c64 = arith.constant 64 : i64
+  %c2 = arith.constant 2 : i64
+  // expected-error @+1 {{'tk.make_tensor_descriptor' op the last stride must be the constant 1 (rows of contiguous elements); use a block pointer or plain pointers for other strides}}
+  %d = tk.make_tensor_descriptor %p, [%n, %n], [%c64, %c2] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x16xf32>>
+  func.return
+}
+
+// -----
+
+func.func @desc_last_stride_argument(%p: !tk.ptr<f32>, %n: i32, %s: i64) {
+  %c64 = arith.constant 64 : i64
+  // expected-error @+1 {{'tk.make_tensor_descriptor' op the last stride must be the constant 1 (rows of contiguous elements); use a block pointer or plain pointers for other strides}}
+  %d = tk.make_tensor_descriptor %p, [%n, %n], [%c64, %s] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x16xf32>>
+  func.return
+}

@@ -296,3 +296,71 @@ func.func @tma_element_type(%map: !tk.tensordesc<tensor<64x64xbf16>>, %i: i32, %
   tkgpu.async_tma_copy_global_to_local %map[%i, %i], %tile, %bar : !tk.tensordesc<tensor<64x64xbf16>> -> !tkgpu.memdesc<64x64xf16, #s>, !tkgpu.memdesc<1x1xi64, #bar>
   func.return
 }
+
+// -----
+// Tensor-map recipes (TensorMap.cpp): the launch reads arguments by these indices, so each must
+// name an argument of the right type, every array must have one entry per dimension, and the
+// values must be ones TMA takes.
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: 'base' must be the index of the pointer argument}}
+func.func @map_empty(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: 'base' is argument 99, but the kernel has 2 arguments}}
+func.func @map_base_range(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 99 : i32, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 2: 'base' is argument 0 of type 'i32', not a !tk.ptr<'f32'>}}
+func.func @map_base_type(%n: i32, %p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: 'shape_args' (array<i32>) and 'shape' (array<i64>) must have one entry per dimension (2)}}
+func.func @map_short(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0>, shape_args = array<i32: 7>, stride_args = array<i32: -1, -1>, strides = array<i64: 3, 2>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: 'shape_args'[0] is 0, which is neither -1 (a constant) nor an i32 argument of the kernel}}
+func.func @map_size_arg(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 16>, shape_args = array<i32: 0, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: size 0 is -3; TMA takes 1 to 2^32}}
+func.func @map_negative_size(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: -3, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: the last stride must be the constant 1 (contiguous rows)}}
+func.func @map_last_stride(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 32, 2>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: stride 0 is 6 elements; TMA takes a positive multiple of 16 bytes below 2^40}}
+func.func @map_stride_bytes(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 6, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: unknown entry 'boxes' (a recipe has base, shape_args, shape, stride_args, strides, and optionally box and swizzle)}}
+func.func @map_unknown(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, boxes = 1 : i32, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: box dimension 0 is 512; TMA takes 1 to 256}}
+func.func @map_box(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, box = array<i32: 512, 16>, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 1: 'swizzle' must be 0, 32, 64 or 128 (bytes), not 48 : i32}}
+func.func @map_swizzle(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 16, 16>, shape_args = array<i32: -1, -1>, stride_args = array<i32: -1, -1>, strides = array<i64: 16, 1>, swizzle = 48 : i32}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{'tkgpu.tensor_map' of argument 0: the argument must be a !tk.tensordesc, not '!tk.ptr<f32>'}}
+func.func @map_not_descriptor(%p: !tk.ptr<f32> {tkgpu.tensor_map = {base = 0 : i32}}) { func.return }
+
+// -----
+
+// expected-error @+1 {{unknown argument attribute 'tkgpu.tensor_mop' (the tkgpu dialect defines 'tkgpu.tensor_map')}}
+func.func @map_misspelt(%p: !tk.ptr<f32>, %d: !tk.tensordesc<tensor<16x16xf32>> {tkgpu.tensor_mop = {}}) { func.return }
