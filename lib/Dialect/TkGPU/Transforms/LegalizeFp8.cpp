@@ -13,6 +13,8 @@
 ///   every sum, product and quotient of two fp8 values to well beyond twice fp8's precision, so
 ///   the result is the correctly rounded one, as the interpreter computes it).
 /// - fp8 constants become i8 constants of the same bits, bitcast.
+/// - tk.reduce and tk.scan over fp8 (sum, max, argmax, cumsum, a user's combine) reduce f32
+///   values, each combine step still rounded to fp8 (widenCombineOp).
 /// - tk.dot on fp8 stays on fp8 where the tensor cores multiply it: compute capability 8.9 and
 ///   newer (mma.sync m16n8k32 .e4m3/.e5m2; wgmma on sm_90a) and K a multiple of 32, one
 ///   instruction's K. Elsewhere its operands are decoded and narrowed to f16, which holds every
@@ -252,6 +254,64 @@ LogicalResult legalize(Operation *op) {
   return success();
 }
 
+/// A tk.reduce or tk.scan over fp8 operands as one over their f32 values (Triton reduces fp8 in
+/// f32 too): the operands are decoded, the combine region takes and yields f32, and inside it
+/// the original body still computes on fp8 (narrowing exact values, so each combine rounds to
+/// fp8 as the interpreter's does); the results are narrowed back, exactly. The arithmetic this
+/// creates on fp8 is legalized with the rest.
+void widenCombineOp(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type f32 = b.getF32Type();
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands())
+    operands.push_back(
+        isFp8(operand.getType())
+            ? arith::ExtFOp::create(b, loc, withElement(operand.getType(), f32), operand)
+                  .getResult()
+            : operand);
+  SmallVector<Type> resultTypes;
+  for (Type type : op->getResultTypes())
+    resultTypes.push_back(isFp8(type) ? withElement(type, f32) : type);
+  OperationState state(loc, op->getName(), operands, resultTypes, op->getAttrs());
+  Region *region = state.addRegion();
+  Block &oldBody = op->getRegion(0).front();
+  Block *body = new Block();
+  region->push_back(body);
+  IRMapping mapping;
+  OpBuilder inner(op->getContext());
+  inner.setInsertionPointToStart(body);
+  for (BlockArgument arg : oldBody.getArguments()) {
+    if (!isFp8(arg.getType())) {
+      mapping.map(arg, body->addArgument(arg.getType(), arg.getLoc()));
+      continue;
+    }
+    Value wide = body->addArgument(f32, arg.getLoc());
+    mapping.map(arg, arith::TruncFOp::create(inner, arg.getLoc(), arg.getType(), wide));
+  }
+  for (Operation &nested : oldBody.without_terminator())
+    inner.clone(nested, mapping);
+  Operation *terminator = oldBody.getTerminator();
+  SmallVector<Value> yielded;
+  for (Value v : terminator->getOperands()) {
+    Value mapped = mapping.lookupOrDefault(v);
+    yielded.push_back(
+        isFp8(v.getType())
+            ? arith::ExtFOp::create(inner, terminator->getLoc(), f32, mapped).getResult()
+            : mapped);
+  }
+  OperationState returnState(terminator->getLoc(), terminator->getName(), yielded, TypeRange(),
+                             terminator->getAttrs());
+  inner.create(returnState);
+  Operation *wide = b.create(state);
+  for (auto [result, wideResult] : llvm::zip_equal(op->getResults(), wide->getResults()))
+    result.replaceAllUsesWith(
+        isFp8(result.getType())
+            ? arith::TruncFOp::create(b, loc, result.getType(), wideResult).getResult()
+            : wideResult);
+  op->erase();
+}
+
 /// Whether `op` computes on fp8 values (data movement does not).
 bool needsLegalizing(Operation *op) {
   if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
@@ -278,6 +338,14 @@ struct TkLegalizeFp8Pass : tkgpu::impl::TkLegalizeFp8Base<TkLegalizeFp8Pass> {
   using TkLegalizeFp8Base::TkLegalizeFp8Base;
 
   void runOnOperation() override {
+    SmallVector<Operation *> combines;
+    getOperation().walk([&](Operation *op) {
+      if (isa<tk::ReduceOp, tk::ScanOp>(op) &&
+          (llvm::any_of(op->getOperandTypes(), isFp8) || llvm::any_of(op->getResultTypes(), isFp8)))
+        combines.push_back(op);
+    });
+    for (Operation *op : combines)
+      widenCombineOp(op);
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (auto dot = dyn_cast<tk::DotOp>(op))

@@ -103,3 +103,46 @@ func.func @dot(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<
   %1 = tk.dot %x, %y, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xf8E4M3FN> * tensor<16x16xf8E4M3FN> + tensor<32x16xf32> -> tensor<32x16xf32>
   func.return %0, %1 : tensor<32x16xf32>, tensor<32x16xf32>
 }
+
+// -----
+
+// A reduction and a scan over fp8 reduce f32 values: the operands decoded before, the combine
+// taking and yielding f32 (rounding each step to fp8 inside), the results encoded after. No fp8
+// value is left in the combine's signature.
+// CHECK-LABEL: func.func @fp8_sum
+// CHECK: tk.reduce %{{.+}} {axis = 0 : i32} : (tensor<16xf32>) -> f32
+// CHECK: ^bb0(%{{.+}}: f32, %{{.+}}: f32):
+// CHECK: tk.reduce.return %{{.+}} : f32
+// CHECK-LABEL: func.func @fp8_cumsum
+// CHECK: tk.scan %{{.+}} {axis = 0 : i32, reverse = false} : (tensor<16xf32>) -> tensor<16xf32>
+// CHECK: ^bb0(%{{.+}}: f32, %{{.+}}: f32):
+// CHECK: tk.scan.return %{{.+}} : f32
+// CHECK-LABEL: func.func @fp8_argmax
+// CHECK: tk.reduce %{{.+}}, %{{.+}} {axis = 0 : i32} : (tensor<16xf32>, tensor<16xi32>) -> (f32, i32)
+// CHECK: ^bb0(%{{.+}}: f32, %{{.+}}: i32, %{{.+}}: f32, %{{.+}}: i32):
+func.func @fp8_sum(%x: tensor<16xf8E4M3FN>) -> f8E4M3FN {
+  %s = "tk.reduce"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%a: f8E4M3FN, %b: f8E4M3FN):
+    %c = arith.addf %a, %b : f8E4M3FN
+    "tk.reduce.return"(%c) : (f8E4M3FN) -> ()
+  }) : (tensor<16xf8E4M3FN>) -> f8E4M3FN
+  func.return %s : f8E4M3FN
+}
+func.func @fp8_cumsum(%x: tensor<16xf8E5M2>) -> tensor<16xf8E5M2> {
+  %s = "tk.scan"(%x) <{axis = 0 : i32, reverse = false}> ({
+  ^bb0(%a: f8E5M2, %b: f8E5M2):
+    %c = arith.addf %a, %b : f8E5M2
+    "tk.scan.return"(%c) : (f8E5M2) -> ()
+  }) : (tensor<16xf8E5M2>) -> tensor<16xf8E5M2>
+  func.return %s : tensor<16xf8E5M2>
+}
+func.func @fp8_argmax(%x: tensor<16xf8E4M3FN>, %i: tensor<16xi32>) -> i32 {
+  %m:2 = "tk.reduce"(%x, %i) <{axis = 0 : i32}> ({
+  ^bb0(%a: f8E4M3FN, %ia: i32, %b: f8E4M3FN, %ib: i32):
+    %gt = arith.cmpf ogt, %a, %b : f8E4M3FN
+    %v = arith.select %gt, %a, %b : f8E4M3FN
+    %j = arith.select %gt, %ia, %ib : i32
+    "tk.reduce.return"(%v, %j) : (f8E4M3FN, i32) -> ()
+  }) : (tensor<16xf8E4M3FN>, tensor<16xi32>) -> (f8E4M3FN, i32)
+  func.return %m#1 : i32
+}
