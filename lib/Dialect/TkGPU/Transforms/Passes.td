@@ -27,9 +27,12 @@ def TkTmaDescriptors : Pass<"tk-tma-descriptors", "::mlir::ModuleOp"> {
     stores, rows of 16-byte multiples too) and a block TMA can copy becomes a new kernel
     argument of its type, appended after the others, with the recipe
     of its tensor map in the argument attribute `tkgpu.tensor_map`: the launch encodes the map
-    (cuTensorMapEncodeTiled) and passes it by value (TmaDescriptors.cpp). Other descriptors are
-    left to tk-rewrite-tensor-descriptors.
+    (cuTensorMapEncodeTiled) and passes it by value (TmaDescriptors.cpp). An access whose
+    innermost index is not provably a multiple of 16 bytes (or a store whose indices may be
+    negative) goes through the map under a check at run time, and through the descriptor made
+    in the kernel otherwise. Other descriptors are left to tk-rewrite-tensor-descriptors.
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect"];
 }
 
 def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::ModuleOp"> {
@@ -153,6 +156,9 @@ def TkPipeline : Pass<"tk-pipeline", "::mlir::ModuleOp"> {
     Option<"sharedPerMultiprocessor", "shared-per-sm", "unsigned", "233472",
            "shared memory of one multiprocessor of the GPU, in bytes (228 KiB: sm_90); it "
            "decides which ring a loop gets">,
+    Option<"sharedPerBlock", "shared-per-block", "unsigned", "232448",
+           "the most shared memory one block may have, in bytes (227 KiB: sm_90); a ring that "
+           "needs more gets a tile less">,
   ];
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

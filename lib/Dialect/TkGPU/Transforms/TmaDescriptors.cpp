@@ -16,6 +16,19 @@
 ///     or an argument divisible by 16): a TMA store writes whole 16-byte pieces of a row, so past
 ///     the end of a shorter row it would write up to 15 bytes outside the tensor (seen on an
 ///     H200: a row of 45 f32 got its elements 45 to 47 written). Loads are exact.
+/// The accesses. TMA faults (an illegal instruction) on a box whose innermost coordinate is not
+/// a multiple of 16 bytes, and on a store whose box starts before the tensor (both seen on an
+/// H100; loads before the tensor read zeros). An access whose innermost index AxisInfo proves a
+/// multiple of 16 bytes, and, for a store, whose indices are provably not negative (constants,
+/// program ids, loop counters from 0, their sums and products), goes through the map. Any other
+/// goes through the map only where a check at run time passes, and through the descriptor made
+/// in the kernel (the pointer path) otherwise:
+///
+///   %ok = <inner index % (16 / element bytes) == 0> [and <every index >= 0>]
+///   %x = scf.if %ok -> tensor<...> { descriptor_load %map[...] } else { descriptor_load %desc[...]
+///   }
+///
+/// A guarded load is not pipelined (tk-pipeline takes only loads directly in a loop's body).
 /// The op is replaced by a new argument of the kernel, of the descriptor's type, appended after
 /// the others in the order of the descriptors, with the recipe of its tensor map:
 ///
@@ -33,13 +46,17 @@
 /// memory, and the kernel neither builds descriptors (`tensormap.replace` per program) nor
 /// fences them before use. Descriptors of values the kernel computes keep the pointer path
 /// (tk-rewrite-tensor-descriptors), as on GPUs without TMA.
+#include "Analysis/AxisInfo.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 
 #include <optional>
 
@@ -138,6 +155,94 @@ DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
   return recipe.toAttr(desc.getContext());
 }
 
+/// Whether `v` is at least 0 whatever the launch: a constant that is, a program id or count, the
+/// counter of a loop from a non-negative start by a positive step, or a sum, product or
+/// extension of such values (coordinates a kernel computes as pid * BLOCK + k * BK).
+bool knownNonNegative(Value v, int depth = 0) {
+  if (depth > 16)
+    return false;
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+    APInt step;
+    return loop && arg == loop.getInductionVar() &&
+           knownNonNegative(loop.getLowerBound(), depth + 1) &&
+           matchPattern(loop.getStep(), m_ConstantInt(&step)) && step.isStrictlyPositive();
+  }
+  Operation *def = v.getDefiningOp();
+  if (isa_and_nonnull<tk::GetProgramIdOp, tk::GetNumProgramsOp>(def))
+    return true;
+  if (isa_and_nonnull<arith::AddIOp, arith::MulIOp, arith::ExtSIOp, arith::ExtUIOp, arith::MaxSIOp>(
+          def))
+    return llvm::all_of(def->getOperands(),
+                        [&](Value operand) { return knownNonNegative(operand, depth + 1); });
+  return false;
+}
+
+/// What an access through a tensor map must check at run time (the file comment): that its
+/// innermost index is a multiple of `alignment` elements (16 bytes; 0: proven), and for a
+/// store, that no index is negative.
+struct Guard {
+  int64_t alignment = 0;
+  bool nonNegative = false;
+  bool needed() const { return alignment != 0 || nonNegative; }
+};
+
+Guard guardOf(Operation *access, ValueRange indices, int64_t elementBytes,
+              const tk::AxisInfoResult &axisInfo) {
+  Guard guard;
+  const int64_t alignment = std::max<int64_t>(1, 16 / elementBytes);
+  const tk::AxisInfo *inner = axisInfo.getAxisInfo(indices.back());
+  if (!inner || inner->getRank() < 1 || inner->getDivisibility(0) % alignment != 0)
+    guard.alignment = alignment;
+  guard.nonNegative = isa<tk::DescriptorStoreOp>(access) &&
+                      !llvm::all_of(indices, [](Value i) { return knownNonNegative(i); });
+  return guard;
+}
+
+/// `access` through `map`, under `guard`: in an scf.if whose else branch keeps the access
+/// through the descriptor made in the kernel.
+void redirect(Operation *access, ValueRange indices, Value desc, Value map, Guard guard) {
+  if (!guard.needed()) {
+    access->replaceUsesOfWith(desc, map);
+    return;
+  }
+  OpBuilder b(access);
+  Location loc = access->getLoc();
+  Value ok = arith::ConstantIntOp::create(b, loc, 1, 1);
+  if (guard.alignment > 1) {
+    Type type = indices.back().getType();
+    Value low = arith::AndIOp::create(
+        b, loc, indices.back(), arith::ConstantIntOp::create(b, loc, type, guard.alignment - 1));
+    ok =
+        arith::AndIOp::create(b, loc, ok,
+                              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, low,
+                                                    arith::ConstantIntOp::create(b, loc, type, 0)));
+  }
+  if (guard.nonNegative)
+    for (Value index : indices)
+      ok = arith::AndIOp::create(
+          b, loc, ok,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index,
+                                arith::ConstantIntOp::create(b, loc, index.getType(), 0)));
+  SmallVector<Type> types(access->getResultTypes());
+  auto branch = scf::IfOp::create(b, loc, TypeRange(types), ok, /*addThenBlock=*/true,
+                                  /*addElseBlock=*/true);
+  auto fill = [&](Block *block, Value through) {
+    OpBuilder inner = OpBuilder::atBlockBegin(block);
+    IRMapping mapping;
+    mapping.map(desc, through);
+    Operation *copy = inner.clone(*access, mapping);
+    scf::YieldOp::create(inner, loc, copy->getResults());
+  };
+  fill(branch.thenBlock(), map);
+  fill(branch.elseBlock(), desc);
+  access->replaceAllUsesWith(branch.getResults());
+  access->erase();
+}
+
 struct TkTmaDescriptorsPass : tkgpu::impl::TkTmaDescriptorsBase<TkTmaDescriptorsPass> {
   void runOnOperation() override {
     getOperation().walk([](func::FuncOp func) {
@@ -148,6 +253,26 @@ struct TkTmaDescriptorsPass : tkgpu::impl::TkTmaDescriptorsBase<TkTmaDescriptors
         if (DictionaryAttr recipe = getRecipe(func, desc))
           chosen.push_back({desc, recipe});
       });
+      if (chosen.empty())
+        return;
+      // Every access's guard, decided on the IR as it was made.
+      struct Access {
+        Operation *op;
+        Guard guard;
+      };
+      DenseMap<Operation *, SmallVector<Access>> accesses;
+      {
+        tk::AxisInfoResult axisInfo(func);
+        for (auto [desc, recipe] : chosen) {
+          const int64_t bytes = desc.getType().getBlockType().getElementTypeBitWidth() / 8;
+          for (Operation *user : desc->getUsers()) {
+            ValueRange indices = isa<tk::DescriptorLoadOp>(user)
+                                     ? cast<tk::DescriptorLoadOp>(user).getIndices()
+                                     : cast<tk::DescriptorStoreOp>(user).getIndices();
+            accesses[desc].push_back({user, guardOf(user, indices, bytes, axisInfo)});
+          }
+        }
+      }
       for (auto [desc, recipe] : chosen) {
         const unsigned index = func.getNumArguments();
         if (failed(func.insertArgument(
@@ -158,8 +283,14 @@ struct TkTmaDescriptorsPass : tkgpu::impl::TkTmaDescriptorsBase<TkTmaDescriptors
                                     recipe)}),
                 desc.getLoc())))
           return;
-        desc.replaceAllUsesWith(func.getArgument(index));
-        desc->erase();
+        for (const Access &access : accesses[desc]) {
+          ValueRange indices = isa<tk::DescriptorLoadOp>(access.op)
+                                   ? cast<tk::DescriptorLoadOp>(access.op).getIndices()
+                                   : cast<tk::DescriptorStoreOp>(access.op).getIndices();
+          redirect(access.op, indices, desc, func.getArgument(index), access.guard);
+        }
+        if (desc->use_empty())
+          desc->erase();
       }
     });
   }

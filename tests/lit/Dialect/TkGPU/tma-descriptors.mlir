@@ -7,27 +7,79 @@
 
 // Both descriptors qualify: the row stride is an argument divisible by 16 (sign-extended), the
 // second descriptor's sizes are a constant and an argument. The new arguments come last, in
-// the order of the descriptors; the recipe names arguments, -1 where a constant is meant.
+// the order of the descriptors; the recipe names arguments, -1 where a constant is meant. The
+// coordinates are program ids times the block: provably not negative, the innermost a
+// multiple of 16 bytes, so the accesses go through the maps unguarded.
 // CHECK-LABEL: func.func @copy
-// CHECK-SAME: %arg7: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 2, 3>, stride_args = array<i32: 4, -1>, strides = array<i64: 0, 1>}}
-// CHECK-SAME: %arg8: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 1 : i32, shape = array<i64: 1024, 0>, shape_args = array<i32: -1, 3>, stride_args = array<i32: -1, -1>, strides = array<i64: 64, 1>}}
+// CHECK-SAME: %arg5: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 2, 3>, stride_args = array<i32: 4, -1>, strides = array<i64: 0, 1>}}
+// CHECK-SAME: %arg6: !tk.tensordesc<tensor<64x32xf16>> {tkgpu.tensor_map = {base = 1 : i32, shape = array<i64: 1024, 0>, shape_args = array<i32: -1, 3>, stride_args = array<i32: -1, -1>, strides = array<i64: 64, 1>}}
 // CHECK-NOT: tk.make_tensor_descriptor
-// CHECK: %[[X:.+]] = tk.descriptor_load %arg7[%arg5, %arg6]
-// CHECK: tk.descriptor_store %arg8[%arg5, %arg6], %[[X]]
+// CHECK-NOT: scf.if
+// CHECK: %[[X:.+]] = tk.descriptor_load %arg5[%[[I:.+]], %[[J:.+]]]
+// CHECK: tk.descriptor_store %arg6[%[[I]], %[[J]]], %[[X]]
 // REWRITE-LABEL: func.func @copy
 // REWRITE-NOT: tk.load
-// REWRITE: tk.descriptor_load %arg7
-// REWRITE: tk.descriptor_store %arg8
+// REWRITE: tk.descriptor_load %arg5
+// REWRITE: tk.descriptor_store %arg6
 func.func @copy(%in: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %out: !tk.ptr<f16> {tk.divisibility = 16 : i32},
-                %m: i32, %n: i32 {tk.divisibility = 16 : i32}, %ld: i32 {tk.divisibility = 16 : i32}, %i: i32, %j: i32) {
+                %m: i32, %n: i32 {tk.divisibility = 16 : i32}, %ld: i32 {tk.divisibility = 16 : i32}) {
   %c1 = arith.constant 1 : i64
   %c64 = arith.constant 64 : i64
   %c1024 = arith.constant 1024 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %c64_i32 = arith.constant 64 : i32
   %ld64 = arith.extsi %ld : i32 to i64
+  %p0 = tk.get_program_id {axis = 0 : i32} : i32
+  %p1 = tk.get_program_id {axis = 1 : i32} : i32
+  %i = arith.muli %p0, %c64_i32 : i32
+  %j = arith.muli %p1, %c32_i32 : i32
   %d = tk.make_tensor_descriptor %in, [%m, %n], [%ld64, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<64x32xf16>>
   %e = tk.make_tensor_descriptor %out, [%c1024, %n], [%c64, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<64x32xf16>>
   %x = tk.descriptor_load %d[%i, %j] : !tk.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
   tk.descriptor_store %e[%i, %j], %x : !tk.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  func.return
+}
+
+// -----
+
+// Coordinates from arguments: TMA faults on an innermost coordinate that is not a multiple of
+// 16 bytes (8 f16 elements) and on a store that starts before the tensor. The load at (%i, %j)
+// checks %j & 7 == 0 at run time, the store also %i >= 0 and %j >= 0; where a check fails, the
+// access goes through the descriptor made in the kernel, which tk-rewrite-tensor-descriptors
+// turns into masked pointer blocks. A load whose innermost index is a multiple of 16 (%k,
+// divisible by 16) needs no check, even at a negative row (TMA reads zeros there).
+// CHECK-LABEL: func.func @guarded
+// CHECK: %[[D:.+]] = tk.make_tensor_descriptor %arg0
+// CHECK: %[[LOW:.+]] = arith.andi %arg3, %c7_i32
+// CHECK: %[[ALIGNED:.+]] = arith.cmpi eq, %[[LOW]], %c0_i32
+// CHECK: %[[OK:.+]] = arith.andi %true, %[[ALIGNED]]
+// CHECK: %[[X:.+]] = scf.if %[[OK]] -> (tensor<64x32xf16>) {
+// CHECK-NEXT: %[[M:.+]] = tk.descriptor_load %arg5[%arg2, %arg3]
+// CHECK-NEXT: scf.yield %[[M]]
+// CHECK-NEXT: } else {
+// CHECK-NEXT: %[[P:.+]] = tk.descriptor_load %[[D]][%arg2, %arg3]
+// CHECK-NEXT: scf.yield %[[P]]
+// CHECK: arith.cmpi sge, %arg2, %c0_i32
+// CHECK: arith.cmpi sge, %arg3, %c0_i32
+// CHECK: scf.if
+// CHECK-NEXT: tk.descriptor_store %arg5[%arg2, %arg3], %[[X]]
+// CHECK: } else {
+// CHECK-NEXT: tk.descriptor_store %[[D]][%arg2, %arg3], %[[X]]
+// CHECK-NOT: scf.if
+// CHECK: tk.descriptor_load %arg5[%arg2, %arg4]
+// REWRITE-LABEL: func.func @guarded
+// REWRITE: scf.if
+// REWRITE: tk.descriptor_load %arg5
+// REWRITE: } else {
+// REWRITE: tk.load
+func.func @guarded(%in: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %n: i32 {tk.divisibility = 16 : i32},
+                   %i: i32, %j: i32, %k: i32 {tk.divisibility = 16 : i32}) {
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %d = tk.make_tensor_descriptor %in, [%n, %n], [%c64, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<64x32xf16>>
+  %x = tk.descriptor_load %d[%i, %j] : !tk.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
+  tk.descriptor_store %d[%i, %j], %x : !tk.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  %y = tk.descriptor_load %d[%i, %k] : !tk.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
   func.return
 }
 
