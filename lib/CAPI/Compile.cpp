@@ -234,6 +234,7 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     lowering.computeCapability = loweringTarget.computeCapability;
     lowering.wgmma = loweringTarget.name == "sm_90a";
     lowering.sharedPerMultiprocessor = target.sharedKiBPerSM * 1024;
+    lowering.sharedPerBlock = target.sharedKiBPerBlock * 1024;
     lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
     lowering.tensorMaps = opts.tensor_maps != 0;
     lowering.tensorMapsOut = &result.tensorMaps;

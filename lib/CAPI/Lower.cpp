@@ -63,10 +63,15 @@ std::unique_ptr<Pass> pipeline(const LoweringOptions &options) {
   pipelineOptions.numStages = options.numStages;
   if (options.sharedPerMultiprocessor)
     pipelineOptions.sharedPerMultiprocessor = options.sharedPerMultiprocessor;
+  if (options.sharedPerBlock)
+    pipelineOptions.sharedPerBlock = options.sharedPerBlock;
   return tkgpu::createTkPipeline(pipelineOptions);
 }
-std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &) {
-  return createTkAllocateSharedMemory();
+std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &options) {
+  TkAllocateSharedMemoryOptions allocationOptions;
+  if (options.sharedPerBlock)
+    allocationOptions.sharedPerBlock = options.sharedPerBlock;
+  return createTkAllocateSharedMemory(allocationOptions);
 }
 std::unique_ptr<Pass> toLLVM(const LoweringOptions &) { return createTkToLLVM(); }
 std::unique_ptr<Pass> scfToCF(const LoweringOptions &) { return createSCFToControlFlowPass(); }

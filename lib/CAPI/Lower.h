@@ -19,7 +19,9 @@ struct LoweringOptions {
   unsigned computeCapability = 80;      // the lowering's (lowering_target's, or the target's)
   bool wgmma = false;                   // the lowering's target is sm_90a
   unsigned sharedPerMultiprocessor = 0; // the target GPU's, in bytes; 0: tk-pipeline's default
-  bool dumpIR = false;                  // print the IR after each stage to stderr (TK_DUMP)
+  unsigned sharedPerBlock =
+      0;                   // the most a block of the target GPU may have; 0: the passes' default
+  bool dumpIR = false;     // print the IR after each stage to stderr (TK_DUMP)
   bool tensorMaps = false; // the caller encodes tensor maps: TMA for descriptors (sm_90+)
   /// Where the tensor maps' recipes go (tk-tma-descriptors' arguments, in order); may be null.
   std::vector<tk_tensor_map> *tensorMapsOut = nullptr;

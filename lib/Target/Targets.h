@@ -14,6 +14,7 @@ struct GpuTarget {
   unsigned ptxVersion;        // PTX ISA * 10: 80 is PTX 8.0
   unsigned computeCapability; // 90 for sm_90a
   unsigned sharedKiBPerSM;    // shared memory of one multiprocessor (CUDA programming guide)
+  unsigned sharedKiBPerBlock; // the most one block may have (opt-in; CUDA programming guide)
 };
 
 /// The row for `name`, or nullptr when the backend does not support it.

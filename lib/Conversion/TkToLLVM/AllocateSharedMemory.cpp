@@ -20,17 +20,18 @@ using namespace mlir::tk;
 
 namespace {
 
-constexpr uint64_t kMaxSharedPerBlock = 227 * 1024; // sm_90/sm_100; less on older GPUs
-
 struct AllocateSharedMemoryPass : tk::impl::TkAllocateSharedMemoryBase<AllocateSharedMemoryPass> {
+  using TkAllocateSharedMemoryBase::TkAllocateSharedMemoryBase;
+
   void runOnOperation() override {
+    const uint64_t maxSharedPerBlock = sharedPerBlock;
     ModuleOp module = getOperation();
     Allocation allocation(module);
     for (const Buffer &buffer : allocation.getBuffers())
       tkgpu::TkGPUDialect::setSharedOffset(buffer.owner, buffer.offset);
     const uint64_t bytes = allocation.getTotalBytes();
     tkgpu::TkGPUDialect::setModuleSharedBytes(module, bytes);
-    if (bytes <= kMaxSharedPerBlock)
+    if (bytes <= maxSharedPerBlock)
       return;
     const Buffer *last = llvm::find_if(allocation.getBuffers(), [&](const Buffer &buffer) {
       return buffer.offset + buffer.bytes == bytes;
@@ -38,13 +39,14 @@ struct AllocateSharedMemoryPass : tk::impl::TkAllocateSharedMemoryBase<AllocateS
     if (last->kind == Buffer::Kind::Explicit) {
       last->owner->emitError() << "the pipelined loads need " << bytes
                                << " bytes of shared memory in all, more than a block can have ("
-                               << kMaxSharedPerBlock << "): use fewer num_stages or smaller blocks";
+                               << maxSharedPerBlock
+                               << " on this GPU): use fewer num_stages or smaller blocks";
       return signalPassFailure();
     }
     last->owner->emitError() << last->owner->getName() << " needs " << bytes
                              << " bytes of shared memory to exchange values between threads, "
                                 "more than a block can have ("
-                             << kMaxSharedPerBlock << "): use smaller blocks";
+                             << maxSharedPerBlock << " on this GPU): use smaller blocks";
     signalPassFailure();
   }
 };

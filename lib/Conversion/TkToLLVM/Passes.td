@@ -14,8 +14,13 @@ def TkAllocateSharedMemory : Pass<"tk-allocate-shared-memory", "::mlir::ModuleOp
     offset of its scratch as `tkgpu.shared_offset`; the module gets the bytes the kernel needs
     in all as `tkgpu.shared`. Buffers live at the same time do not overlap (first fit by size,
     16-byte aligned offsets); a scratch is live at its op only, so today every op's is at 0 and
-    the total is the largest. More than a block can have (227 KB) is an error at the op.
+    the total is the largest. More than a block of the target can have (`shared-per-block`) is
+    an error at the op.
   }];
+  let options = [
+    Option<"sharedPerBlock", "shared-per-block", "unsigned", "232448",
+           "the most shared memory one block may have, in bytes (227 KiB: sm_90)">,
+  ];
   let dependentDialects = ["::mlir::tkgpu::TkGPUDialect"];
 }
 

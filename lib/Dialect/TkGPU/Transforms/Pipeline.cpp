@@ -270,8 +270,8 @@ Operation *predicate(RewriterBase &rewriter, Operation *op, Value predicate) {
 
 /// The ring's length, `stages` or `stages - 1` tiles (the file comment's rule).
 unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsigned numWarps,
-                         uint64_t sharedPerMultiprocessor) {
-  constexpr uint64_t kMaxSharedPerBlock = 227 * 1024, kReservedPerBlock = 1024;
+                         uint64_t sharedPerMultiprocessor, uint64_t maxSharedPerBlock) {
+  constexpr uint64_t kReservedPerBlock = 1024;
   if (llvm::any_of(candidates, [](const Candidate &c) { return c.isWgmma(); })) {
     // wgmma: a tile per stage, so that one product stays in flight; one less (the products
     // waited for at once) only where those do not fit.
@@ -281,7 +281,7 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
       bytes +=
           uint64_t(tile.getAllocElements()) * tile.getElementType().getIntOrFloatBitWidth() / 8;
     }
-    return stages * bytes > kMaxSharedPerBlock ? stages - 1 : stages;
+    return stages * bytes > maxSharedPerBlock ? stages - 1 : stages;
   }
   if (stages < 3)
     return 2;
@@ -297,7 +297,7 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
   };
   const uint64_t byRegisters =
       std::max<uint64_t>(1, kRegisters / (uint64_t(numWarps) * 32 * kMaxRegistersPerThread));
-  if (stages * tileBytes > kMaxSharedPerBlock || byRegisters == 1 ||
+  if (stages * tileBytes > maxSharedPerBlock || byRegisters == 1 ||
       programs(stages) < std::min(programs(stages - 1), byRegisters))
     return stages - 1;
   return stages;
@@ -725,9 +725,9 @@ struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
     llvm::erase_if(loops, [](auto &l) { return l.second.empty(); });
     const unsigned numWarps = TkGPUDialect::getModuleNumWarps(module);
     for (auto &[loop, candidates] : loops)
-      pipelineLoop(
-          loop, candidates, numStages,
-          chooseRingTiles(candidates, numStages, std::max(numWarps, 1u), sharedPerMultiprocessor));
+      pipelineLoop(loop, candidates, numStages,
+                   chooseRingTiles(candidates, numStages, std::max(numWarps, 1u),
+                                   sharedPerMultiprocessor, sharedPerBlock));
     for (auto &[arg, boxes] : maps)
       setTensorMapBoxes(arg, boxes);
   }

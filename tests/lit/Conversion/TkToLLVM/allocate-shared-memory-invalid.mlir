@@ -6,7 +6,7 @@
 module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32} {
   func.func @rings(%i: i32) {
     // b, the larger, is placed first; a ends last.
-    // expected-error @+1 {{the pipelined loads need 294912 bytes of shared memory in all, more than a block can have (232448): use fewer num_stages or smaller blocks}}
+    // expected-error @+1 {{the pipelined loads need 294912 bytes of shared memory in all, more than a block can have (232448 on this GPU): use fewer num_stages or smaller blocks}}
     %a = tkgpu.local_alloc : !tkgpu.memdesc<3x128x64xf32, #s>
     %b = tkgpu.local_alloc : !tkgpu.memdesc<3x64x256xf32, #s>
     %ta = tkgpu.memdesc_index %a[%i] : !tkgpu.memdesc<3x128x64xf32, #s> -> !tkgpu.memdesc<128x64xf32, #s>
