@@ -198,6 +198,14 @@ result fake_cuModuleGetFunction(void **function, void *, const char *) {
   return 0;
 }
 result fake_cuModuleUnload(void *) { return 0; }
+// A loaded function's registers (CU_FUNC_ATTRIBUTE_NUM_REGS, 4): 40; its local memory (3):
+// FAKE_CUDA_LOCAL_BYTES, default 0.
+result fake_cuFuncGetAttribute(int *value, int attribute, void *) {
+  if (attribute != 3 && attribute != 4)
+    return 999;
+  *value = attribute == 4 ? 40 : env_int("FAKE_CUDA_LOCAL_BYTES", 0);
+  return 0;
+}
 result fake_unused() { return 999; } // CUDA_ERROR_UNKNOWN: not expected to be called
 
 struct entry {
@@ -226,7 +234,7 @@ const entry entries[] = {
     {"cuModuleUnload", address(fake_cuModuleUnload)},
     {"cuModuleGetFunction", address(fake_cuModuleGetFunction)},
     {"cuFuncSetAttribute", address(fake_unused)},
-    {"cuFuncGetAttribute", address(fake_unused)},
+    {"cuFuncGetAttribute", address(fake_cuFuncGetAttribute)},
     {"cuLaunchKernel", address(fake_unused)},
     {"cuEventCreate", address(fake_unused)},
     {"cuEventRecord", address(fake_unused)},

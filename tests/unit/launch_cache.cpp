@@ -191,6 +191,23 @@ TEST_CASE("launch cache: a kernel is compiled once, stored once it has loaded, t
   CHECK(state.modes == std::vector{TK_CACHE_USE, TK_CACHE_USE});
 }
 
+TEST_CASE("launch cache: TK_DEBUG logs each loaded kernel's registers and spills",
+          "[launch_cache]") {
+  fixture f;
+  scoped_env debug("TK_DEBUG", "1");
+  scoped_env spills("FAKE_CUDA_LOCAL_BYTES", "400");
+  const std::string log = tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); });
+  CHECK(log == "tk: kernel 'vector_add' for sm_90a: 40 registers, 400 bytes of local memory per "
+               "thread (spills or stack), 0 bytes of shared memory, 128 threads\n");
+  // From the disk cache the same, and said so.
+  const std::string again = tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); });
+  CHECK(again == "tk: kernel 'vector_add' for sm_90a (from the disk cache): 40 registers, 400 "
+                 "bytes of local memory per thread (spills or stack), 0 bytes of shared memory, "
+                 "128 threads\n");
+  scoped_env quiet("TK_DEBUG", "0");
+  CHECK(tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); }).empty());
+}
+
 #if !defined(_WIN32)
 TEST_CASE("launch cache: a cached binary the driver rejects is replaced, compiled again once",
           "[launch_cache]") {
@@ -202,7 +219,9 @@ TEST_CASE("launch cache: a cached binary the driver rejects is replaced, compile
   CHECK(state.modes == std::vector{TK_CACHE_USE, TK_CACHE_REPLACE});
   CHECK(log == "tk: cache entry /cache/sm_90a-(null)-0 of kernel 'vector_add' does not load "
                "(cuModuleLoadData: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)); "
-               "deleting it and compiling again\n");
+               "deleting it and compiling again\n"
+               "tk: kernel 'vector_add' for sm_90a: 40 registers, 0 bytes of local memory per "
+               "thread, 0 bytes of shared memory, 128 threads\n");
   REQUIRE(f.stored());
   CHECK(*f.stored() == fake_cubin());
   CHECK(f.load().function != nullptr);

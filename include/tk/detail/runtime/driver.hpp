@@ -81,6 +81,7 @@ inline constexpr int attribute_max_shared_memory_per_block_optin = 97; // ..._PE
 // CUfunction_attribute values (cuda.h, enum CUfunction_attribute_enum).
 inline constexpr int function_max_threads_per_block = 0;         // ..._MAX_THREADS_PER_BLOCK
 inline constexpr int function_shared_size_bytes = 1;             // ..._SHARED_SIZE_BYTES
+inline constexpr int function_local_size_bytes = 3;              // ..._LOCAL_SIZE_BYTES
 inline constexpr int function_num_regs = 4;                      // ..._NUM_REGS
 inline constexpr int function_max_dynamic_shared_size_bytes = 8; // ..._MAX_DYNAMIC_SHARED_...
 

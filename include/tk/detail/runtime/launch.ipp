@@ -209,6 +209,25 @@ TK_DECL cu::result load_kernel(const kernel_toolchain &tools, const compile_resu
   return cu::success;
 }
 
+/// One line on stderr (TK_DEBUG) of what a loaded kernel uses: registers and local memory per
+/// thread (spills, or the stack of a call), shared memory and threads per block. Spills cost
+/// the speed of a kernel silently otherwise.
+TK_DECL void log_resources(const cu::driver &driver, const kernel_source &source,
+                           const loaded_kernel &loaded, bool from_cache) {
+  int registers = -1, local = -1;
+  driver.func_get_attribute(&registers, cu::function_num_regs, loaded.function);
+  driver.func_get_attribute(&local, cu::function_local_size_bytes, loaded.function);
+  std::fputs(
+      ("tk: kernel '" + source.name + "' for " + source.device.target +
+       (source.lowering_target.empty() ? "" : " (lowered for " + source.lowering_target + ")") +
+       (from_cache ? " (from the disk cache)" : "") + ": " + std::to_string(registers) +
+       " registers, " + std::to_string(local) + " bytes of local memory per thread" +
+       (local > 0 ? " (spills or stack)" : "") + ", " + std::to_string(loaded.shared_bytes) +
+       " bytes of shared memory, " + std::to_string(loaded.threads) + " threads\n")
+          .c_str(),
+      stderr);
+}
+
 TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kernel_source &source,
                                        std::source_location where) {
   const cu::device_info &device = source.device;
@@ -246,6 +265,8 @@ TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kern
   }
   if (!from_cache)
     backend.result_cache_store(result.get());
+  if (env::flag("TK_DEBUG"))
+    log_resources(tools.driver, source, loaded, from_cache);
   if (loaded.shared_bytes > 48 * 1024)
     tools.driver.check(tools.driver.func_set_attribute(loaded.function,
                                                        cu::function_max_dynamic_shared_size_bytes,
