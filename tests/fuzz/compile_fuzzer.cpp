@@ -12,8 +12,10 @@
 /// seed means what it means to tk_compile. A comment line in the input changes them; MLIR's
 /// parser skips it like any other comment:
 ///
-///   // fuzz: target=sm_90a warps=8 stages=2 lowering=sm_80 fusion=0
+///   // fuzz: target=sm_90a warps=8 stages=2 lowering=sm_80 fusion=0 maps=1
 ///
+/// maps=1: the caller encodes tensor maps (tk_compile_options::tensor_maps, as the runtime does
+/// on sm_90), so tk-tma-descriptors runs and the recipes are collected and returned.
 /// Keys may come in any order and each may be left out; the first such line counts. Values go to
 /// tk_compile unchecked (warps=3 tests its validation). mlir.dict holds the spellings.
 #include "tk/backend.h"
@@ -36,6 +38,7 @@ struct FuzzOptions {
   int warps = 4;
   int stages = 3;
   int fusion = 1;
+  int maps = 0;
 };
 
 /// The value after `key=` in `line`, up to the next blank; empty when the key is not there.
@@ -73,6 +76,7 @@ FuzzOptions parseOptions(std::string_view text) {
   opts.warps = toInt(valueOf(line, "warps="), opts.warps);
   opts.stages = toInt(valueOf(line, "stages="), opts.stages);
   opts.fusion = toInt(valueOf(line, "fusion="), opts.fusion);
+  opts.maps = toInt(valueOf(line, "maps="), opts.maps);
   return opts;
 }
 
@@ -88,9 +92,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   opts.num_warps = fuzz.warps;
   opts.num_stages = fuzz.stages;
   opts.fp_fusion = fuzz.fusion;
+  opts.tensor_maps = fuzz.maps;
   opts.output = TK_OUTPUT_PTX;
   tk_compile_result *result = nullptr;
   tk_compile(text, size, &opts, &result);
+  tk_tensor_map map;
+  for (int i = 0, n = tk_compile_result_tensor_map_count(result); i < n; ++i)
+    tk_compile_result_tensor_map(result, i, &map);
   tk_compile_result_free(result);
   return 0;
 }
