@@ -60,7 +60,7 @@ auto loop = tk::jit("loop", [](tk::ptr<float> out, tk::ptr<const tk::half> in, t
 DOC_IR("ir.add") { return add.ir(buffers::f32, buffers::f32, 1000, tk::constant<int>(128)); }
 
 DOC_IR("ir.divisibility") {
-  // 16-byte aligned pointer, misaligned pointer, integer divisible by 16, other integer.
+  // 16-byte aligned pointer, 4-byte aligned pointer, integer divisible by 16.
   return add.ir(buffers::f32, buffers::f32 + 1, 1024, tk::constant<int>(128));
 }
 

@@ -16,6 +16,7 @@
 
 #include <tk/tk.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -267,6 +268,53 @@ void scan_and_argmax(int programs, int rows, int cols) {
          unsigned(programs), 4, {&dr.ptr, &dc.ptr, &dfx.ptr});
   compare("argmax axis 0 " + shape, dr.download(), want_r, 0, 0);
   compare("argmax axis 1 " + shape, dc.download(), want_c, 0, 0);
+}
+
+/// Reductions and scans of fp8 (e4m3 and e5m2): sum, max, argmax and cumsum along a row, on the
+/// GPU against the interpreter. The sums are of -1, 0 and 1 over 16 columns, exact in fp8 in
+/// any order; max and argmax take rows of distinct values.
+template <class F8> void fp8_reductions(const char *type, int rows) {
+  static auto kernel =
+      tk::jit("fp8_reductions", [](tk::ptr<float> sums, tk::ptr<float> maxes, tk::ptr<int> argmaxes,
+                                   tk::ptr<float> cumsums, auto small, auto distinct) {
+        auto row = tk::program_id(0);
+        auto cols = tk::arange(0, 16);
+        auto s = tk::load(small + row * 16 + cols);
+        auto d = tk::load(distinct + row * 16 + cols);
+        tk::store(sums + row, tk::cast<float>(tk::sum(s, 0)));
+        tk::store(maxes + row, tk::cast<float>(tk::max(d, 0)));
+        tk::store(argmaxes + row, tk::argmax(d, 0));
+        tk::store(cumsums + row * 16 + cols, tk::cast<float>(tk::cumsum(s, 0)));
+      });
+  const std::size_t n = std::size_t(rows) * 16;
+  std::vector<F8> small(n), distinct(n);
+  std::uniform_int_distribution<int> pick(-1, 1);
+  for (auto &x : small)
+    x = F8(float(pick(gen)));
+  for (int r = 0; r < rows; ++r) {
+    std::vector<int> values(16);
+    for (int k = 0; k < 16; ++k)
+      values[std::size_t(k)] = k - 8; // -8 to 7: exact in both formats
+    std::shuffle(values.begin(), values.end(), gen);
+    for (int k = 0; k < 16; ++k)
+      distinct[std::size_t(r) * 16 + std::size_t(k)] = F8(float(values[std::size_t(k)]));
+  }
+  const auto count = std::size_t(rows);
+  std::vector<float> sums(count), maxes(count), cumsums(n);
+  std::vector<int> argmaxes(count);
+  kernel.launch(tk::grid(rows), interpreter, sums.data(), maxes.data(), argmaxes.data(),
+                cumsums.data(), std::as_const(small).data(), std::as_const(distinct).data());
+  tk::device_buffer<F8> dsmall(small), ddistinct(distinct);
+  tk::device_buffer<float> dsums(sums.size()), dmaxes(maxes.size()), dcumsums(n);
+  tk::device_buffer<int> dargmaxes(argmaxes.size());
+  kernel.launch(tk::grid(rows), {.backend = tk::backend::gpu}, dsums.data(), dmaxes.data(),
+                dargmaxes.data(), dcumsums.data(), std::as_const(dsmall).data(),
+                std::as_const(ddistinct).data());
+  const std::string what = std::string(type) + " " + std::to_string(rows) + "x16";
+  compare("sum " + what, dsums.to_host(), sums, 0, 0);
+  compare("max " + what, dmaxes.to_host(), maxes, 0, 0);
+  compare("argmax " + what, dargmaxes.to_host(), argmaxes, 0, 0);
+  compare("cumsum " + what, dcumsums.to_host(), cumsums, 0, 0);
 }
 
 /// The runtime's own path: `kernel::launch` on device pointers (in-process cache, disk cache,
@@ -666,6 +714,8 @@ int main(int argc, char **argv) {
     matmul(320, 200, 300);
     scan_and_argmax(3, 16, 64);
     scan_and_argmax(2, 64, 16);
+    fp8_reductions<tk::f8e4m3>("f8e4m3", 37);
+    fp8_reductions<tk::f8e5m2>("f8e5m2", 37);
     launch_path();
     autotune_path();
     fp_fusion();

@@ -951,6 +951,26 @@ inline std::string casts_fp8() {
   return k.ir(f8e4m3, buffers::f16, f8e5m2, buffers::f32);
 }
 
+// fp8 reductions and scans: sum, max and argmax along each axis of an e4m3 block, cumsum of an
+// e5m2 one (the backend reduces their f32 values, each step rounded to fp8).
+inline std::string reductions_fp8() {
+  auto k = tk::jit("reductions_fp8", [](tk::ptr<tk::f8e4m3> out, tk::ptr<std::int32_t> index,
+                                        tk::ptr<tk::f8e5m2> scanned, tk::ptr<const tk::f8e4m3> x,
+                                        tk::ptr<const tk::f8e5m2> y) {
+    auto rows = tk::arange(0, 16);
+    auto cols = tk::arange(0, 32);
+    auto offs = rows(tk::_, tk::newaxis) * 32 + cols(tk::newaxis, tk::_);
+    auto a = tk::load(x + offs);
+    tk::store(out + rows, tk::sum(a, 1));
+    tk::store(out + 16 + cols, tk::max(a, 0));
+    tk::store(index + rows, tk::argmax(a, 1));
+    tk::store(scanned + offs, tk::cumsum(tk::load(y + offs), 1));
+  });
+  alignas(64) static tk::f8e4m3 f8e4m3[512];
+  alignas(64) static tk::f8e5m2 f8e5m2[512];
+  return k.ir(f8e4m3, buffers::i32, f8e5m2, f8e4m3, f8e5m2);
+}
+
 // fp8 dots: e4m3 x e4m3 and e4m3 x e5m2 into f32 accumulators.
 inline std::string dot_fp8() {
   auto k = tk::jit("dot_fp8", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> pa,
@@ -1004,6 +1024,7 @@ inline const std::vector<kernel_case> &cases() {
       {"reductions", "basic", reductions_basic},
       {"reductions", "arg", reductions_arg},
       {"reductions", "combine", reductions_combine},
+      {"reductions", "fp8", reductions_fp8},
       {"scans", "basic", scans_basic},
       {"scans", "associative", scans_associative},
       {"dot", "kinds", dot_kinds},

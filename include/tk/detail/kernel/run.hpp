@@ -23,8 +23,14 @@
 
 namespace tk::detail {
 
-/// The launch key word of one argument: a constant's value bits, a pointer's 16-byte alignment,
-/// an integer's divisibility by 16 (1) or equality to 1 (2), as the trace specializes on them;
+/// The largest power of two up to 16 that divides an integer argument's value (16 for 0) or a
+/// pointer's address in bytes (1 for null); 1 for other arguments. The trace records it as
+/// `tk.divisibility`: a row stride of K + 8 f16 elements (divisibility 8) still makes rows of
+/// 16-byte vectors, which pipelined loads need.
+TK_DECL int divisibility_of(const launch_argument &a);
+
+/// The launch key word of one argument: a constant's value bits; for a pointer or an integer,
+/// log2 of divisibility_of, or 8 for an integer equal to 1, as the trace specializes on them;
 /// 0 for others.
 TK_DECL std::uint64_t specialization_word(const launch_argument &a);
 
@@ -36,8 +42,8 @@ TK_DECL void check_launch(const grid &g, const launch_options &o);
 TK_DECL code_options code_options_of(const launch_options &o);
 
 /// The kernel traced for `args`, printed as `tk` dialect MLIR. Constants are folded in; pointer
-/// and integer arguments only contribute their type, divisibility by 16 and, for integers,
-/// whether they equal 1 (then the kernel uses the constant 1).
+/// and integer arguments only contribute their type, divisibility (divisibility_of) and, for
+/// integers, whether they equal 1 (then the kernel uses the constant 1).
 TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args);
 
 /// Runs the kernel over `g` on the CPU interpreter, one program instance after the other, x

@@ -17,18 +17,27 @@
 
 namespace tk::detail {
 
+TK_DECL int divisibility_of(const launch_argument &a) {
+  const bool integer = a.type.is_int() && a.type.code != dtype::i1;
+  if (a.kind == launch_argument::role::constant || (!a.type.is_pointer() && !integer) ||
+      (a.type.is_pointer() && a.i == 0))
+    return 1;
+  int d = 1;
+  while (d < 16 && a.i % (2 * d) == 0)
+    d *= 2;
+  return d;
+}
+
 TK_DECL std::uint64_t specialization_word(const launch_argument &a) {
-  switch (a.kind) {
-  case launch_argument::role::constant:
+  if (a.kind == launch_argument::role::constant)
     return a.bits;
-  case launch_argument::role::pointer:
-    return a.i != 0 && a.i % 16 == 0;
-  case launch_argument::role::scalar:
-    if (a.type.is_int() && a.type.code != dtype::i1)
-      return a.i == 1 ? 2 : a.i % 16 == 0;
-    return 0;
-  }
-  return 0;
+  const bool integer = a.type.is_int() && a.type.code != dtype::i1;
+  if (a.kind == launch_argument::role::scalar && integer && a.i == 1)
+    return 8;
+  std::uint64_t log2 = 0; // 0 to 4
+  for (int d = divisibility_of(a); d > 1; d /= 2)
+    ++log2;
+  return log2;
 }
 
 TK_DECL void check_launch(const grid &g, const launch_options &o) {
@@ -56,9 +65,9 @@ TK_DECL value_ref bind_argument(context &ctx, function *traced, const launch_arg
   if (traced) {
     value_ref v = make_value(a.type, {});
     traced->args.push_back(v);
-    const bool divisible =
-        a.type.is_pointer() ? a.i != 0 && a.i % 16 == 0 : integer && a.i % 16 == 0;
-    traced->arg_attrs.push_back(divisible ? "tk.divisibility = 16 : i32" : "");
+    const int divisibility = divisibility_of(a);
+    traced->arg_attrs.push_back(
+        divisibility > 1 ? "tk.divisibility = " + std::to_string(divisibility) + " : i32" : "");
     // An integer equal to 1 is specialized on, as in Triton (a unit stride makes addresses
     // contiguous): the kernel computes with the constant 1, and the argument stays unused.
     if (integer && a.i == 1)
