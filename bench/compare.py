@@ -27,6 +27,8 @@ TITLES = {
     "cold_compile": "Cold compile + first launch (vector add, fresh process)",
     "launch_overhead": "Host time per launch of a tiny cached kernel",
     "matmul": "Matmul C = A B, row-major (TFLOP/s; TOP/s for int8; best config of each)",
+    "matmul_padded": "Matmul with bias and ReLU, every edge masked, 4096^3 f16, leading dimensions "
+                     "K + pad and N + pad (TFLOP/s; one config per row, the same in both)",
     "attention": "Flash attention forward, [B, H, S, D] (TFLOP/s, 4 B H S^2 D, half when causal; "
                  "best config of each)",
 }
@@ -183,6 +185,19 @@ def main(argv):
             ["shape", "TileKit", "TileKit sm_80", "Triton wgmma", "Triton mma.sync", "torch",
              "TileKit/Triton wgmma", "TileKit sm_80/Triton mma.sync", "TileKit/torch",
              "configs (checks)"], rows, ["---"] + ["---:"] * 8 + ["---"]))
+
+    shapes = shapes_of(order, "matmul_padded")
+    if shapes:
+        rows = []
+        for shape in shapes:
+            tk = field(records, "matmul_padded", shape, "tilekit", "tflops")
+            tr = field(records, "matmul_padded", shape, "triton", "tflops")
+            checks = "/".join(r.get("check", "-") for impl in ("tilekit", "triton")
+                              if (r := records.get(("matmul_padded", shape, impl))))
+            rows.append([shape, fmt(tk, ".1f"), fmt(tr, ".1f"), fmt(ratio(tk, tr), ".3f"), checks])
+        sections.append(f"### {TITLES['matmul_padded']}\n\n" + table(
+            ["shape, config", "TileKit", "Triton", "TileKit/Triton", "checks"], rows,
+            ["---", "---:", "---:", "---:", "---"]))
 
     shapes = shapes_of(order, "attention")
     if shapes:

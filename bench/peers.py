@@ -181,6 +181,38 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
 
 
 @triton.jit
+def matmul_bias_relu_kernel(c_ptr, a_ptr, b_ptr, bias_ptr, M, N, K, stride_am, stride_bk,
+                            stride_cm, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                            BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    """C = relu(A B + bias), every edge masked: bench_gpu's matmul_bias_relu."""
+    pid = tl.program_id(0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    num_pid_in_group = GROUP_M * num_pid_n
+    first_pid_m = pid // num_pid_in_group * GROUP_M
+    group_size_m = min(num_pid_m - first_pid_m, GROUP_M)
+    pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m
+    pid_n = (pid % num_pid_in_group) // group_size_m
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * stride_bk + offs_n[None, :]
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        k_left = K - k * BLOCK_K
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < k_left), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < k_left) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc)
+        a_ptrs += BLOCK_K
+        b_ptrs += BLOCK_K * stride_bk
+    bias = tl.load(bias_ptr + offs_n, mask=offs_n < N, other=0.0)
+    acc = tl.maximum(acc + bias[None, :], 0.0)
+    tl.store(c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :], acc.to(tl.float16),
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
 def matmul_descriptor_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_SIZE_M: tl.constexpr,
                              BLOCK_SIZE_N: tl.constexpr, BLOCK_SIZE_K: tl.constexpr,
                              GROUP_SIZE_M: tl.constexpr):
@@ -621,6 +653,40 @@ def bench_matmul_triton_descriptor(deadline, persistent=False):
             torch.cuda.empty_cache()
 
 
+def bench_matmul_padded():
+    """matmul_bias_relu_kernel at 4096^3 f16, leading dimensions K + pad and N + pad (pad 0, 8:
+    rows 16-byte aligned but no stride divisible by 16, and 64), bench_gpu --matmul-padded's
+    configs."""
+    M = N = K = 4096
+    configs = [(64, 64, 32, 8, 3, 4), (128, 128, 64, 8, 3, 8), (128, 256, 64, 8, 3, 8)]
+    for pad in (0, 8, 64):
+        a = torch.randn((M, K + pad), device="cuda", dtype=torch.float16)
+        b = torch.randn((K, N + pad), device="cuda", dtype=torch.float16)
+        c = torch.empty((M, N + pad), device="cuda", dtype=torch.float16)
+        bias = torch.randn((N,), device="cuda", dtype=torch.float16)
+        want = torch.relu(a[:, :K].float() @ b[:, :N].float() + bias.float())
+        for bm, bn, bk, group, stages, warps in configs:
+            def run():
+                grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+                matmul_bias_relu_kernel[grid](c, a, b, bias, M, N, K, a.stride(0), b.stride(0),
+                                              c.stride(0), BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                              GROUP_M=group, num_stages=stages, num_warps=warps)
+            config = (f"BM={bm} BN={bn} BK={bk} G={group} stages={stages} warps={warps}")
+            c.zero_()
+            run()
+            got = c[:, :N].float()
+            check = "ok" if torch.allclose(got, want, atol=0.05, rtol=1e-2) else "MISMATCH"
+            ms = median_ms(run)
+            emit({"bench": "matmul_padded",
+                  "shape": f"4096^3 f16 pad {pad}, {bm}x{bn}x{bk} w{warps} s{stages}", "impl": "triton",
+                  "ms": round(ms, 4), "tflops": round(2 * M * N * K / ms / 1e9, 2),
+                  "config": config, "check": check})
+            print(f"| matmul_padded | pad {pad} | {config} | {ms:.3f} ms | "
+                  f"{2 * M * N * K / ms / 1e9:.1f} TFLOP/s | {check}", file=sys.stderr, flush=True)
+        del a, b, c
+        torch.cuda.empty_cache()
+
+
 def bench_matmul_torch():
     torch.backends.cuda.matmul.allow_tf32 = True  # tf32: cuBLAS's TF32 tensor cores
     for shape in MATMUL_SHAPES:
@@ -1002,6 +1068,9 @@ def main():
         guarded(lambda: bench_matmul_triton_descriptor(deadline))
         guarded(lambda: bench_matmul_triton_descriptor(deadline, persistent=True))
         guarded(bench_matmul_torch)
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--matmul-padded":
+        guarded(bench_matmul_padded)
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--attention":
         guarded(bench_attention)

@@ -68,6 +68,13 @@ if [ "${TK_BENCH_MATMUL:-1}" != 0 ]; then
   rc=$?
   echo "peers.py --matmul: exit $rc after $(( $(date +%s) - start )) s"
   [ $rc -eq 0 ] || { rc_mm=$rc; tail -n 20 "$out/peers_matmul.log"; }
+  # The same fused matmul with padded leading dimensions (K + 8: rows 16-byte aligned, no
+  # stride divisible by 16), one config per row, both sides.
+  LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    TK_BACKEND_LIBRARY="$lib/libtilekit_backend.so" TK_CACHE_DIR="$cache" \
+    timeout 200 "$exe" --matmul-padded >> "$out/tilekit_matmul.jsonl" 2>> "$out/tilekit_matmul.log"
+  TRITON_CACHE_DIR="$triton_cache" timeout 300 "$python" "$here/bench/peers.py" --matmul-padded \
+    >> "$out/peers_matmul.jsonl" 2>> "$out/peers_matmul.log"
 fi
 touch "$out/tilekit_matmul.jsonl" "$out/peers_matmul.jsonl"
 grep -i "failed\|mismatch" "$out"/*.log "$out"/*.jsonl || true
