@@ -365,7 +365,8 @@ void launch_path() {
     } catch (const tk::error &e) {
       message = e.message();
     }
-    const bool ok = message.find("launch argument 0 is host memory the GPU cannot reach") == 0;
+    const bool ok = message.find("launch argument 0 (a pointer, for the kernel's parameter 0, a "
+                                 "tk::ptr of float) is host memory the GPU cannot reach") == 0;
     std::printf("%s kernel::launch rejects a host pointer (%s)\n", ok ? "ok  " : "FAIL",
                 message.c_str());
     failures += !ok;

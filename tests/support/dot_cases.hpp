@@ -231,7 +231,8 @@ struct tiled_case {
 };
 
 /// Every input/accumulator pair (and each precision of f32) on odd shapes: M, N, K not multiples
-/// of the tile, K below 16 (masked), 1 x N and N x 1 results, and A and B column-major.
+/// of the tile, K below 16 (masked), 1 x N and N x 1 results, strides of every divisibility up
+/// to 8, and A and B column-major.
 inline std::vector<tiled_case> all_tiled_cases() {
   struct pair {
     types t;
@@ -252,8 +253,10 @@ inline std::vector<tiled_case> all_tiled_cases() {
   struct shape {
     int M, N, K;
   };
-  const shape shapes[] = {{64, 64, 64}, {37, 45, 70}, {5, 19, 7},
-                          {1, 100, 40}, {100, 1, 40}, {33, 17, 130}};
+  // 72 x 200: strides divisible by 8, not 16 (rows of f16 16-byte aligned: vectors and
+  // pipelined copies under that specialization), with a K tail.
+  const shape shapes[] = {{64, 64, 64}, {37, 45, 70},  {5, 19, 7},   {1, 100, 40},
+                          {100, 1, 40}, {33, 17, 130}, {64, 72, 200}};
   std::vector<tiled_case> cases;
   for (const pair &p : pairs) {
     // i8 and fp8 tensor-core tiles are 32 deep.

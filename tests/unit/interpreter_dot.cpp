@@ -31,7 +31,7 @@ TEST_CASE("tk::dot: odd shapes, every type pair and precision, strided operands"
           "[interpreter][numerics][dot]") {
   TK_TEST_RANDOM(gen);
   const auto cases = dot_cases::all_tiled_cases();
-  CHECK(cases.size() == 93);
+  CHECK(cases.size() == 103);
   for (const dot_cases::tiled_case &c : cases)
     expect_close(c.describe(), dot_cases::run_tiled(c, gen, tk_test::on_gpu));
 }
