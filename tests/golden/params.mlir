@@ -6,8 +6,8 @@
 // kernel: params.pointer_types
 module {
   func.func @pointer_types(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f64> {tk.divisibility = 16 : i32}, %arg2: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %arg3: !tk.ptr<bf16> {tk.divisibility = 16 : i32}, %arg4: !tk.ptr<i8> {tk.divisibility = 16 : i32}, %arg5: !tk.ptr<i16> {tk.divisibility = 16 : i32}, %arg6: !tk.ptr<i32> {tk.divisibility = 16 : i32}, %arg7: !tk.ptr<i64> {tk.divisibility = 16 : i32}, %arg8: !tk.ptr<i8> {tk.divisibility = 16 : i32}, %arg9: !tk.ptr<i32> {tk.divisibility = 16 : i32}, %arg10: !tk.ptr<i1> {tk.divisibility = 16 : i32}) {
-    func.return loc("golden_kernels.hpp":51:12)
-  } loc("golden_kernels.hpp":51:12)
+    func.return loc("golden_kernels.hpp":51:19)
+  } loc("golden_kernels.hpp":51:19)
 }
 
 // -----
@@ -15,9 +15,9 @@ module {
 // kernel: params.scalar_types
 module {
   func.func @scalar_types(%arg0: i1, %arg1: i8, %arg2: i16 {tk.divisibility = 2 : i32}, %arg3: i32, %arg4: i64 {tk.divisibility = 4 : i32}, %arg5: i8, %arg6: i16 {tk.divisibility = 2 : i32}, %arg7: i32, %arg8: i64 {tk.divisibility = 8 : i32}, %arg9: f16, %arg10: bf16, %arg11: f32, %arg12: f64) {
-    %0 = arith.constant 1 : i8 loc("golden_kernels.hpp":63:12)
-    func.return loc("golden_kernels.hpp":63:12)
-  } loc("golden_kernels.hpp":63:12)
+    %0 = arith.constant 1 : i8 loc("golden_kernels.hpp":63:19)
+    func.return loc("golden_kernels.hpp":63:19)
+  } loc("golden_kernels.hpp":63:19)
 }
 
 // -----
@@ -25,8 +25,8 @@ module {
 // kernel: params.divisibility
 module {
   func.func @divisibility(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f32> {tk.divisibility = 4 : i32}, %arg2: !tk.ptr<f32>, %arg3: i32 {tk.divisibility = 16 : i32}, %arg4: i32, %arg5: i32 {tk.divisibility = 16 : i32}, %arg6: i64 {tk.divisibility = 16 : i32}, %arg7: f32) {
-    func.return loc("golden_kernels.hpp":72:12)
-  } loc("golden_kernels.hpp":72:12)
+    func.return loc("golden_kernels.hpp":72:19)
+  } loc("golden_kernels.hpp":72:19)
 }
 
 // -----
@@ -34,15 +34,15 @@ module {
 // kernel: params.constants
 module {
   func.func @constants(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}) {
-    %0 = "tk.make_range"() <{end = 64 : i32, start = 0 : i32}> : () -> tensor<64xi32> loc("golden_kernels.hpp":82:34)
-    %1 = arith.sitofp %0 : tensor<64xi32> to tensor<64xf32> loc("golden_kernels.hpp":83:31)
-    %2 = arith.constant dense<0.5> : tensor<64xf32> loc("golden_kernels.hpp":84:31)
-    %3 = arith.mulf %1, %2 : tensor<64xf32> loc("golden_kernels.hpp":84:31)
-    %4 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<64x!tk.ptr<f32>> loc("golden_kernels.hpp":85:32)
-    %5 = "tk.addptr"(%4, %0) : (tensor<64x!tk.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f32>> loc("golden_kernels.hpp":85:32)
-    "tk.store"(%5, %3) : (tensor<64x!tk.ptr<f32>>, tensor<64xf32>) -> () loc("golden_kernels.hpp":85:22)
-    func.return loc("golden_kernels.hpp":80:12)
-  } loc("golden_kernels.hpp":80:12)
+    %0 = "tk.make_range"() <{end = 64 : i32, start = 0 : i32}> : () -> tensor<64xi32> loc("golden_kernels.hpp":82:44)
+    %1 = arith.sitofp %0 : tensor<64xi32> to tensor<64xf32> loc("golden_kernels.hpp":83:46)
+    %2 = arith.constant dense<0.5> : tensor<64xf32> loc("golden_kernels.hpp":84:35)
+    %3 = arith.mulf %1, %2 : tensor<64xf32> loc("golden_kernels.hpp":84:35)
+    %4 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<64x!tk.ptr<f32>> loc("golden_kernels.hpp":85:38)
+    %5 = "tk.addptr"(%4, %0) : (tensor<64x!tk.ptr<f32>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f32>> loc("golden_kernels.hpp":85:38)
+    "tk.store"(%5, %3) : (tensor<64x!tk.ptr<f32>>, tensor<64xf32>) -> () loc("golden_kernels.hpp":85:31)
+    func.return loc("golden_kernels.hpp":80:19)
+  } loc("golden_kernels.hpp":80:19)
 }
 
 // -----
@@ -50,18 +50,18 @@ module {
 // kernel: params.generic_f32
 module {
   func.func @generic_f32(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg2: i64 {tk.divisibility = 4 : i32}) {
-    %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32> loc("golden_kernels.hpp":93:17)
-    %1 = arith.extsi %0 : tensor<128xi32> to tensor<128xi64> loc("golden_kernels.hpp":94:17)
-    %2 = "tk.splat"(%arg2) : (i64) -> tensor<128xi64> loc("golden_kernels.hpp":94:17)
-    %3 = arith.cmpi slt, %1, %2 : tensor<128xi64> loc("golden_kernels.hpp":94:17)
-    %4 = "tk.splat"(%arg1) : (!tk.ptr<f32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":95:23)
-    %5 = "tk.addptr"(%4, %0) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":95:23)
-    %6 = "tk.load"(%5, %3) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>) -> tensor<128xf32> loc("golden_kernels.hpp":95:14)
-    %7 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":96:15)
-    %8 = "tk.addptr"(%7, %0) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":96:15)
-    "tk.store"(%8, %6, %3) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> () loc("golden_kernels.hpp":96:5)
-    func.return loc("golden_kernels.hpp":92:12)
-  } loc("golden_kernels.hpp":92:12)
+    %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32> loc("golden_kernels.hpp":93:27)
+    %1 = arith.extsi %0 : tensor<128xi32> to tensor<128xi64> loc("golden_kernels.hpp":94:22)
+    %2 = "tk.splat"(%arg2) : (i64) -> tensor<128xi64> loc("golden_kernels.hpp":94:22)
+    %3 = arith.cmpi slt, %1, %2 : tensor<128xi64> loc("golden_kernels.hpp":94:22)
+    %4 = "tk.splat"(%arg1) : (!tk.ptr<f32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":95:26)
+    %5 = "tk.addptr"(%4, %0) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":95:26)
+    %6 = "tk.load"(%5, %3) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f32>>, tensor<128xi1>) -> tensor<128xf32> loc("golden_kernels.hpp":95:22)
+    %7 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":96:19)
+    %8 = "tk.addptr"(%7, %0) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>> loc("golden_kernels.hpp":96:19)
+    "tk.store"(%8, %6, %3) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> () loc("golden_kernels.hpp":96:14)
+    func.return loc("golden_kernels.hpp":92:19)
+  } loc("golden_kernels.hpp":92:19)
 }
 
 // -----
@@ -69,17 +69,17 @@ module {
 // kernel: params.generic_f16
 module {
   func.func @generic_f16(%arg0: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %arg2: i32 {tk.divisibility = 16 : i32}) {
-    %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32> loc("golden_kernels.hpp":104:17)
-    %1 = arith.bitcast %0 : tensor<128xi32> to tensor<128xi32> loc("golden_kernels.hpp":105:17)
-    %2 = "tk.splat"(%arg2) : (i32) -> tensor<128xi32> loc("golden_kernels.hpp":105:17)
-    %3 = arith.cmpi ult, %1, %2 : tensor<128xi32> loc("golden_kernels.hpp":105:17)
-    %4 = "tk.splat"(%arg1) : (!tk.ptr<f16>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":106:23)
-    %5 = "tk.addptr"(%4, %0) : (tensor<128x!tk.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":106:23)
-    %6 = "tk.load"(%5, %3) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f16>>, tensor<128xi1>) -> tensor<128xf16> loc("golden_kernels.hpp":106:14)
-    %7 = "tk.splat"(%arg0) : (!tk.ptr<f16>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":107:15)
-    %8 = "tk.addptr"(%7, %0) : (tensor<128x!tk.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":107:15)
-    "tk.store"(%8, %6, %3) : (tensor<128x!tk.ptr<f16>>, tensor<128xf16>, tensor<128xi1>) -> () loc("golden_kernels.hpp":107:5)
-    func.return loc("golden_kernels.hpp":103:12)
-  } loc("golden_kernels.hpp":103:12)
+    %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32> loc("golden_kernels.hpp":104:27)
+    %1 = arith.bitcast %0 : tensor<128xi32> to tensor<128xi32> loc("golden_kernels.hpp":105:22)
+    %2 = "tk.splat"(%arg2) : (i32) -> tensor<128xi32> loc("golden_kernels.hpp":105:22)
+    %3 = arith.cmpi ult, %1, %2 : tensor<128xi32> loc("golden_kernels.hpp":105:22)
+    %4 = "tk.splat"(%arg1) : (!tk.ptr<f16>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":106:26)
+    %5 = "tk.addptr"(%4, %0) : (tensor<128x!tk.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":106:26)
+    %6 = "tk.load"(%5, %3) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<128x!tk.ptr<f16>>, tensor<128xi1>) -> tensor<128xf16> loc("golden_kernels.hpp":106:22)
+    %7 = "tk.splat"(%arg0) : (!tk.ptr<f16>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":107:19)
+    %8 = "tk.addptr"(%7, %0) : (tensor<128x!tk.ptr<f16>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f16>> loc("golden_kernels.hpp":107:19)
+    "tk.store"(%8, %6, %3) : (tensor<128x!tk.ptr<f16>>, tensor<128xf16>, tensor<128xi1>) -> () loc("golden_kernels.hpp":107:14)
+    func.return loc("golden_kernels.hpp":103:19)
+  } loc("golden_kernels.hpp":103:19)
 }
 

@@ -6,57 +6,57 @@
 // kernel: scans.basic
 module {
   func.func @scans(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<i8> {tk.divisibility = 16 : i32}) {
-    %0 = "tk.make_range"() <{end = 8 : i32, start = 0 : i32}> : () -> tensor<8xi32> loc("golden_kernels.hpp":692:17)
-    %1 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<16xi32> loc("golden_kernels.hpp":693:17)
+    %0 = "tk.make_range"() <{end = 8 : i32, start = 0 : i32}> : () -> tensor<8xi32> loc("golden_kernels.hpp":692:27)
+    %1 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<16xi32> loc("golden_kernels.hpp":693:27)
     %2 = "tk.expand_dims"(%0) <{axis = 1 : i32}> : (tensor<8xi32>) -> tensor<8x1xi32> loc("golden_kernels.hpp":694:18)
-    %3 = arith.constant dense<16> : tensor<8x1xi32> loc("golden_kernels.hpp":695:15)
-    %4 = arith.muli %2, %3 : tensor<8x1xi32> loc("golden_kernels.hpp":695:15)
+    %3 = arith.constant dense<16> : tensor<8x1xi32> loc("golden_kernels.hpp":695:19)
+    %4 = arith.muli %2, %3 : tensor<8x1xi32> loc("golden_kernels.hpp":695:19)
     %5 = "tk.expand_dims"(%1) <{axis = 0 : i32}> : (tensor<16xi32>) -> tensor<1x16xi32> loc("golden_kernels.hpp":696:26)
-    %6 = "tk.broadcast"(%4) : (tensor<8x1xi32>) -> tensor<8x16xi32> loc("golden_kernels.hpp":696:17)
-    %7 = "tk.broadcast"(%5) : (tensor<1x16xi32>) -> tensor<8x16xi32> loc("golden_kernels.hpp":696:17)
-    %8 = arith.addi %6, %7 : tensor<8x16xi32> loc("golden_kernels.hpp":696:17)
-    %9 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<8x16x!tk.ptr<f32>> loc("golden_kernels.hpp":697:23)
-    %10 = "tk.addptr"(%9, %8) : (tensor<8x16x!tk.ptr<f32>>, tensor<8x16xi32>) -> tensor<8x16x!tk.ptr<f32>> loc("golden_kernels.hpp":697:23)
-    %11 = "tk.load"(%10) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<8x16x!tk.ptr<f32>>) -> tensor<8x16xf32> loc("golden_kernels.hpp":697:14)
-    %12 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":698:23)
-    %13 = "tk.addptr"(%12, %1) : (tensor<16x!tk.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":698:23)
-    %14 = "tk.load"(%13) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<f32>>) -> tensor<16xf32> loc("golden_kernels.hpp":698:14)
-    %15 = "tk.splat"(%arg1) : (!tk.ptr<i8>) -> tensor<16x!tk.ptr<i8>> loc("golden_kernels.hpp":699:23)
-    %16 = "tk.addptr"(%15, %1) : (tensor<16x!tk.ptr<i8>>, tensor<16xi32>) -> tensor<16x!tk.ptr<i8>> loc("golden_kernels.hpp":699:23)
-    %17 = "tk.load"(%16) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<i8>>) -> tensor<16xi8> loc("golden_kernels.hpp":699:14)
+    %6 = "tk.broadcast"(%4) : (tensor<8x1xi32>) -> tensor<8x16xi32> loc("golden_kernels.hpp":696:45)
+    %7 = "tk.broadcast"(%5) : (tensor<1x16xi32>) -> tensor<8x16xi32> loc("golden_kernels.hpp":696:45)
+    %8 = arith.addi %6, %7 : tensor<8x16xi32> loc("golden_kernels.hpp":696:45)
+    %9 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<8x16x!tk.ptr<f32>> loc("golden_kernels.hpp":697:28)
+    %10 = "tk.addptr"(%9, %8) : (tensor<8x16x!tk.ptr<f32>>, tensor<8x16xi32>) -> tensor<8x16x!tk.ptr<f32>> loc("golden_kernels.hpp":697:28)
+    %11 = "tk.load"(%10) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<8x16x!tk.ptr<f32>>) -> tensor<8x16xf32> loc("golden_kernels.hpp":697:22)
+    %12 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":698:28)
+    %13 = "tk.addptr"(%12, %1) : (tensor<16x!tk.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":698:28)
+    %14 = "tk.load"(%13) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<f32>>) -> tensor<16xf32> loc("golden_kernels.hpp":698:22)
+    %15 = "tk.splat"(%arg1) : (!tk.ptr<i8>) -> tensor<16x!tk.ptr<i8>> loc("golden_kernels.hpp":699:28)
+    %16 = "tk.addptr"(%15, %1) : (tensor<16x!tk.ptr<i8>>, tensor<16xi32>) -> tensor<16x!tk.ptr<i8>> loc("golden_kernels.hpp":699:28)
+    %17 = "tk.load"(%16) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<i8>>) -> tensor<16xi8> loc("golden_kernels.hpp":699:22)
     %18 = "tk.scan"(%14) <{axis = 0 : i32, reverse = false}> ({
       ^bb0(%19: f32, %20: f32):
-        %21 = arith.addf %19, %20 : f32 loc("golden_kernels.hpp":700:15)
-        "tk.scan.return"(%21) : (f32) -> () loc("golden_kernels.hpp":700:15)
-    }) : (tensor<16xf32>) -> tensor<16xf32> loc("golden_kernels.hpp":700:15)
+        %21 = arith.addf %19, %20 : f32 loc("golden_kernels.hpp":700:25)
+        "tk.scan.return"(%21) : (f32) -> () loc("golden_kernels.hpp":700:25)
+    }) : (tensor<16xf32>) -> tensor<16xf32> loc("golden_kernels.hpp":700:25)
     %22 = "tk.scan"(%11) <{axis = 1 : i32, reverse = false}> ({
       ^bb0(%23: f32, %24: f32):
-        %25 = arith.addf %23, %24 : f32 loc("golden_kernels.hpp":701:15)
-        "tk.scan.return"(%25) : (f32) -> () loc("golden_kernels.hpp":701:15)
-    }) : (tensor<8x16xf32>) -> tensor<8x16xf32> loc("golden_kernels.hpp":701:15)
+        %25 = arith.addf %23, %24 : f32 loc("golden_kernels.hpp":701:25)
+        "tk.scan.return"(%25) : (f32) -> () loc("golden_kernels.hpp":701:25)
+    }) : (tensor<8x16xf32>) -> tensor<8x16xf32> loc("golden_kernels.hpp":701:25)
     %26 = "tk.scan"(%11) <{axis = 0 : i32, reverse = true}> ({
       ^bb0(%27: f32, %28: f32):
-        %29 = arith.addf %27, %28 : f32 loc("golden_kernels.hpp":702:15)
-        "tk.scan.return"(%29) : (f32) -> () loc("golden_kernels.hpp":702:15)
-    }) : (tensor<8x16xf32>) -> tensor<8x16xf32> loc("golden_kernels.hpp":702:15)
-    %30 = arith.extsi %17 : tensor<16xi8> to tensor<16xi32> loc("golden_kernels.hpp":703:15)
+        %29 = arith.addf %27, %28 : f32 loc("golden_kernels.hpp":702:25)
+        "tk.scan.return"(%29) : (f32) -> () loc("golden_kernels.hpp":702:25)
+    }) : (tensor<8x16xf32>) -> tensor<8x16xf32> loc("golden_kernels.hpp":702:25)
+    %30 = arith.extsi %17 : tensor<16xi8> to tensor<16xi32> loc("golden_kernels.hpp":703:25)
     %31 = "tk.scan"(%30) <{axis = 0 : i32, reverse = false}> ({
       ^bb0(%32: i32, %33: i32):
-        %34 = arith.addi %32, %33 : i32 loc("golden_kernels.hpp":703:15)
-        "tk.scan.return"(%34) : (i32) -> () loc("golden_kernels.hpp":703:15)
-    }) : (tensor<16xi32>) -> tensor<16xi32> loc("golden_kernels.hpp":703:15)
+        %34 = arith.addi %32, %33 : i32 loc("golden_kernels.hpp":703:25)
+        "tk.scan.return"(%34) : (i32) -> () loc("golden_kernels.hpp":703:25)
+    }) : (tensor<16xi32>) -> tensor<16xi32> loc("golden_kernels.hpp":703:25)
     %35 = "tk.scan"(%14) <{axis = 0 : i32, reverse = false}> ({
       ^bb0(%36: f32, %37: f32):
-        %38 = arith.mulf %36, %37 : f32 loc("golden_kernels.hpp":704:15)
-        "tk.scan.return"(%38) : (f32) -> () loc("golden_kernels.hpp":704:15)
-    }) : (tensor<16xf32>) -> tensor<16xf32> loc("golden_kernels.hpp":704:15)
+        %38 = arith.mulf %36, %37 : f32 loc("golden_kernels.hpp":704:26)
+        "tk.scan.return"(%38) : (f32) -> () loc("golden_kernels.hpp":704:26)
+    }) : (tensor<16xf32>) -> tensor<16xf32> loc("golden_kernels.hpp":704:26)
     %39 = "tk.scan"(%11) <{axis = 1 : i32, reverse = true}> ({
       ^bb0(%40: f32, %41: f32):
-        %42 = arith.mulf %40, %41 : f32 loc("golden_kernels.hpp":705:15)
-        "tk.scan.return"(%42) : (f32) -> () loc("golden_kernels.hpp":705:15)
-    }) : (tensor<8x16xf32>) -> tensor<8x16xf32> loc("golden_kernels.hpp":705:15)
-    func.return loc("golden_kernels.hpp":691:12)
-  } loc("golden_kernels.hpp":691:12)
+        %42 = arith.mulf %40, %41 : f32 loc("golden_kernels.hpp":705:26)
+        "tk.scan.return"(%42) : (f32) -> () loc("golden_kernels.hpp":705:26)
+    }) : (tensor<8x16xf32>) -> tensor<8x16xf32> loc("golden_kernels.hpp":705:26)
+    func.return loc("golden_kernels.hpp":691:19)
+  } loc("golden_kernels.hpp":691:19)
 }
 
 // -----
@@ -64,24 +64,24 @@ module {
 // kernel: scans.associative
 module {
   func.func @associative_scan(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %arg1: !tk.ptr<i32> {tk.divisibility = 16 : i32}) {
-    %0 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<16xi32> loc("golden_kernels.hpp":713:17)
-    %1 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":714:23)
-    %2 = "tk.addptr"(%1, %0) : (tensor<16x!tk.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":714:23)
-    %3 = "tk.load"(%2) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<f32>>) -> tensor<16xf32> loc("golden_kernels.hpp":714:14)
-    %4 = "tk.splat"(%arg1) : (!tk.ptr<i32>) -> tensor<16x!tk.ptr<i32>> loc("golden_kernels.hpp":715:23)
-    %5 = "tk.addptr"(%4, %0) : (tensor<16x!tk.ptr<i32>>, tensor<16xi32>) -> tensor<16x!tk.ptr<i32>> loc("golden_kernels.hpp":715:23)
-    %6 = "tk.load"(%5) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<i32>>) -> tensor<16xi32> loc("golden_kernels.hpp":715:14)
+    %0 = "tk.make_range"() <{end = 16 : i32, start = 0 : i32}> : () -> tensor<16xi32> loc("golden_kernels.hpp":713:27)
+    %1 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":714:28)
+    %2 = "tk.addptr"(%1, %0) : (tensor<16x!tk.ptr<f32>>, tensor<16xi32>) -> tensor<16x!tk.ptr<f32>> loc("golden_kernels.hpp":714:28)
+    %3 = "tk.load"(%2) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<f32>>) -> tensor<16xf32> loc("golden_kernels.hpp":714:22)
+    %4 = "tk.splat"(%arg1) : (!tk.ptr<i32>) -> tensor<16x!tk.ptr<i32>> loc("golden_kernels.hpp":715:28)
+    %5 = "tk.addptr"(%4, %0) : (tensor<16x!tk.ptr<i32>>, tensor<16xi32>) -> tensor<16x!tk.ptr<i32>> loc("golden_kernels.hpp":715:28)
+    %6 = "tk.load"(%5) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tk.ptr<i32>>) -> tensor<16xi32> loc("golden_kernels.hpp":715:22)
     %7 = "tk.scan"(%3) <{axis = 0 : i32, reverse = false}> ({
       ^bb0(%8: f32, %9: f32):
-        %10 = arith.maxnumf %8, %9 : f32 loc("golden_kernels.hpp":717:70)
-        "tk.scan.return"(%10) : (f32) -> () loc("golden_kernels.hpp":717:9)
-    }) : (tensor<16xf32>) -> tensor<16xf32> loc("golden_kernels.hpp":717:9)
+        %10 = arith.maxnumf %8, %9 : f32 loc("golden_kernels.hpp":717:81)
+        "tk.scan.return"(%10) : (f32) -> () loc("golden_kernels.hpp":717:29)
+    }) : (tensor<16xf32>) -> tensor<16xf32> loc("golden_kernels.hpp":717:29)
     %11 = "tk.scan"(%6) <{axis = 0 : i32, reverse = true}> ({
       ^bb0(%12: i32, %13: i32):
-        %14 = arith.xori %12, %13 : i32 loc("golden_kernels.hpp":718:84)
-        "tk.scan.return"(%14) : (i32) -> () loc("golden_kernels.hpp":718:23)
-    }) : (tensor<16xi32>) -> tensor<16xi32> loc("golden_kernels.hpp":718:23)
-    func.return loc("golden_kernels.hpp":712:12)
-  } loc("golden_kernels.hpp":712:12)
+        %14 = arith.xori %12, %13 : i32 loc("golden_kernels.hpp":718:88)
+        "tk.scan.return"(%14) : (i32) -> () loc("golden_kernels.hpp":718:43)
+    }) : (tensor<16xi32>) -> tensor<16xi32> loc("golden_kernels.hpp":718:43)
+    func.return loc("golden_kernels.hpp":712:19)
+  } loc("golden_kernels.hpp":712:19)
 }
 
