@@ -178,8 +178,9 @@ def Tk_MakeTensorDescOp : Tk_Op<"make_tensor_descriptor", [Pure, SameVariadicOpe
   let summary = "a descriptor of the tensor at `base` with `shape` and `strides`";
   let description = [{
     The tensor's element (i0, ..., in) is at `base + i0 strides[0] + ... + in strides[n]`
-    (elements), for 0 <= id < shape[d]. The last stride is 1, the base 16-byte aligned and the
-    other strides multiples of 16 bytes (the interpreter checks it; TMA needs it).
+    (elements), for 0 <= id < shape[d]. The last stride is the constant 1 (the verifier checks
+    it), the base 16-byte aligned and the other strides multiples of 16 bytes (the interpreter
+    checks those; TMA needs them).
   }];
   let arguments = (ins Tk_PtrType:$base, Variadic<I32>:$shape, Variadic<I64>:$strides);
   let results = (outs Tk_TensorDescType:$result);
