@@ -141,7 +141,18 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
     });
     trace_and_interpret(k, line,
                         "tk::store: the value of shape [2, 16] does not broadcast to the pointer "
-                        "block of shape [16] (it has 2 dimensions, not at most 1)",
+                        "block of shape [16] (it has 2 dimensions, more than 1)",
+                        out);
+  }
+  SECTION("tk::store of a block through a scalar pointer") {
+    auto k = tk::jit("k", [&](tk::ptr<float> p) {
+      auto x = tk::zeros<float>({16});
+      line = __LINE__ + 1;
+      tk::store(p + tk::program_id(0), x);
+    });
+    trace_and_interpret(k, line,
+                        "tk::store: the value of shape [16] does not broadcast to the pointer "
+                        "block of shape [] (it has 1 dimension, more than 0)",
                         out);
   }
   SECTION("tk::store mask") {
@@ -206,7 +217,7 @@ TEST_CASE("errors: a stored value larger than a descriptor's or block pointer's 
     });
     trace_and_interpret(k, line,
                         "tk::store: the value of shape [2, 16, 16] does not broadcast to the block "
-                        "pointer's block of shape [16, 16] (it has 3 dimensions, not at most 2)",
+                        "pointer's block of shape [16, 16] (it has 3 dimensions, more than 2)",
                         out);
   }
 }

@@ -70,7 +70,8 @@ TK_DECL void check_broadcasts_to(const shape_t &shape, const char *name, const s
          "); only its dimensions of size 1 may stretch");
   };
   if (shape.size() > target.size())
-    mismatch("it has ", shape.size(), " dimensions, not at most ", target.size());
+    mismatch("it has ", shape.size(), shape.size() == 1 ? " dimension" : " dimensions",
+             ", more than ", target.size());
   const std::size_t lead = target.size() - shape.size();
   for (std::size_t k = 0; k < shape.size(); ++k)
     if (shape[k] != 1 && shape[k] != target[lead + k])
