@@ -553,7 +553,7 @@ auto matmul_bias_relu =
     });
 
 /// bench_gpu --matmul-padded: matmul_bias_relu at 4096^3 f16 with leading dimensions K + pad and
-/// N + pad, pad 0, 8 (rows 16-byte aligned, no stride divisible by 16) and 64, at the tile
+/// N + pad, pad 0, 1 (odd strides), 8 (rows 16-byte aligned, no stride divisible by 16) and 64, at the tile
 /// configs Triton runs the same kernel with (peers.py --matmul-padded).
 int matmul_padded_main() {
   const int M = 4096, N = 4096, K = 4096;
@@ -563,7 +563,7 @@ int matmul_padded_main() {
   CUdeviceptr a = alloc(most * 2), b = alloc(most * 2), c = alloc(most * 2), bias = alloc(N * 2);
   const auto chunk = random_chunk<half>((std::size_t(1) << 20) + 7, -1, 1, 21);
   fill(a, most * 2, chunk), fill(b, most * 2, chunk), fill(bias, std::size_t(N) * 2, chunk);
-  for (int pad : {0, 8, 64}) {
+  for (int pad : {0, 1, 8, 64}) {
     const int lda = K + pad, ldb = N + pad, ldc = N + pad;
     for (const matmul_config &cfg : configs) {
       const std::string shape = "4096^3 f16 pad " + std::to_string(pad) + ", " +

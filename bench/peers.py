@@ -654,12 +654,12 @@ def bench_matmul_triton_descriptor(deadline, persistent=False):
 
 
 def bench_matmul_padded():
-    """matmul_bias_relu_kernel at 4096^3 f16, leading dimensions K + pad and N + pad (pad 0, 8:
-    rows 16-byte aligned but no stride divisible by 16, and 64), bench_gpu --matmul-padded's
+    """matmul_bias_relu_kernel at 4096^3 f16, leading dimensions K + pad and N + pad (pad 0, 1,
+    8: rows 16-byte aligned but no stride divisible by 16, and 64), bench_gpu --matmul-padded's
     configs."""
     M = N = K = 4096
     configs = [(64, 64, 32, 8, 3, 4), (128, 128, 64, 8, 3, 8), (128, 256, 64, 8, 3, 8)]
-    for pad in (0, 8, 64):
+    for pad in (0, 1, 8, 64):
         a = torch.randn((M, K + pad), device="cuda", dtype=torch.float16)
         b = torch.randn((K, N + pad), device="cuda", dtype=torch.float16)
         c = torch.empty((M, N + pad), device="cuda", dtype=torch.float16)
