@@ -553,8 +553,8 @@ auto matmul_bias_relu =
     });
 
 /// bench_gpu --matmul-padded: matmul_bias_relu at 4096^3 f16 with leading dimensions K + pad and
-/// N + pad, pad 0, 1 (odd strides), 8 (rows 16-byte aligned, no stride divisible by 16) and 64, at the tile
-/// configs Triton runs the same kernel with (peers.py --matmul-padded).
+/// N + pad, pad 0, 1 (odd strides), 8 (rows 16-byte aligned, no stride divisible by 16) and 64, at
+/// the tile configs Triton runs the same kernel with (peers.py --matmul-padded).
 int matmul_padded_main() {
   const int M = 4096, N = 4096, K = 4096;
   const matmul_config configs[] = {
