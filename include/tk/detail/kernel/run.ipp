@@ -285,12 +285,12 @@ TK_DECL void check_device_memory(const cu::driver &driver, std::span<const launc
     const launch_argument &a = args[index];
     if (a.kind != launch_argument::role::pointer)
       continue;
-    const std::string_view element = element_spelling(a.type.pointee);
     const bool host_buffer = a.device && a.device->on_host();
     // Device memory, managed or registered host memory, as far as the driver can tell
-    // (reachable_on_device).
+    // (reachable_on_device). The rest builds the error only.
     if (!host_buffer && reachable_on_device(driver, std::uintptr_t(a.i), loc))
       continue;
+    const std::string_view element = element_spelling(a.type.pointee);
     const char *passed = a.passed_as == container::vector          ? "a std::vector"
                          : a.passed_as == container::span          ? "a std::span"
                          : a.passed_as == container::device_buffer ? "a tk::device_buffer"
