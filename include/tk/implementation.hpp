@@ -22,6 +22,7 @@
 #include <tk/detail/runtime/driver.ipp>
 #include <tk/detail/runtime/launch.ipp>
 #include <tk/detail/runtime/os.ipp>
+#include <tk/detail/trace/atomics.ipp>
 #include <tk/detail/trace/context.ipp>
 #include <tk/detail/trace/primitives.ipp>
 #include <tk/detail/trace/semantics.ipp>

@@ -3,6 +3,7 @@
 /// kernels as lambdas over blocks of values.
 #pragma once
 
+#include <tk/atomic.hpp>
 #include <tk/autotune.hpp>
 #include <tk/block.hpp>
 #include <tk/block_pointer.hpp>

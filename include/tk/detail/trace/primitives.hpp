@@ -201,8 +201,10 @@ inline constexpr std::uint64_t null_page = 4096;
 
 /// Fails unless lane `k` of `p` may be read (`write` false) or written: within the buffer of the
 /// launch argument `p` points into, when the launch knows it, and, in checked mode, aligned.
+/// Errors name the operation `what` ("tk::atomic_add"), by default tk::load or tk::store.
 /// (Null addresses are checked by the caller.)
-TK_DECL void check_access(const context &ctx, const value &p, std::size_t k, bool write, loc_t loc);
+TK_DECL void check_access(const context &ctx, const value &p, std::size_t k, bool write, loc_t loc,
+                          const char *what = nullptr);
 
 /// Loads `*p` where `mask` (null: everywhere) holds; `other` (null: zero) elsewhere.
 TK_DECL value_ref load(const value_ref &p, const value_ref &mask, const value_ref &other,

@@ -667,12 +667,13 @@ TK_DECL value_ref addptr(const value_ref &p, const value_ref &off, loc_t loc) {
   return v;
 }
 
-TK_DECL void check_access(const context &ctx, const value &p, std::size_t k, bool write,
-                          loc_t loc) {
+TK_DECL void check_access(const context &ctx, const value &p, std::size_t k, bool write, loc_t loc,
+                          const char *what) {
   const auto address = std::uint64_t(p.i[k]);
   const elem_type t{p.type.pointee};
   const auto bytes = std::uint64_t(t.bytes());
-  const char *what = write ? "tk::store" : "tk::load";
+  if (!what)
+    what = write ? "tk::store" : "tk::load";
   if (p.extent >= 0) {
     const buffer_extent &e = ctx.extents[std::size_t(p.extent)];
     if (address < e.begin || address + bytes > e.end) [[unlikely]] {
