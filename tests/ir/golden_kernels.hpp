@@ -988,6 +988,65 @@ inline std::string dot_fp8() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// atomics: tk.atomic_rmw of every kind (the operation and the pointee type choose it), masked and
+// not, with every memory ordering and scope; tk.atomic_cas; scalar pointers and a spin lock.
+
+inline std::string atomics_rmw() {
+  auto k = tk::jit("atomic_rmw",
+                   [](tk::ptr<float> f, tk::ptr<std::int32_t> i, tk::ptr<std::uint32_t> u,
+                      tk::ptr<tk::half> h, tk::ptr<std::int64_t> l, tk::ptr<double> d, tk::i32 n) {
+                     auto offs = tk::arange(0, 128);
+                     auto mask = offs < n;
+                     auto fp = f + offs;
+                     auto ip = i + offs;
+                     auto up = u + offs;
+                     auto hp = h + offs;
+                     auto lp = l + offs;
+                     auto dp = d + offs;
+                     auto x = tk::load(fp);
+                     auto a = tk::atomic_add(fp, x);                         // fadd
+                     auto b = tk::atomic_add(ip, 1, mask);                   // add, masked
+                     auto c = tk::atomic_max(fp, a, mask, tk::sem::relaxed); // fmax
+                     auto e = tk::atomic_max(ip, b, tk::sem::acquire, tk::scope::cta); // max
+                     auto g = tk::atomic_max(up, 7u, tk::scope::sys);                  // umax
+                     auto m1 = tk::atomic_min(fp, c);                                  // fmin
+                     auto m2 = tk::atomic_min(ip, e);                                  // min
+                     auto m3 = tk::atomic_min(up, g, mask, tk::sem::release);          // umin
+                     auto o1 = tk::atomic_and(ip, m2);
+                     auto o2 = tk::atomic_or(up, m3, mask, tk::scope::cta);
+                     auto o3 = tk::atomic_xor(lp, 255);
+                     auto o4 = tk::atomic_xchg(dp, 1.5, mask, tk::sem::acq_rel, tk::scope::gpu);
+                     auto o5 = tk::atomic_add(hp, 0.5f); // fadd on f16: the value converted to f16
+                     auto o6 = tk::atomic_xchg(fp, m1);
+                     (void)o1, (void)o2, (void)o3, (void)o4, (void)o5, (void)o6;
+                   });
+  return k.ir(buffers::f32, buffers::i32, buffers::u32, buffers::f16, buffers::i64, buffers::f64,
+              100);
+}
+
+inline std::string atomics_cas() {
+  auto k = tk::jit("atomic_cas",
+                   [](tk::ptr<std::int32_t> lock, tk::ptr<float> f, tk::ptr<std::uint64_t> u) {
+                     tk::while_(
+                         [&] {
+                           auto held = tk::atomic_cas(lock, 0, 1, tk::sem::acquire);
+                           return held == 1;
+                         },
+                         [] {});
+                     auto offs = tk::arange(0, 16);
+                     auto fp = f + offs;
+                     auto x = tk::load(fp);
+                     auto y = tk::atomic_cas(fp, x, 2.0f); // a block; the value splatted
+                     auto total = tk::atomic_add(f, 1.0f); // a scalar pointer
+                     auto z = tk::atomic_cas(u, 0, 5, tk::scope::cta);
+                     tk::atomic_xchg(lock, 0, tk::sem::release);
+                     (void)y, (void)total, (void)z;
+                   });
+  alignas(64) static std::uint64_t u64[8];
+  return k.ir(buffers::i32, buffers::f32, u64);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 inline const std::vector<kernel_case> &cases() {
   static const std::vector<kernel_case> all = {
@@ -1035,6 +1094,8 @@ inline const std::vector<kernel_case> &cases() {
       {"control", "for_nested", control_for_nested},
       {"control", "if", control_if},
       {"control", "while", control_while},
+      {"atomics", "rmw", atomics_rmw},
+      {"atomics", "cas", atomics_cas},
   };
   return all;
 }

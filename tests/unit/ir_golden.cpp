@@ -139,11 +139,13 @@ TK_GOLDEN_FAMILY(reductions)
 TK_GOLDEN_FAMILY(scans)
 TK_GOLDEN_FAMILY(dot)
 TK_GOLDEN_FAMILY(control)
+TK_GOLDEN_FAMILY(atomics)
 
 TEST_CASE("ir golden: every family has a test and a golden file, and no golden file is stale",
           "[ir][golden]") {
-  const std::set<std::string> tested = {"params", "creation",   "memory", "arith", "casts",  "math",
-                                        "shapes", "reductions", "scans",  "dot",   "control"};
+  const std::set<std::string> tested = {"params", "creation", "memory",  "arith",
+                                        "casts",  "math",     "shapes",  "reductions",
+                                        "scans",  "dot",      "control", "atomics"};
   const auto families = tk_golden::families();
   const std::set<std::string> defined(families.begin(), families.end());
   CHECK(defined == tested);
