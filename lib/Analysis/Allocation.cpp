@@ -142,7 +142,25 @@ uint64_t mlir::tk::getScratchAlignment(Operation *op) {
   return accessesTensorMap(op) ? kTmaAlignment : kSharedAlignment;
 }
 
+AtomicScratch mlir::tk::getAtomicScratch(Operation *op) {
+  if (!isa<AtomicRMWOp, AtomicCASOp>(op))
+    return {};
+  Value result = op->getResult(0);
+  const unsigned elementBytes = getScratchElementBytes(result.getType());
+  const bool used = !result.use_empty();
+  auto tensor = dyn_cast<RankedTensorType>(result.getType());
+  if (!tensor) // thread 0 alone updates a scalar; the others read what it read
+    return {0, used ? elementBytes : 0u, false};
+  if (!tensor.getEncoding() || !tkgpu::hasDuplicates(tensor.getEncoding(), tensor.getShape()))
+    return {};
+  const uint64_t elements = uint64_t(tensor.getNumElements());
+  const auto claims = unsigned(llvm::alignTo(elements * 4, 16));
+  return {claims, claims + (used ? unsigned(elements * elementBytes) : 0u), true};
+}
+
 unsigned mlir::tk::getScratchBytes(Operation *op) {
+  if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    return getAtomicScratch(op).totalBytes;
   if (auto reduce = dyn_cast<ReduceOp>(op))
     return getReduceScratchBytes(reduce);
   if (auto scan = dyn_cast<ScanOp>(op))

@@ -53,6 +53,20 @@ llvm::SmallVector<unsigned> getScratchAreas(TypeRange types, uint64_t count, uin
 llvm::SmallVector<unsigned> getReduceScratchAreas(ReduceOp op, uint64_t &totalBytes);
 llvm::SmallVector<unsigned> getScanScratchAreas(ScanOp op, uint64_t &totalBytes);
 
+/// The scratch of a tk.atomic_rmw / tk.atomic_cas (AtomicOpToLLVM.cpp). A tensor whose layout
+/// holds some element in several (thread, element) slots is updated once per element: each
+/// slot writes its number as a claim to the element's i32 at [0, resultsOffset), and the slot
+/// whose claim survives performs the update. Where the result is read, each updater then
+/// writes the old value at resultsOffset + its index * element bytes, and every slot reads its
+/// element back. A scalar is updated by thread 0 alone, which shares the old value the same
+/// way (no claims). Layouts without duplicates need none.
+struct AtomicScratch {
+  unsigned resultsOffset = 0;
+  unsigned totalBytes = 0;
+  bool claims = false;
+};
+AtomicScratch getAtomicScratch(Operation *op);
+
 /// Scratch bytes `op` needs (0 for ops that need none): dispatches to the op families below.
 unsigned getScratchBytes(Operation *op);
 unsigned getReduceScratchBytes(ReduceOp op); ///< the warps' partials, when warps hold the axis

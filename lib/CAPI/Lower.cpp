@@ -73,7 +73,11 @@ std::unique_ptr<Pass> allocateSharedMemory(const LoweringOptions &options) {
     allocationOptions.sharedPerBlock = options.sharedPerBlock;
   return createTkAllocateSharedMemory(allocationOptions);
 }
-std::unique_ptr<Pass> toLLVM(const LoweringOptions &) { return createTkToLLVM(); }
+std::unique_ptr<Pass> toLLVM(const LoweringOptions &options) {
+  TkToLLVMOptions llvmOptions;
+  llvmOptions.computeCapability = options.computeCapability;
+  return createTkToLLVM(llvmOptions);
+}
 std::unique_ptr<Pass> scfToCF(const LoweringOptions &) { return createSCFToControlFlowPass(); }
 std::unique_ptr<Pass> cfToLLVM(const LoweringOptions &) {
   return createConvertControlFlowToLLVMPass();

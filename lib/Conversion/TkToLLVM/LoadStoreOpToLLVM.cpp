@@ -20,15 +20,6 @@ namespace {
 
 unsigned byteSize(Type type) { return std::max(1u, type.getIntOrFloatBitWidth() / 8); }
 
-/// The thread's elements of a converted tensor, or the scalar itself.
-SmallVector<Value> elementsOf(OpBuilder &b, Location loc, Value value) {
-  if (!value)
-    return {};
-  if (isa<LLVM::LLVMStructType>(value.getType()))
-    return unpackElements(b, loc, value);
-  return {value};
-}
-
 /// `elements[first, first + width)` as one vector (or the element itself when width is 1).
 Value gather(OpBuilder &b, Location loc, ArrayRef<Value> elements, unsigned first, unsigned width) {
   if (width == 1)

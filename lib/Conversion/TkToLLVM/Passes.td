@@ -48,7 +48,10 @@ def TkToLLVM : Pass<"tk-to-llvm", "::mlir::ModuleOp"> {
   let options = [
     Option<"keepUnread", "keep-unread", "bool", /*default=*/"false",
            "also build the structs of results nothing reads (for lit tests of single ops, "
-           "whose results are unused); by default they are never built">
+           "whose results are unused); by default they are never built">,
+    Option<"computeCapability", "compute-capability", "unsigned", /*default=*/"90",
+           "the target's compute capability, for instructions that only some targets have "
+           "(bf16 atomic add: 90)">
   ];
 }
 

@@ -28,6 +28,9 @@ void populateElementwiseOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                          RewritePatternSet &patterns);
 void populateLoadStoreOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                        RewritePatternSet &patterns, const VectorWidths &widths);
+/// tk.atomic_rmw / tk.atomic_cas (PTX `atom`; bf16 add before sm_90 as a CAS loop).
+void populateAtomicOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+                                    unsigned computeCapability);
 
 void populateReduceOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateScanOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);

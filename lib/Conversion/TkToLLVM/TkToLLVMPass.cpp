@@ -132,6 +132,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateSplatOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
+    populateAtomicOpToLLVMPatterns(converter, patterns, computeCapability);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateViewOpToLLVMPatterns(converter, patterns);

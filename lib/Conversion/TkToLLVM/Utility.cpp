@@ -383,3 +383,11 @@ Value mlir::tk::emitScratchLoad(OpBuilder &b, Location loc, unsigned byteOffset,
       LLVM::LoadOp::create(b, loc, stored, getSharedAddress(b, loc, byteOffset, stored, index));
   return type.isInteger(1) ? LLVM::TruncOp::create(b, loc, type, value) : value;
 }
+
+SmallVector<Value> mlir::tk::elementsOf(OpBuilder &b, Location loc, Value value) {
+  if (!value)
+    return {};
+  if (isa<LLVM::LLVMStructType>(value.getType()))
+    return unpackElements(b, loc, value);
+  return {value};
+}

@@ -100,6 +100,10 @@ void emitBarrier(OpBuilder &builder, Location loc);
 /// the async proxy (wgmma, bulk copies) once a barrier follows.
 void emitAsyncProxyFence(OpBuilder &builder, Location loc);
 
+/// The thread's elements of a converted tensor (an `!llvm.struct`), the scalar itself, or none
+/// for a null value (an absent optional operand).
+llvm::SmallVector<Value> elementsOf(OpBuilder &builder, Location loc, Value value);
+
 /// Writes the thread's `elements` of a tensor of `type` to the scratch area at `byteOffset`,
 /// each at its row-major linear index plus `offset` (in elements; i1 as i8), once per distinct
 /// index; no barrier (ViewOpToLLVM.cpp, beside the view ops' index helpers it shares).

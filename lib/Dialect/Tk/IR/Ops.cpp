@@ -335,6 +335,88 @@ LogicalResult StoreOp::verify() {
   return verifyMask(*this, getPtr(), getMask());
 }
 
+namespace {
+
+/// `sem` and `scope` of an atomic op: Triton's names.
+LogicalResult verifyAtomicOrdering(Operation *op, StringRef sem, StringRef scope) {
+  if (!llvm::is_contained({"relaxed", "acquire", "release", "acq_rel"}, sem))
+    return op->emitOpError() << "sem must be \"relaxed\", \"acquire\", \"release\" or "
+                                "\"acq_rel\", got \""
+                             << sem << "\"";
+  if (!llvm::is_contained({"cta", "gpu", "sys"}, scope))
+    return op->emitOpError() << "scope must be \"cta\", \"gpu\" or \"sys\", got \"" << scope
+                             << "\"";
+  return success();
+}
+
+bool isIntOfWidth(Type type, std::initializer_list<unsigned> widths) {
+  return type.isInteger() && llvm::is_contained(widths, type.getIntOrFloatBitWidth());
+}
+
+/// Whether atomic_rmw `kind` applies to elements of `type`; `allowed` names the types it does.
+bool atomicKindAccepts(StringRef kind, Type type, StringRef &allowed) {
+  if (llvm::is_contained({"add", "and", "or", "xor", "max", "min", "umax", "umin"}, kind)) {
+    allowed = "i32 or i64";
+    return isIntOfWidth(type, {32, 64});
+  }
+  if (kind == "fadd") {
+    allowed = "f16, bf16, f32 or f64";
+    return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  }
+  if (kind == "fmax" || kind == "fmin") {
+    allowed = "f32 or f64";
+    return type.isF32() || type.isF64();
+  }
+  if (kind == "xchg") {
+    allowed = "i32, i64, f32 or f64";
+    return isIntOfWidth(type, {32, 64}) || type.isF32() || type.isF64();
+  }
+  allowed = "";
+  return false;
+}
+
+} // namespace
+
+LogicalResult AtomicRMWOp::verify() {
+  Type ptr = getPtr().getType();
+  Type expected = withShapeOf(ptr, pointeeOf(ptr));
+  if (!matches(getVal().getType(), expected))
+    return emitOpError() << "val must be " << expected
+                         << " (the pointee type in the pointers' shape), got "
+                         << getVal().getType();
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the pointee type in the pointers' shape), got " << getType();
+  StringRef allowed;
+  if (!atomicKindAccepts(getKind(), pointeeOf(ptr), allowed)) {
+    if (allowed.empty())
+      return emitOpError() << "kind must be one of add, fadd, and, or, xor, max, min, umax, umin, "
+                              "fmax, fmin, xchg; got \""
+                           << getKind() << "\"";
+    return emitOpError() << "kind \"" << getKind() << "\" applies to " << allowed
+                         << " elements, not " << pointeeOf(ptr);
+  }
+  if (failed(verifyAtomicOrdering(*this, getSem(), getScope())))
+    return failure();
+  return verifyMask(*this, getPtr(), getMask());
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type ptr = getPtr().getType();
+  Type expected = withShapeOf(ptr, pointeeOf(ptr));
+  for (auto [name, value] : {std::pair{"cmp", getCmp()}, {"val", getVal()}})
+    if (!matches(value.getType(), expected))
+      return emitOpError() << name << " must be " << expected
+                           << " (the pointee type in the pointers' shape), got " << value.getType();
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the pointee type in the pointers' shape), got " << getType();
+  Type element = pointeeOf(ptr);
+  if (!isIntOfWidth(element, {32, 64}) && !element.isF32() && !element.isF64())
+    return emitOpError() << "compares and swaps i32, i64, f32 or f64 elements, not " << element;
+  return verifyAtomicOrdering(*this, getSem(), getScope());
+}
+
 LogicalResult ReduceOp::verify() {
   const int64_t axis = getAxisAttr().getInt();
   if (failed(verifyCombineOperands(*this, getSrcs(), axis)))

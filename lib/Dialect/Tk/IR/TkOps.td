@@ -131,6 +131,46 @@ def Tk_StoreOp : Tk_Op<"store"> {
   }];
 }
 
+// Atomics. Each lane reads, modifies and writes its address in one indivisible step and
+// yields the value it read; lanes whose mask is false touch nothing and yield zero. `sem` is
+// the memory ordering ("relaxed", "acquire", "release", "acq_rel"), `scope` the threads it
+// orders with ("cta", "gpu", "sys"), as in Triton.
+
+def Tk_AtomicRMWOp : Tk_Op<"atomic_rmw"> {
+  let summary = "atomic read-modify-write of global memory";
+  let description = [{
+    `kind` and the pointee type: "add", "and", "or", "xor", "max", "min", "umax", "umin" on
+    i32 and i64 (max/min signed, umax/umin unsigned); "fadd" on f16, bf16, f32 and f64 (each
+    sum rounded to the pointee type); "fmax" and "fmin" on f32 and f64, on the bit patterns:
+    with `val`'s sign bit clear, the signed integer max (min) of the two patterns, else the
+    unsigned integer min (max), which orders negative values, -0 < +0 and NaNs by their sign;
+    "xchg" on i32, i64, f32 and f64. `val` and the result are the pointee type in the
+    pointers' shape.
+  }];
+  let arguments = (ins Arg<Tk_PtrLike, "the addresses", [MemRead, MemWrite]>:$ptr,
+                       Tk_Value:$val,
+                       Optional<Tk_BoolLike>:$mask,
+                       StrAttr:$kind, StrAttr:$sem, StrAttr:$scope);
+  let results = (outs Tk_Value:$result);
+  let assemblyFormat = [{
+    $ptr `,` $val (`,` $mask^)? attr-dict `:` functional-type(operands, results)
+  }];
+}
+
+def Tk_AtomicCASOp : Tk_Op<"atomic_cas"> {
+  let summary = "atomic compare-and-swap of global memory";
+  let description = [{
+    Where the bits at the address equal `cmp`'s, writes `val`; yields the value it read. i32,
+    i64, f32 and f64 (compared bit for bit).
+  }];
+  let arguments = (ins Arg<Tk_PtrLike, "the addresses", [MemRead, MemWrite]>:$ptr,
+                       Tk_Value:$cmp, Tk_Value:$val, StrAttr:$sem, StrAttr:$scope);
+  let results = (outs Tk_Value:$result);
+  let assemblyFormat = [{
+    $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 // Reductions and scans: one combine region on scalars, N left values then N right values.
 
 class Tk_CombineOp<string mnemonic, list<Trait> traits = []>

@@ -209,6 +209,14 @@ unsigned mlir::tkgpu::getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t>
   return total;
 }
 
+bool mlir::tkgpu::hasDuplicates(Attribute layout, ArrayRef<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  const int64_t slots = int64_t(getTotalElemsPerThread(layout, shape)) * 32 * getNumWarps(layout);
+  return slots > elements;
+}
+
 SmallVector<int64_t> mlir::tkgpu::getElementIndex(Attribute layout, ArrayRef<int64_t> shape,
                                                   unsigned warp, unsigned lane, unsigned elem) {
   if (isTensorCoreLayout(layout))

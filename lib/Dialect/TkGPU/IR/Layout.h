@@ -41,6 +41,12 @@ llvm::SmallVector<unsigned> getElemsPerThread(Attribute layout, llvm::ArrayRef<i
 /// Elements each thread holds in all (the product of getElemsPerThread).
 unsigned getTotalElemsPerThread(Attribute layout, llvm::ArrayRef<int64_t> shape);
 
+/// Whether some element of a tensor of `shape` is held by more than one (thread, element)
+/// slot: the layout's tile is larger than the tensor somewhere, or a slice spreads threads
+/// along the dimension it removed. Every distributed layout holds every element at least once,
+/// so this is `slots > elements`.
+bool hasDuplicates(Attribute layout, llvm::ArrayRef<int64_t> shape);
+
 /// The tensor index of the `elem`-th element held by lane `lane` of warp `warp`, for
 /// 0 <= elem < getTotalElemsPerThread. A blocked (slice) layout numbers a thread's elements
 /// along getOrder, the fastest dimension's first; mma and dot_operand layouts as their

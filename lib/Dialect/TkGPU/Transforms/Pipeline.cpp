@@ -155,6 +155,14 @@ std::optional<Candidate> findTmaCandidate(tk::DescriptorLoadOp load, Block *body
 
 SmallVector<Candidate> findCandidates(scf::ForOp loop, const tk::AxisInfoResult &axisInfo) {
   SmallVector<Candidate> candidates;
+  // Loads issued an iteration early would move across the atomics of the iterations between,
+  // which may be what orders them (a lock, a counter other programs wait on).
+  if (loop->walk([](Operation *op) {
+            return isa<tk::AtomicRMWOp, tk::AtomicCASOp>(op) ? WalkResult::interrupt()
+                                                             : WalkResult::advance();
+          })
+          .wasInterrupted())
+    return candidates;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (auto load = dyn_cast<tk::DescriptorLoadOp>(op)) {
       if (std::optional<Candidate> c = findTmaCandidate(load, loop.getBody()))

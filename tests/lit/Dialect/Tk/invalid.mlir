@@ -788,3 +788,67 @@ func.func @desc_last_stride_argument(%p: !tk.ptr<f32>, %n: i32, %s: i64) {
   %d = tk.make_tensor_descriptor %p, [%n, %n], [%c64, %s] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x16xf32>>
   func.return
 }
+
+// -----
+
+func.func @atomic_kind_type(%p: !tk.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tk.atomic_rmw' op kind "add" applies to i32 or i64 elements, not 'f32'}}
+  %0 = "tk.atomic_rmw"(%p, %v) <{kind = "add", scope = "gpu", sem = "acq_rel"}> : (!tk.ptr<f32>, f32) -> f32
+  func.return
+}
+
+// -----
+
+func.func @atomic_fmax_f16(%p: !tk.ptr<f16>, %v: f16) {
+  // expected-error @+1 {{'tk.atomic_rmw' op kind "fmax" applies to f32 or f64 elements, not 'f16'}}
+  %0 = "tk.atomic_rmw"(%p, %v) <{kind = "fmax", scope = "gpu", sem = "acq_rel"}> : (!tk.ptr<f16>, f16) -> f16
+  func.return
+}
+
+// -----
+
+func.func @atomic_unknown_kind(%p: !tk.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{'tk.atomic_rmw' op kind must be one of add, fadd, and, or, xor, max, min, umax, umin, fmax, fmin, xchg; got "nand"}}
+  %0 = "tk.atomic_rmw"(%p, %v) <{kind = "nand", scope = "gpu", sem = "acq_rel"}> : (!tk.ptr<i32>, i32) -> i32
+  func.return
+}
+
+// -----
+
+func.func @atomic_sem(%p: !tk.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{'tk.atomic_rmw' op sem must be "relaxed", "acquire", "release" or "acq_rel", got "seq_cst"}}
+  %0 = "tk.atomic_rmw"(%p, %v) <{kind = "add", scope = "gpu", sem = "seq_cst"}> : (!tk.ptr<i32>, i32) -> i32
+  func.return
+}
+
+// -----
+
+func.func @atomic_scope(%p: !tk.ptr<i32>, %c: i32, %v: i32) {
+  // expected-error @+1 {{'tk.atomic_cas' op scope must be "cta", "gpu" or "sys", got "cluster"}}
+  %0 = "tk.atomic_cas"(%p, %c, %v) <{scope = "cluster", sem = "acq_rel"}> : (!tk.ptr<i32>, i32, i32) -> i32
+  func.return
+}
+
+// -----
+
+func.func @atomic_cas_type(%p: !tk.ptr<i16>, %c: i16, %v: i16) {
+  // expected-error @+1 {{'tk.atomic_cas' op compares and swaps i32, i64, f32 or f64 elements, not 'i16'}}
+  %0 = "tk.atomic_cas"(%p, %c, %v) <{scope = "gpu", sem = "acq_rel"}> : (!tk.ptr<i16>, i16, i16) -> i16
+  func.return
+}
+
+// -----
+
+func.func @atomic_val_shape(%p: tensor<16x!tk.ptr<i32>>, %v: tensor<32xi32>) {
+  // expected-error @+1 {{'tk.atomic_rmw' op val must be 'tensor<16xi32>' (the pointee type in the pointers' shape), got 'tensor<32xi32>'}}
+  %0 = "tk.atomic_rmw"(%p, %v) <{kind = "add", scope = "gpu", sem = "acq_rel"}> : (tensor<16x!tk.ptr<i32>>, tensor<32xi32>) -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @atomic_mask_shape(%p: tensor<16x!tk.ptr<i32>>, %v: tensor<16xi32>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{'tk.atomic_rmw' op mask must be 'tensor<16xi1>' (one i1 per pointer), got 'tensor<8xi1>'}}
+  %0 = "tk.atomic_rmw"(%p, %v, %m) <{kind = "add", scope = "gpu", sem = "acq_rel"}> : (tensor<16x!tk.ptr<i32>>, tensor<16xi32>, tensor<8xi1>) -> tensor<16xi32>
+  func.return
+}

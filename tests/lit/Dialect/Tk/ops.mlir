@@ -79,6 +79,15 @@ func.func @memory(%arg0: !tk.ptr<f32>, %arg1: i64) {
   "tk.store"(%2, %11, %7) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> ()
   // CHECK: tk.store %{{.*}}, %{{.*}} : (!tk.ptr<f32>, f32) -> ()
   "tk.store"(%3, %12) : (!tk.ptr<f32>, f32) -> ()
+  // CHECK: tk.atomic_rmw %{{.*}}, %{{.*}}, %{{.*}} {kind = "fadd", scope = "gpu", sem = "acq_rel"} : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>
+  // GENERIC: "tk.atomic_rmw"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = "fadd", scope = "gpu", sem = "acq_rel"}> : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>
+  %13 = "tk.atomic_rmw"(%2, %9, %7) <{kind = "fadd", scope = "gpu", sem = "acq_rel"}> : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>) -> tensor<128xf32>
+  // CHECK: tk.atomic_rmw %{{.*}}, %{{.*}} {kind = "fmax", scope = "cta", sem = "relaxed"} : (!tk.ptr<f32>, f32) -> f32
+  // GENERIC: "tk.atomic_rmw"(%{{.*}}, %{{.*}}) <{kind = "fmax", scope = "cta", sem = "relaxed"}> : (!tk.ptr<f32>, f32) -> f32
+  %14 = "tk.atomic_rmw"(%3, %12) <{kind = "fmax", scope = "cta", sem = "relaxed"}> : (!tk.ptr<f32>, f32) -> f32
+  // CHECK: tk.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} {scope = "sys", sem = "acquire"} : (!tk.ptr<f32>, f32, f32) -> f32
+  // GENERIC: "tk.atomic_cas"(%{{.*}}, %{{.*}}, %{{.*}}) <{scope = "sys", sem = "acquire"}> : (!tk.ptr<f32>, f32, f32) -> f32
+  %15 = "tk.atomic_cas"(%3, %12, %14) <{scope = "sys", sem = "acquire"}> : (!tk.ptr<f32>, f32, f32) -> f32
   func.return
 }
 
