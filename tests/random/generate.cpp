@@ -13,19 +13,26 @@ namespace tk_random {
 const char *cpp_name(ty t) {
   constexpr const char *names[] = {"bool",         "std::int8_t",  "std::int16_t",  "std::int32_t",
                                    "std::int64_t", "std::uint8_t", "std::uint32_t", "tk::half",
-                                   "tk::bfloat16", "float",        "double"};
+                                   "tk::bfloat16", "float",        "double",        "tk::f8e4m3",
+                                   "tk::f8e5m2"};
   return names[int(t)];
 }
 
 const char *short_name(ty t) {
-  constexpr const char *names[] = {"i1",  "i8",  "i16",  "i32", "i64", "u8",
-                                   "u32", "f16", "bf16", "f32", "f64"};
+  constexpr const char *names[] = {"i1",  "i8",   "i16", "i32", "i64",    "u8",    "u32",
+                                   "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2"};
   return names[int(t)];
 }
 
 namespace {
 
 constexpr double kIntScaleCap = 0x1p62;
+
+/// The largest error, relative to its scale, an inexact value may carry and still be judged:
+/// a quarter, or twice the scale for fp8, whose unit roundoff (1/16, 1/8) leaves a quarter no
+/// room for a second operation. fp8 values are then judged loosely (a bound about the size of
+/// the value itself), which still catches a missing or garbled result.
+double max_relative_error(ty t) { return is_fp8(t) ? 2.0 : 0.25; }
 
 /// The magnitude of an integer type's values once they may have wrapped.
 double int_range(ty t) {
@@ -73,7 +80,8 @@ struct generator {
   int add(std::vector<stmt> &out, stmt s) {
     s.b = bound_of(s);
     if (is_float(s.type.t) && !s.b.exact &&
-        !(s.b.scale < max_finite(s.type.t) / 16 && s.b.err < s.b.scale * 0.25 + 1e-3))
+        !(s.b.scale < max_finite(s.type.t) / 16 &&
+          s.b.err < s.b.scale * max_relative_error(s.type.t) + 1e-3))
       return -1; // could overflow on one side only, or the bound says nothing
     if (s.type.numel() > 4096)
       return -1;
@@ -102,6 +110,7 @@ struct generator {
     };
     switch (s.kind) {
     case op::load:
+    case op::desc_load:
       return cap({true, std::max(is_float(t) ? 4.0 : 16.0, std::abs(s.f)), 0});
     case op::full:
       return cap({true, std::abs(s.f), 0});
@@ -225,7 +234,11 @@ struct generator {
       if (!is_float(t))
         return cap({true, std::min(k * a.scale * b.scale + c.scale, kIntScaleCap), 0});
       const double scale = k * a.scale * b.scale + c.scale;
-      return inexact(scale, k * (a.err * b.scale + b.err * a.scale) + c.err + 4 * k * u * scale);
+      // fp8 products are exact, but Hopper's wgmma adds them with fewer bits than f32 (about
+      // 13 fraction bits: docs/writing-kernels.md).
+      const double add_u = is_fp8(arg_type(s, 0)) ? 0x1p-13 : u;
+      return inexact(scale,
+                     k * (a.err * b.scale + b.err * a.scale) + c.err + 4 * k * add_u * scale);
     }
     case op::loop:
     case op::branch:
@@ -266,7 +279,8 @@ struct generator {
         continue;
       const bound b = bounds[std::size_t(s.id)];
       if (is_float(s.type.t) && !b.exact &&
-          !(b.scale < max_finite(s.type.t) / 16 && b.err < b.scale * 0.25 + 1e-3))
+          !(b.scale < max_finite(s.type.t) / 16 &&
+            b.err < b.scale * max_relative_error(s.type.t) + 1e-3))
         return false;
       const bool needs_exact =
           s.kind == op::compare || (s.kind == op::unary && s.a0 >= u_floor) ||
@@ -347,6 +361,33 @@ struct generator {
     return add(out, s);
   }
 
+  /// A block loaded through a tensor descriptor of input `which`: a [rows, cols] tensor (rank 1:
+  /// [cols]) at a 16-byte aligned element offset, row stride a multiple of 16 bytes, the block
+  /// at any start, before, across or past the tensor's edges (zeros there), the column start
+  /// sometimes s0 + a constant, known only at run time.
+  int desc_load(std::vector<stmt> &out, int which, shape_t shape) {
+    const ty t = p.input[which];
+    if (t == ty::i1)
+      return -1;
+    stmt s{op::desc_load};
+    s.a0 = which;
+    s.to = t;
+    s.type = {t, shape};
+    const std::int64_t quantum = 16 / bytes_of(t), limit = input_elems(which);
+    s.i[0] = quantum * uniform(0, 4);
+    s.i[2] = uniform(1, 64);                                                       // columns
+    s.i[3] = (s.i[2] + quantum - 1) / quantum * quantum + quantum * uniform(0, 2); // row stride
+    const std::int64_t most_rows = (limit - s.i[0] - s.i[2]) / s.i[3] + 1;
+    if (most_rows < 1)
+      return -1;
+    s.i[1] = shape.size() == 1 ? 1 : uniform(1, int(std::min<std::int64_t>(most_rows, 64)));
+    const std::int64_t b0 = shape.size() == 2 ? shape[0] : 1, b1 = shape.back();
+    s.i[4] = uniform(-int(b0) - 2, int(s.i[1]) + 2);
+    s.a1 = uniform(0, 3) == 0;
+    s.i[5] = uniform(-int(b1) - 2, int(s.i[2]) + 2) - (s.a1 ? p.s0 : 0);
+    return add(out, s);
+  }
+
   int full(std::vector<stmt> &out, vtype t) {
     stmt s{op::full};
     s.type = t;
@@ -399,7 +440,7 @@ struct generator {
     std::vector<int> kinds{u_neg, u_abs};
     if (is_int(t.t))
       kinds.push_back(u_not);
-    if (is_float(t.t)) {
+    if (is_float(t.t) && !is_fp8(t.t)) { // fp8 takes no math functions, as in Triton
       kinds.insert(kinds.end(), {u_exp, u_log, u_sqrt, u_sin, u_cos, u_sigmoid});
       if (b.exact)
         kinds.insert(kinds.end(), {u_floor, u_ceil});
@@ -627,7 +668,8 @@ struct generator {
   int dot(std::vector<stmt> &out) {
     if (dots >= 2)
       return -1;
-    const ty in = pick(std::vector<ty>{ty::f16, ty::bf16, ty::f32, ty::i8, ty::f16});
+    const ty in =
+        pick(std::vector<ty>{ty::f16, ty::bf16, ty::f32, ty::i8, ty::f16, ty::f8e4m3, ty::f8e5m2});
     const std::int64_t m = pow2(4, 6), n = pow2(4, 6), k = pow2(4, 6);
     auto operand = [&](shape_t shape) {
       const int which = p.input[0] == in ? 0 : p.input[1] == in ? 1 : uniform(0, 1);
@@ -783,7 +825,14 @@ struct generator {
       case 0:
       case 1: {
         const int rank = uniform(0, 2);
-        r = load(out, uniform(0, 1), random_shape(rank));
+        if (rank > 0 && chance(0.25)) {
+          shape_t shape = random_shape(rank);
+          if (rank == 2)
+            shape = {pow2(0, 5), pow2(0, 6)};
+          r = desc_load(out, uniform(0, 1), shape);
+        } else {
+          r = load(out, uniform(0, 1), random_shape(rank));
+        }
         break;
       }
       case 2:
@@ -861,8 +910,18 @@ struct generator {
       r.b = bounds[std::size_t(id)];
       r.offset = offset;
       r.bytes = (r.type.numel() * bytes_of(r.type.t) + 15) / 16 * 16;
-      if (r.type.rank() > 0 && chance(0.25))
+      const std::int64_t n1 = r.type.rank() > 0 ? r.type.shape.back() : 0;
+      const std::int64_t n0 = r.type.rank() > 1 ? r.type.shape[0] : 1;
+      if (r.type.rank() > 0 && (r.type.rank() == 1 || n1 * bytes_of(r.type.t) % 16 == 0) &&
+          chance(0.25)) { // through a descriptor, clipped and shifted
+        r.desc = true;
+        r.rows = r.type.rank() > 1 ? uniform(1, int(n0)) : 1;
+        r.cols = uniform(1, int(n1));
+        r.start_row = r.type.rank() > 1 ? uniform(-int(n0) / 2, int(n0) / 2) : 0;
+        r.start_col = uniform(-int(n1) / 2, int(n1) / 2);
+      } else if (r.type.rank() > 0 && chance(0.25)) {
         r.masked_tail = uniform(1, int(std::min<std::int64_t>(r.type.numel(), 64)));
+      }
       offset += r.bytes * p.grid;
       p.results.push_back(r);
     }

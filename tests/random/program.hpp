@@ -35,14 +35,29 @@ namespace tk_random {
 // ---------------------------------------------------------------------------------------------
 // Types
 
-enum class ty : std::uint8_t { i1, i8, i16, i32, i64, u8, u32, f16, bf16, f32, f64 };
-inline constexpr int kTypes = 11;
+enum class ty : std::uint8_t {
+  i1,
+  i8,
+  i16,
+  i32,
+  i64,
+  u8,
+  u32,
+  f16,
+  bf16,
+  f32,
+  f64,
+  f8e4m3,
+  f8e5m2
+};
+inline constexpr int kTypes = 13;
 
 constexpr bool is_float(ty t) { return t >= ty::f16; }
+constexpr bool is_fp8(ty t) { return t == ty::f8e4m3 || t == ty::f8e5m2; }
 constexpr bool is_int(ty t) { return t != ty::i1 && !is_float(t); }
 constexpr bool is_unsigned(ty t) { return t == ty::u8 || t == ty::u32; }
 constexpr int bytes_of(ty t) {
-  constexpr int bytes[] = {1, 1, 2, 4, 8, 1, 4, 2, 2, 4, 8};
+  constexpr int bytes[] = {1, 1, 2, 4, 8, 1, 4, 2, 2, 4, 8, 1, 1};
   return bytes[int(t)];
 }
 constexpr int bits_of(ty t) { return t == ty::i1 ? 1 : 8 * bytes_of(t); }
@@ -57,6 +72,10 @@ constexpr double unit_roundoff(ty t) {
     return 0x1p-24;
   case ty::f64:
     return 0x1p-53;
+  case ty::f8e4m3:
+    return 0x1p-4;
+  case ty::f8e5m2:
+    return 0x1p-3;
   default:
     return 0;
   }
@@ -70,6 +89,10 @@ constexpr double max_finite(ty t) {
     return 3.38e38;
   case ty::f32:
     return 3.40e38;
+  case ty::f8e4m3:
+    return 448.0;
+  case ty::f8e5m2:
+    return 57344.0;
   default:
     return 1.79e308;
   }
@@ -112,6 +135,12 @@ template <> struct cpp_type<ty::f32> {
 template <> struct cpp_type<ty::f64> {
   using type = double;
 };
+template <> struct cpp_type<ty::f8e4m3> {
+  using type = tk::f8e4m3;
+};
+template <> struct cpp_type<ty::f8e5m2> {
+  using type = tk::f8e5m2;
+};
 
 using shape_t = std::vector<std::int64_t>;
 
@@ -141,6 +170,8 @@ struct bound {
 
 enum class op : std::uint8_t {
   load,      // a0: input 0/1; shape; i: offset base, program stride, strides, mask kind; f: other
+  desc_load, // a0: input 0/1; shape (the block); i: base, rows, columns, row stride, start row,
+             // start column; a1: 1 where s0 is added to the start column at run time
   full,      // shape, f: value
   arange,    // shape {n}
   pid,       // tk::program_id(0)
@@ -217,6 +248,21 @@ struct result {
   std::int64_t offset, bytes;
   std::int64_t masked_tail = 0; // the last elements of each copy are not stored
   bool from_i1 = false;         // an i1 value, stored as tk::cast<std::int8_t>
+  /// Stored through a tensor descriptor (else through pointers): the value's copy viewed as a
+  /// [rows, cols] tensor (rank 1: [1, cols]) of row stride shape[1], the block written at
+  /// (start_row, start_col); elements outside the tensor are not written.
+  bool desc = false;
+  std::int64_t rows = 0, cols = 0, start_row = 0, start_col = 0;
+  /// Whether element k of a copy is written.
+  bool stored(std::int64_t k) const {
+    if (!desc)
+      return k < type.numel() - masked_tail;
+    const std::int64_t n1 = type.rank() > 1 ? type.shape[1] : type.numel();
+    const std::int64_t n0 = type.rank() > 1 ? type.shape[0] : 1;
+    const std::int64_t r = k / n1, c = k % n1;
+    return r < rows && c < cols && r - start_row >= 0 && r - start_row < n0 && c - start_col >= 0 &&
+           c - start_col < n1;
+  }
 };
 
 struct program {
@@ -260,7 +306,8 @@ using dyn =
                  TK_RANDOM_RANKS(std::int16_t), TK_RANDOM_RANKS(std::int32_t),
                  TK_RANDOM_RANKS(std::int64_t), TK_RANDOM_RANKS(std::uint8_t),
                  TK_RANDOM_RANKS(std::uint32_t), TK_RANDOM_RANKS(tk::half),
-                 TK_RANDOM_RANKS(tk::bfloat16), TK_RANDOM_RANKS(float), TK_RANDOM_RANKS(double)>;
+                 TK_RANDOM_RANKS(tk::bfloat16), TK_RANDOM_RANKS(float), TK_RANDOM_RANKS(double),
+                 TK_RANDOM_RANKS(tk::f8e4m3), TK_RANDOM_RANKS(tk::f8e5m2)>;
 #undef TK_RANDOM_RANKS
 
 /// The variant index of a value of type `t` and rank `rank`.

@@ -21,7 +21,12 @@ template <class T, int R> struct info<tk::block<T, R>> {
 
 template <class T>
 constexpr bool float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16>;
+    std::is_floating_point_v<T> || std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16> ||
+    std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2>;
+/// Float types the math functions take (not fp8, as in Triton).
+template <class T>
+constexpr bool math_v =
+    float_v<T> && !std::is_same_v<T, tk::f8e4m3> && !std::is_same_v<T, tk::f8e5m2>;
 template <class T> constexpr bool int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 [[noreturn]] void fail(const std::string &what) { throw std::logic_error("tk_random: " + what); }
@@ -53,6 +58,10 @@ template <class F> decltype(auto) with_type(ty t, F &&f) {
     return f(std::type_identity<float>{});
   case ty::f64:
     break;
+  case ty::f8e4m3:
+    return f(std::type_identity<tk::f8e4m3>{});
+  case ty::f8e5m2:
+    return f(std::type_identity<tk::f8e5m2>{});
   }
   return f(std::type_identity<double>{});
 }
@@ -159,6 +168,21 @@ struct runner {
     }
   }
 
+  template <class T, int R> void desc_load(const stmt &s) {
+    auto base = tk::bitcast<T *>(in[s.a0]) + std::int32_t(s.i[0]);
+    tk::i32 col = tk::full<std::int32_t>(std::int32_t(s.i[5]));
+    if (s.a1)
+      col = s0 + std::int32_t(s.i[5]);
+    if constexpr (R == 1) {
+      auto d = tk::make_tensor_descriptor(base, {s.i[2]}, {1}, {s.type.shape[0]});
+      set(s, d.load({col}));
+    } else {
+      auto d = tk::make_tensor_descriptor(base, {s.i[1], s.i[2]}, {s.i[3], 1},
+                                          {s.type.shape[0], s.type.shape[1]});
+      set(s, d.load({std::int32_t(s.i[4]), col}));
+    }
+  }
+
   template <class T> void full(const stmt &s) {
     const T v = T(s.f);
     switch (s.type.rank()) {
@@ -187,7 +211,7 @@ struct runner {
           return set(s, ~x);
         break;
       default:
-        if constexpr (float_v<T>) {
+        if constexpr (math_v<T>) {
           switch (s.a0) {
           case u_exp:
             return set(s, tk::exp(tk::clamp(x, -4, 4)));
@@ -375,7 +399,8 @@ struct runner {
 
   template <class T> void dot(const stmt &s, const tk::block<T, 2> &a) {
     if constexpr (std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16> ||
-                  std::is_same_v<T, float> || std::is_same_v<T, std::int8_t>) {
+                  std::is_same_v<T, float> || std::is_same_v<T, std::int8_t> ||
+                  std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2>) {
       const auto &b = std::get<tk::block<T, 2>>(at(s.args[1]));
       const auto precision = tk::input_precision(s.a0);
       if (s.args.size() == 2)
@@ -413,6 +438,14 @@ struct runner {
           default:
             return load<T, 2>(s);
           }
+        }
+      });
+    case op::desc_load:
+      return with_type(s.to, [&]<class T>(std::type_identity<T>) {
+        if constexpr (!std::is_same_v<T, bool>) {
+          if (s.type.rank() == 1)
+            return desc_load<T, 1>(s);
+          return desc_load<T, 2>(s);
         }
       });
     case op::full:
@@ -494,6 +527,15 @@ struct runner {
       auto base = tk::bitcast<S *>(out + start);
       if constexpr (R == 0) {
         tk::store(base, value);
+      } else if (r.desc) {
+        if constexpr (R == 1) {
+          auto d = tk::make_tensor_descriptor(base, {r.cols}, {1}, {r.type.shape[0]});
+          d.store({std::int32_t(r.start_col)}, value);
+        } else {
+          auto d = tk::make_tensor_descriptor(base, {r.rows, r.cols}, {r.type.shape[1], 1},
+                                              {r.type.shape[0], r.type.shape[1]});
+          d.store({std::int32_t(r.start_row), std::int32_t(r.start_col)}, value);
+        }
       } else {
         const std::int64_t n0 = r.type.shape[0], n1 = R > 1 ? r.type.shape[1] : 1;
         auto index = offsets_index<R>(n0, n1);
