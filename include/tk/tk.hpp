@@ -18,5 +18,6 @@
 #include <tk/kernel.hpp>
 #include <tk/math.hpp>
 #include <tk/memory.hpp>
+#include <tk/random.hpp>
 #include <tk/reduce.hpp>
 #include <tk/shape.hpp>
