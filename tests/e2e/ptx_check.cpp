@@ -5,8 +5,8 @@
 /// is checked too: vector add moves 16 bytes per access, softmax reduces with warp shuffles, the
 /// simple kernels spill nothing to local memory (ptxas -v), and ptxas serializes no wgmma.
 ///
-///   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm, matmul,
-///                              attention) or a
+///   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm,
+///                              layernorm_backward, matmul, attention) or a
 ///                              golden family (params, creation, memory, ...)
 ///   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
 ///                              list of tests misses none)
@@ -15,6 +15,7 @@
 #include "../ir/golden_support.hpp"
 #include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"
+#include "kernels/layernorm_backward.hpp"
 #include "kernels/matmul.hpp"
 #include "kernels/softmax.hpp"
 #include "kernels/vector_add.hpp"
@@ -90,6 +91,29 @@ std::vector<check_case> example_cases() {
                  },
                  4,
                  {R"(shfl\.sync\.bfly)"},
+                 true});
+  // The backward pass: a spin lock per group of rows (a compare-and-swap to take it, an
+  // exchange to release it) around the partial sums of dW and dB, then their sum.
+  out.push_back({"layernorm_backward",
+                 "dx_f16_block1024",
+                 [] {
+                   return examples::layernorm_backward_dx.ir(
+                       aligned<half>(), aligned<const half>(), aligned<float>(), aligned<float>(),
+                       aligned<const half>(), aligned<const float>(), aligned<const float>(),
+                       aligned<const float>(), aligned<std::int32_t>(), 1024, 1000,
+                       tk::constant(256), tk::constant(1024));
+                 },
+                 4,
+                 {R"(atom\.[a-z0-9_.]*cas\.b32)", R"(atom\.[a-z0-9_.]*exch\.b32)"}});
+  out.push_back({"layernorm_backward",
+                 "dwdb_f32_32x128",
+                 [] {
+                   return examples::layernorm_backward_dwdb.ir(
+                       aligned<const float>(), aligned<const float>(), aligned<float>(),
+                       aligned<float>(), 256, 1000, tk::constant(32), tk::constant(128));
+                 },
+                 4,
+                 {},
                  true});
   // Tensor cores from sm_80: mma.sync fed by ldmatrix from tiles that cp.async fills ahead of
   // the loop (num_stages = 3: two groups in flight), no spills for the large tiles. Sizes
