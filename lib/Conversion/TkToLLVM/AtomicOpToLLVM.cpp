@@ -10,7 +10,8 @@
 /// each element is updated once. Those slots are chosen through shared memory (Allocation.h's
 /// AtomicScratch): every slot writes its number to the element's claim, and the one whose claim
 /// survives the barrier updates; where the result is read, it then shares the old value. A
-/// scalar is updated by thread 0, which shares the old value the same way.
+/// scalar is updated by thread 0, which shares the old value the same way; its ordering covers
+/// the whole block's accesses through a barrier before a release and after an acquire.
 ///
 /// Float `fmax` / `fmin` are integer atomics on the bit patterns: a value with its sign bit
 /// clear takes the signed max (min), one with it set the unsigned min (max), which orders
@@ -227,6 +228,17 @@ template <class AtomicOp> struct AtomicOpConversion : OpConversionPattern<Atomic
             emitScratchLoad(rewriter, loc, base, linear[e], rewriter.getI32Type()), claims[e]);
     }
 
+    // A scalar atomic is thread 0's alone, so its ordering must cover the other threads' accesses
+    // too: a barrier before a release puts their earlier writes before it (a lock released after
+    // a critical section all threads wrote in), one after an acquire puts their later reads after
+    // it (the barrier that shares the old value does, where it is read).
+    StringRef sem = op.getSem();
+    const bool releases = sem == "release" || sem == "acq_rel";
+    const bool acquires = sem == "acquire" || sem == "acq_rel";
+    const bool sharesResult = scratch.totalBytes > scratch.resultsOffset;
+    if (!tensor && releases)
+      emitBarrier(rewriter, loc);
+
     SmallVector<Value> old;
     for (unsigned e = 0; e < count; ++e) {
       Value predicate = andOf(rewriter, loc, masks.empty() ? Value() : masks[e], updater[e]);
@@ -243,9 +255,11 @@ template <class AtomicOp> struct AtomicOpConversion : OpConversionPattern<Atomic
     }
 
     // The updaters share what they read.
-    if (scratch.totalBytes > scratch.resultsOffset) {
+    if (!tensor && acquires && !sharesResult)
+      emitBarrier(rewriter, loc);
+    if (sharesResult) {
       const unsigned results = base + scratch.resultsOffset;
-      if (!scratch.claims)
+      if (!scratch.claims && !releases)
         emitBarrier(rewriter, loc); // earlier users of the scratch are done
       for (unsigned e = 0; e < count; ++e) {
         auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange(), updater[e],

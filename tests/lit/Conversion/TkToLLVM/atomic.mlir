@@ -128,3 +128,32 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// A scalar atomic is thread 0's: a barrier before a release orders every thread's earlier writes
+// before it (a lock released after a critical section), one after an acquire every thread's
+// later reads after it.
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: llvm.func @scalar_release
+  // SM80-LABEL: llvm.func @scalar_release
+  // CHECK: nvvm.barrier0
+  // CHECK-NEXT: llvm.ptrtoint
+  // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$3 atom.release.gpu.global.exch.b32
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK: llvm.return
+  func.func @scalar_release(%lock: !tk.ptr<i32>) {
+    %c0 = arith.constant 0 : i32
+    %0 = "tk.atomic_rmw"(%lock, %c0) <{kind = "xchg", scope = "gpu", sem = "release"}> : (!tk.ptr<i32>, i32) -> i32
+    func.return
+  }
+  // CHECK-LABEL: llvm.func @scalar_acq_rel
+  // CHECK: nvvm.barrier0
+  // CHECK: atom.acq_rel.gpu.global.add.u32
+  // CHECK-NEXT: nvvm.barrier0
+  func.func @scalar_acq_rel(%counter: !tk.ptr<i32>) {
+    %c1 = arith.constant 1 : i32
+    %0 = "tk.atomic_rmw"(%counter, %c1) <{kind = "add", scope = "gpu", sem = "acq_rel"}> : (!tk.ptr<i32>, i32) -> i32
+    func.return
+  }
+}
