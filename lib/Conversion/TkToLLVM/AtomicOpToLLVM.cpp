@@ -229,15 +229,19 @@ template <class AtomicOp> struct AtomicOpConversion : OpConversionPattern<Atomic
     }
 
     // A scalar atomic is thread 0's alone, so its ordering must cover the other threads' accesses
-    // too: a barrier before a release puts their earlier writes before it (a lock released after
-    // a critical section all threads wrote in), one after an acquire puts their later reads after
-    // it (the barrier that shares the old value does, where it is read).
+    // too. Before a release every thread fences its own writes and a barrier puts them all before
+    // thread 0's atomic (a lock released after a critical section all threads wrote in); after an
+    // acquire a barrier (the one that shares the old value, where it is read) puts every thread
+    // after it, and each fences, so that none reads data older than the acquire (its SM's L1
+    // may hold lines from before it). A barrier alone lost updates on an H100.
     StringRef sem = op.getSem();
     const bool releases = sem == "release" || sem == "acq_rel";
     const bool acquires = sem == "acquire" || sem == "acq_rel";
     const bool sharesResult = scratch.totalBytes > scratch.resultsOffset;
-    if (!tensor && releases)
+    if (!tensor && releases) {
+      emitFence(rewriter, loc, op.getScope());
       emitBarrier(rewriter, loc);
+    }
 
     SmallVector<Value> old;
     for (unsigned e = 0; e < count; ++e) {
@@ -255,8 +259,10 @@ template <class AtomicOp> struct AtomicOpConversion : OpConversionPattern<Atomic
     }
 
     // The updaters share what they read.
-    if (!tensor && acquires && !sharesResult)
+    if (!tensor && acquires && !sharesResult) {
       emitBarrier(rewriter, loc);
+      emitFence(rewriter, loc, op.getScope());
+    }
     if (sharesResult) {
       const unsigned results = base + scratch.resultsOffset;
       if (!scratch.claims && !releases)
@@ -271,6 +277,8 @@ template <class AtomicOp> struct AtomicOpConversion : OpConversionPattern<Atomic
       emitBarrier(rewriter, loc);
       for (unsigned e = 0; e < count; ++e)
         old[e] = emitScratchLoad(rewriter, loc, results, linear[e], elementType);
+      if (!tensor && acquires)
+        emitFence(rewriter, loc, op.getScope());
     }
 
     if (isa<LLVM::LLVMStructType>(resultType))

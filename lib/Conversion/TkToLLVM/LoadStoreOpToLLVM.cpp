@@ -1,5 +1,7 @@
 /// @file LoadStoreOpToLLVM.cpp
-/// tk.load / tk.store -> llvm.load / llvm.store, one per element the thread holds or, where
+/// tk.load / tk.store -> llvm.load / llvm.store, one per element the thread holds (a store only
+/// through the slot holding the element's first copy, where the layout holds it in several) or,
+/// where
 /// the pass found the elements contiguous and aligned (VectorWidths), one per vector of them
 /// (`ld.global.v4.f32`). A mask guards each access with an `scf.if` (a branch once lowered);
 /// a masked-off load yields `other`, or zero without it. With vectors, the first element's mask
@@ -109,14 +111,17 @@ struct StoreOpConversion : OpConversionPattern<StoreOp> {
     SmallVector<Value> ptrs = elementsOf(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> values = elementsOf(rewriter, loc, adaptor.getValue());
     SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
+    SmallVector<Value> first = emitFirstCopyPredicates(rewriter, loc, op.getPtr().getType());
     const unsigned width = std::max(1u, widths.lookup(op));
     for (unsigned i = 0; i < ptrs.size(); i += width) {
       Value value = gather(rewriter, loc, values, i, width);
-      guarded(rewriter, loc, masks.empty() ? Value() : masks[i], Type(), Value(),
-              [&](OpBuilder &b) -> Value {
-                LLVM::StoreOp::create(b, loc, value, ptrs[i], width * byteSize(elementType));
-                return {};
-              });
+      Value mask = masks.empty() ? Value() : masks[i];
+      if (!first.empty() && first[i])
+        mask = mask ? LLVM::AndOp::create(rewriter, loc, mask, first[i]).getResult() : first[i];
+      guarded(rewriter, loc, mask, Type(), Value(), [&](OpBuilder &b) -> Value {
+        LLVM::StoreOp::create(b, loc, value, ptrs[i], width * byteSize(elementType));
+        return {};
+      });
     }
     rewriter.eraseOp(op);
     return success();

@@ -391,3 +391,44 @@ SmallVector<Value> mlir::tk::elementsOf(OpBuilder &b, Location loc, Value value)
     return unpackElements(b, loc, value);
   return {value};
 }
+
+SmallVector<Value> mlir::tk::emitFirstCopyPredicates(OpBuilder &b, Location loc, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor) { // a scalar: every thread holds it; thread 0's is the first
+    Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+    return {LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, tid, i32Constant(b, loc, 0))};
+  }
+  Attribute layout = tensor.getEncoding();
+  if (!layout || !tkgpu::hasDuplicates(layout, tensor.getShape()))
+    return {};
+  auto slice = dyn_cast<tkgpu::SliceEncodingAttr>(layout);
+  Attribute parent = slice ? slice.getParent() : layout;
+  if (!isa<tkgpu::BlockedEncodingAttr, tkgpu::MmaEncodingAttr>(parent))
+    return {};
+  // In the parent's terms (a slice's removed dimension has size 1 there): element e of a thread
+  // is at (thread offset + thread 0's index of e) modulo the shape along the dimensions that wrap,
+  // and the slot whose sum is below the shape everywhere holds the first copy.
+  SmallVector<int64_t> shape(tensor.getShape());
+  if (slice)
+    shape.insert(shape.begin() + slice.getDim(), 1);
+  SmallVector<Value> offsets;
+  SmallVector<bool> wraps;
+  emitThreadOffsets(b, loc, RankedTensorType::get(shape, tensor.getElementType(), parent), offsets,
+                    wraps);
+  const unsigned count = tkgpu::getTotalElemsPerThread(layout, tensor.getShape());
+  SmallVector<Value> first(count);
+  for (unsigned e = 0; e < count; ++e) {
+    SmallVector<int64_t> base = tkgpu::getElementIndex(layout, tensor.getShape(), 0, 0, e);
+    if (slice)
+      base.insert(base.begin() + slice.getDim(), 0);
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      if (!wraps[d])
+        continue;
+      Value below = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                         addConst(b, loc, offsets[d], base[d]),
+                                         i32Constant(b, loc, shape[d]));
+      first[e] = first[e] ? LLVM::AndOp::create(b, loc, first[e], below).getResult() : below;
+    }
+  }
+  return first;
+}

@@ -104,6 +104,14 @@ void emitAsyncProxyFence(OpBuilder &builder, Location loc);
 /// for a null value (an absent optional operand).
 llvm::SmallVector<Value> elementsOf(OpBuilder &builder, Location loc, Value value);
 
+/// Where a layout holds an element in several (thread, element) slots, whether each of the
+/// thread's slots holds the element's first copy (an i1 per element; null where it always does):
+/// a store writes through that slot alone, so that a block written in place (`store(p, load(p) +
+/// 1)`) is never read back by a slot of a later warp after another has written it. For a scalar
+/// (`type` not a tensor) one predicate, thread 0. Empty where every slot holds its own element,
+/// and for dot-operand layouts (stored as they are).
+llvm::SmallVector<Value> emitFirstCopyPredicates(OpBuilder &builder, Location loc, Type type);
+
 /// Writes the thread's `elements` of a tensor of `type` to the scratch area at `byteOffset`,
 /// each at its row-major linear index plus `offset` (in elements; i1 as i8), once per distinct
 /// index; no barrier (ViewOpToLLVM.cpp, beside the view ops' index helpers it shares).

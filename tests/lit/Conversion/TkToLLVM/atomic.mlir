@@ -72,6 +72,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   // CHECK: llvm.store %{{.*}} : i32, !llvm.ptr<3>
   // CHECK: nvvm.barrier0
   // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.sys;"
   func.func @scalar_cas(%lock: !tk.ptr<i32>, %out: !tk.ptr<i32>) {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
@@ -131,13 +132,14 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 
 // -----
 
-// A scalar atomic is thread 0's: a barrier before a release orders every thread's earlier writes
-// before it (a lock released after a critical section), one after an acquire every thread's
-// later reads after it.
+// A scalar atomic is thread 0's: every thread fences and a barrier follows before a release (a
+// lock released after a critical section all threads wrote in); after an acquire a barrier, then
+// every thread fences.
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   // CHECK-LABEL: llvm.func @scalar_release
   // SM80-LABEL: llvm.func @scalar_release
-  // CHECK: nvvm.barrier0
+  // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.gpu;"
+  // CHECK-NEXT: nvvm.barrier0
   // CHECK-NEXT: llvm.ptrtoint
   // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "@$3 atom.release.gpu.global.exch.b32
   // CHECK-NOT: nvvm.barrier0
@@ -151,6 +153,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
   // CHECK: nvvm.barrier0
   // CHECK: atom.acq_rel.gpu.global.add.u32
   // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "fence.acq_rel.gpu;"
   func.func @scalar_acq_rel(%counter: !tk.ptr<i32>) {
     %c1 = arith.constant 1 : i32
     %0 = "tk.atomic_rmw"(%counter, %c1) <{kind = "add", scope = "gpu", sem = "acq_rel"}> : (!tk.ptr<i32>, i32) -> i32

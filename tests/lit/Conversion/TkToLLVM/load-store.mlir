@@ -60,3 +60,29 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// 32 elements over 128 threads: each element is held by four threads, and only the one holding
+// its first copy (thread offset below 32) stores it, so that a block written in place is never
+// read back by a later warp after another has written it. A scalar is stored by thread 0.
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: llvm.func @first_copy
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "ult" %{{.*}}, %{{.*}} : i32
+  // CHECK: llvm.cond_br %[[FIRST]]
+  // CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+  // CHECK: %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[ZERO:.*]] = llvm.icmp "eq" %[[TID0]]
+  // CHECK: llvm.cond_br %[[ZERO]]
+  // CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+  func.func @first_copy(%p: !tk.ptr<i32>, %q: !tk.ptr<i32>, %x: i32) {
+    %0 = "tk.make_range"() <{end = 32 : i32, start = 0 : i32}> : () -> tensor<32xi32, #b>
+    %1 = "tk.splat"(%p) : (!tk.ptr<i32>) -> tensor<32x!tk.ptr<i32>, #b>
+    %2 = "tk.addptr"(%1, %0) : (tensor<32x!tk.ptr<i32>, #b>, tensor<32xi32, #b>) -> tensor<32x!tk.ptr<i32>, #b>
+    "tk.store"(%2, %0) : (tensor<32x!tk.ptr<i32>, #b>, tensor<32xi32, #b>) -> ()
+    "tk.store"(%q, %x) : (!tk.ptr<i32>, i32) -> ()
+    func.return
+  }
+}
