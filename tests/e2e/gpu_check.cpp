@@ -271,8 +271,10 @@ void scan_and_argmax(int programs, int rows, int cols) {
 }
 
 /// Reductions and scans of fp8 (e4m3 and e5m2): sum, max, argmax and cumsum along a row, on the
-/// GPU against the interpreter. The sums are of -1, 0 and 1 over 16 columns, exact in fp8 in
-/// any order; max and argmax take rows of distinct values.
+/// GPU against the interpreter. The sums are of -1, 0 and 1 over 16 columns whose prefix sums stay
+/// within [-4, 4], so that every partial sum of a run of them, in whatever order a scan or a tree
+/// adds it, is an integer within [-8, 8], exact in both formats (e5m2 has no 9); max and argmax
+/// take rows of distinct values.
 template <class F8> void fp8_reductions(const char *type, int rows) {
   static auto kernel =
       tk::jit("fp8_reductions", [](tk::ptr<float> sums, tk::ptr<float> maxes, tk::ptr<int> argmaxes,
@@ -289,8 +291,16 @@ template <class F8> void fp8_reductions(const char *type, int rows) {
   const std::size_t n = std::size_t(rows) * 16;
   std::vector<F8> small(n), distinct(n);
   std::uniform_int_distribution<int> pick(-1, 1);
-  for (auto &x : small)
-    x = F8(float(pick(gen)));
+  for (std::size_t r = 0; r < n / 16; ++r) {
+    int prefix = 0;
+    for (std::size_t k = 0; k < 16; ++k) {
+      int x = pick(gen);
+      if (std::abs(prefix + x) > 4)
+        x = -x;
+      prefix += x;
+      small[r * 16 + k] = F8(float(x));
+    }
+  }
   for (int r = 0; r < rows; ++r) {
     std::vector<int> values(16);
     for (int k = 0; k < 16; ++k)
