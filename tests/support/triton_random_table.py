@@ -52,7 +52,8 @@ def main():
         randn_bits = normal.view(torch.int32).cpu().tolist()
         for k, off in enumerate(OFFSETS):
             w = ", ".join(f"0x{words[j][k] & 0xFFFFFFFF:08x}u" for j in range(4))
-            out.write(f"    {{{seed}LL, {off}, {{{w}}}, 0x{rand_bits[k] & 0xFFFFFFFF:08x}u, "
+            off_text = "-2147483647 - 1" if off == -2**31 else str(off)  # no narrowing
+            out.write(f"    {{{seed}LL, {off_text}, {{{w}}}, 0x{rand_bits[k] & 0xFFFFFFFF:08x}u, "
                       f"0x{randn_bits[k] & 0xFFFFFFFF:08x}u}},\n")
     out.write("};\n\n} // namespace tk_test\n")
 
