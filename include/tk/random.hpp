@@ -10,6 +10,7 @@
 /// same integer arithmetic, so the integers and `rand`'s floats are identical on both.
 #pragma once
 
+#include <tk/creation.hpp>
 #include <tk/math.hpp>
 
 #include <array>
