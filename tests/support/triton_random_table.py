@@ -35,11 +35,13 @@ def main():
     out = sys.stdout
     out.write("/// @file random_triton_table.hpp\n")
     out.write(f"/// Made by tests/support/triton_random_table.py with Triton {triton.__version__} on "
-              f"{torch.cuda.get_device_name()}: for each seed and offset,\n")
-    out.write("/// tl.randint4x's four words, then the bits of tl.rand and tl.randn (f32).\n")
+              f"{torch.cuda.get_device_name()}.\n")
+    out.write("/// For each seed and offset: tl.randint4x's four words, then the bits of tl.rand and "
+              "tl.randn.\n")
     out.write("#pragma once\n\n#include <cstdint>\n\nnamespace tk_test {\n\n")
     out.write("struct triton_random_row {\n  std::int64_t seed;\n  std::int32_t offset;\n"
               "  std::uint32_t words[4], rand_bits, randn_bits;\n};\n\n")
+    out.write("// clang-format off: one row per line, as the script writes them\n")
     out.write("inline constexpr triton_random_row triton_random_table[] = {\n")
     for seed in SEEDS:
         bufs = [torch.empty(n, dtype=torch.int32, device="cuda") for _ in range(4)]
@@ -55,7 +57,7 @@ def main():
             off_text = "-2147483647 - 1" if off == -2**31 else str(off)  # no narrowing
             out.write(f"    {{{seed}LL, {off_text}, {{{w}}}, 0x{rand_bits[k] & 0xFFFFFFFF:08x}u, "
                       f"0x{randn_bits[k] & 0xFFFFFFFF:08x}u}},\n")
-    out.write("};\n\n} // namespace tk_test\n")
+    out.write("};\n// clang-format on\n\n} // namespace tk_test\n")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 /// @file random_triton_table.hpp
-/// Made by tests/support/triton_random_table.py with Triton 3.6.0 on NVIDIA H100 80GB HBM3: for each seed and offset,
-/// tl.randint4x's four words, then the bits of tl.rand and tl.randn (f32).
+/// Made by tests/support/triton_random_table.py with Triton 3.6.0 on NVIDIA H100 80GB HBM3.
+/// For each seed and offset: tl.randint4x's four words, then the bits of tl.rand and tl.randn.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@ struct triton_random_row {
   std::uint32_t words[4], rand_bits, randn_bits;
 };
 
+// clang-format off: one row per line, as the script writes them
 inline constexpr triton_random_row triton_random_table[] = {
     {0LL, 0, {0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}, 0x3f4c4fd1u, 0x3d3eacd1u},
     {0LL, 1, {0xf8e4cca4u, 0x5cb200dbu, 0xb1a574ebu, 0x097eff67u}, 0x3d63666au, 0xbec6d74du},
@@ -295,5 +296,6 @@ inline constexpr triton_random_row triton_random_table[] = {
     {81985529216486895LL, -1, {0x073402a4u, 0x9775331eu, 0x64c992adu, 0x325045acu}, 0x3d668053u, 0x3f7a08deu},
     {81985529216486895LL, -2147483647 - 1, {0xf88bcdabu, 0x4c541ee0u, 0x68254bb9u, 0xb3e56bc8u}, 0x3d6e8649u, 0xbffb06bdu},
 };
+// clang-format on
 
 } // namespace tk_test
