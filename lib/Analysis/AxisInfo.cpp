@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -488,6 +489,51 @@ std::optional<int64_t> foldBinary(Operation *op, const AxisInfo &lhs, const Axis
   return width == 1 ? static_cast<int64_t>(v->getZExtValue()) : v->getSExtValue();
 }
 
+/// A hint (tk.multiple_of, tk.max_contiguous, tk.max_constancy): its operand's state with the
+/// fact the user vouches for added (a divisibility is the hint's largest power-of-two factor;
+/// what the analysis already knows is never lowered).
+AxisInfo visitHint(Operation *op, const AxisInfo &src, ArrayRef<int32_t> values) {
+  DimVector contiguity = src.getContiguity(), divisibility = src.getDivisibility(),
+            constancy = src.getConstancy();
+  for (int64_t d = 0; d < src.getRank() && d < int64_t(values.size()); ++d) {
+    if (isa<MultipleOfOp>(op))
+      divisibility[d] = std::max(divisibility[d], pow2Divisor(values[d]));
+    else if (isa<MaxContiguousOp>(op))
+      contiguity[d] = std::max<int64_t>(contiguity[d], values[d]);
+    else
+      constancy[d] = std::max<int64_t>(constancy[d], values[d]);
+  }
+  return AxisInfo(contiguity, divisibility, constancy, src.getConstantValue());
+}
+
+/// The divisor `c` (a power of two) of a `tk.assume(x % c == 0)` or `tk.assume((x & (c - 1))
+/// == 0)` on the scalar `value` at the top level of its function, which holds wherever `value`
+/// is used; 1 without one.
+int64_t assumedDivisor(Value value) {
+  int64_t best = 1;
+  for (Operation *user : value.getUsers()) {
+    APInt c;
+    if (!isa<arith::RemSIOp, arith::RemUIOp, arith::AndIOp>(user) || user->getOperand(0) != value ||
+        !matchPattern(user->getOperand(1), m_ConstantInt(&c)))
+      continue;
+    const int64_t divisor = isa<arith::AndIOp>(user) ? c.getSExtValue() + 1 : c.getSExtValue();
+    if (!isPow2(divisor))
+      continue;
+    for (Operation *compare : user->getResult(0).getUsers()) {
+      auto cmp = dyn_cast<arith::CmpIOp>(compare);
+      APInt zero;
+      if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq ||
+          !matchPattern(cmp.getRhs(), m_ConstantInt(&zero)) || !zero.isZero() ||
+          cmp.getLhs() != user->getResult(0))
+        continue;
+      for (Operation *assume : cmp->getUsers())
+        if (isa<AssumeOp>(assume) && isa<FunctionOpInterface>(assume->getParentOp()))
+          best = std::max(best, std::min(divisor, kMaxDiv));
+    }
+  }
+  return best;
+}
+
 /// The transfer function of `op` given its operands' states; nullopt: nothing known (the
 /// pessimistic state).
 std::optional<AxisInfo> transfer(Operation *op, ArrayRef<const AxisInfo *> in) {
@@ -499,6 +545,8 @@ std::optional<AxisInfo> transfer(Operation *op, ArrayRef<const AxisInfo *> in) {
     return visitConstant(c);
   if (isa<tkgpu::ConvertLayoutOp>(op)) // the same values, held by other threads
     return *in[0];
+  if (isa<MultipleOfOp, MaxContiguousOp, MaxConstancyOp>(op))
+    return visitHint(op, *in[0], op->getAttrOfType<DenseI32ArrayAttr>("values").asArrayRef());
   if (isa<GetProgramIdOp, GetNumProgramsOp>(op))
     return AxisInfo::getPessimistic(1);
   if (auto range = dyn_cast<MakeRangeOp>(op))
@@ -606,7 +654,7 @@ AxisInfo AxisInfo::getEntryState(Value value) {
         divisibility = pow2Divisor(attr.getInt());
     }
   }
-  return getPessimistic(rank, divisibility);
+  return getPessimistic(rank, std::max(divisibility, assumedDivisor(value)));
 }
 
 AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
@@ -669,6 +717,9 @@ LogicalResult AxisInfoAnalysis::visitOperation(Operation *op,
   // A folded constant is known exactly, whatever the rule could say.
   if (std::optional<int64_t> c = info->getConstantValue())
     info = constantInfo(*c, shapeOf(op->getResult(0).getType()));
+  else if (int64_t divisor = assumedDivisor(op->getResult(0)); divisor > info->getDivisibility(0))
+    info =
+        AxisInfo(info->getContiguity(), DimVector(info->getRank(), divisor), info->getConstancy());
   propagateIfChanged(results[0], results[0]->join(*info));
   return success();
 }

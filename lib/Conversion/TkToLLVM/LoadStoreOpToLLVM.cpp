@@ -6,6 +6,11 @@
 /// (`ld.global.v4.f32`). A mask guards each access with an `scf.if` (a branch once lowered);
 /// a masked-off load yields `other`, or zero without it. With vectors, the first element's mask
 /// guards the whole vector: the width already took the mask's constancy into account.
+///
+/// A load or store with a cache operator or an eviction priority is PTX written out
+/// (`ld.global.L1::evict_last.cg.v4.b32`), the vector as 32-bit words (16- or 8-bit accesses
+/// for narrower vectors); LLVM has no spelling for either. A volatile load is LLVM's
+/// (`ld.volatile.global`).
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"
 
@@ -52,6 +57,108 @@ Value guarded(OpBuilder &b, Location loc, Value mask, Type type, Value otherwise
   return ifOp.getResult(0);
 }
 
+/// The PTX qualifiers after `ld.global` / `st.global` for a cache operator and an eviction
+/// priority, both optional: `.L1::evict_last.cg`.
+std::string memoryQualifiers(std::optional<StringRef> cache, std::optional<StringRef> evict) {
+  std::string q;
+  if (evict)
+    q += ".L1::" + evict->str();
+  if (cache)
+    q += "." + cache->str();
+  return q;
+}
+
+/// How `bytes` bytes (1, 2, 4, 8 or 16) travel through inline PTX: `count` registers of
+/// `bits` bits, with the PTX access type and the register constraint.
+struct AsmAccess {
+  unsigned count, bits;
+  const char *ptxType;
+  char constraint;
+};
+
+AsmAccess asmAccessOf(unsigned bytes) {
+  if (bytes >= 4)
+    return {bytes / 4, 32, "b32", 'r'};
+  if (bytes == 2)
+    return {1, 16, "b16", 'h'};
+  return {1, 32, "u8", 'r'}; // one byte, zero-extended into a 32-bit register
+}
+
+std::string vectorSuffix(unsigned count) { return count == 1 ? "" : ".v" + std::to_string(count); }
+
+/// `type` (an element or a vector) with i1 elements as i8, as memory holds them.
+Type boolsAsBytes(OpBuilder &b, Type type) {
+  if (auto vector = dyn_cast<VectorType>(type); vector && vector.getElementType().isInteger(1))
+    return VectorType::get(vector.getShape(), b.getI8Type());
+  return type.isInteger(1) ? b.getI8Type() : type;
+}
+
+/// A load of `type` (an element or a vector of them) from `ptr` in inline PTX.
+Value emitAsmLoad(OpBuilder &b, Location loc, Value ptr, Type type, unsigned bytes,
+                  StringRef qualifiers) {
+  const AsmAccess access = asmAccessOf(bytes);
+  Type reg = b.getIntegerType(access.bits);
+  const std::string text = "ld.global" + qualifiers.str() + vectorSuffix(access.count) + "." +
+                           access.ptxType + " " +
+                           (access.count == 1 ? "$0" : asmOperands(0, access.count)) + ", [$" +
+                           std::to_string(access.count) + "];";
+  std::string constraints;
+  for (unsigned i = 0; i < access.count; ++i)
+    constraints += std::string("=") + access.constraint + ",";
+  constraints += "l";
+  SmallVector<Value> words = emitAsm(b, loc, text, constraints, ValueRange{ptr}, reg, access.count,
+                                     /*sideEffects=*/true);
+  // The words as the loaded type.
+  Value bits;
+  if (access.count == 1) {
+    bits = words.front();
+    if (bytes == 1)
+      bits = LLVM::TruncOp::create(b, loc, b.getI8Type(), bits);
+  } else {
+    Value vector = LLVM::PoisonOp::create(b, loc, VectorType::get({access.count}, reg));
+    for (unsigned i = 0; i < access.count; ++i)
+      vector = LLVM::InsertElementOp::create(b, loc, vector, words[i], i32Constant(b, loc, i));
+    bits = vector;
+  }
+  // Booleans are bytes in memory.
+  Type memoryType = boolsAsBytes(b, type);
+  if (bits.getType() != memoryType)
+    bits = LLVM::BitcastOp::create(b, loc, memoryType, bits);
+  return memoryType == type ? bits : LLVM::TruncOp::create(b, loc, type, bits);
+}
+
+/// A store of `value` (an element or a vector of them) to `ptr` in inline PTX.
+void emitAsmStore(OpBuilder &b, Location loc, Value ptr, Value value, unsigned bytes,
+                  StringRef qualifiers) {
+  const AsmAccess access = asmAccessOf(bytes);
+  Type reg = b.getIntegerType(access.bits);
+  if (Type memoryType = boolsAsBytes(b, value.getType()); memoryType != value.getType())
+    value = LLVM::ZExtOp::create(b, loc, memoryType, value);
+  SmallVector<Value> operands = {ptr};
+  if (access.count == 1) {
+    Value bits = bytes == 1 ? value : LLVM::BitcastOp::create(b, loc, reg, value).getResult();
+    if (bytes == 1) {
+      if (!bits.getType().isInteger(8))
+        bits = LLVM::BitcastOp::create(b, loc, b.getI8Type(), bits);
+      bits = LLVM::ZExtOp::create(b, loc, reg, bits);
+    }
+    operands.push_back(bits);
+  } else {
+    Value words = LLVM::BitcastOp::create(b, loc, VectorType::get({access.count}, reg), value);
+    for (unsigned i = 0; i < access.count; ++i)
+      operands.push_back(
+          LLVM::ExtractElementOp::create(b, loc, words, i32Constant(b, loc, i)).getResult());
+  }
+  const std::string ptxType = bytes == 1 ? "b8" : access.ptxType;
+  const std::string text = "st.global" + qualifiers.str() + vectorSuffix(access.count) + "." +
+                           ptxType + " [$0], " +
+                           (access.count == 1 ? "$1" : asmOperands(1, access.count)) + ";";
+  std::string constraints = "l";
+  for (unsigned i = 0; i < access.count; ++i)
+    constraints += std::string(",") + access.constraint;
+  emitAsm(b, loc, text, constraints, operands, Type(), 0, /*sideEffects=*/true);
+}
+
 struct LoadOpConversion : OpConversionPattern<LoadOp> {
   LoadOpConversion(TypeConverter &converter, MLIRContext *context, const VectorWidths &widths)
       : OpConversionPattern(converter, context), widths(widths) {}
@@ -67,6 +174,7 @@ struct LoadOpConversion : OpConversionPattern<LoadOp> {
     SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
     SmallVector<Value> others = elementsOf(rewriter, loc, adaptor.getOther());
     const unsigned width = std::max(1u, widths.lookup(op));
+    const std::string qualifiers = memoryQualifiers(op.getCache(), op.getEvict());
     SmallVector<Value> loaded;
     for (unsigned i = 0; i < ptrs.size(); i += width) {
       Type type = width == 1 ? elementType : VectorType::get({width}, elementType);
@@ -74,11 +182,14 @@ struct LoadOpConversion : OpConversionPattern<LoadOp> {
       if (!masks.empty())
         other = others.empty() ? Value(LLVM::ZeroOp::create(rewriter, loc, type))
                                : gather(rewriter, loc, others, i, width);
-      Value value = guarded(rewriter, loc, masks.empty() ? Value() : masks[i], type, other,
-                            [&](OpBuilder &b) -> Value {
-                              return LLVM::LoadOp::create(b, loc, type, ptrs[i],
-                                                          width * byteSize(elementType));
-                            });
+      Value value =
+          guarded(rewriter, loc, masks.empty() ? Value() : masks[i], type, other,
+                  [&](OpBuilder &b) -> Value {
+                    const unsigned bytes = width * byteSize(elementType);
+                    if (!qualifiers.empty())
+                      return emitAsmLoad(b, loc, ptrs[i], type, bytes, qualifiers);
+                    return LLVM::LoadOp::create(b, loc, type, ptrs[i], bytes, op.getIsVolatile());
+                  });
       if (width == 1) {
         loaded.push_back(value);
         continue;
@@ -113,13 +224,18 @@ struct StoreOpConversion : OpConversionPattern<StoreOp> {
     SmallVector<Value> masks = elementsOf(rewriter, loc, adaptor.getMask());
     SmallVector<Value> first = emitFirstCopyPredicates(rewriter, loc, op.getPtr().getType());
     const unsigned width = std::max(1u, widths.lookup(op));
+    const std::string qualifiers = memoryQualifiers(op.getCache(), op.getEvict());
     for (unsigned i = 0; i < ptrs.size(); i += width) {
       Value value = gather(rewriter, loc, values, i, width);
       Value mask = masks.empty() ? Value() : masks[i];
       if (!first.empty() && first[i])
         mask = mask ? LLVM::AndOp::create(rewriter, loc, mask, first[i]).getResult() : first[i];
       guarded(rewriter, loc, mask, Type(), Value(), [&](OpBuilder &b) -> Value {
-        LLVM::StoreOp::create(b, loc, value, ptrs[i], width * byteSize(elementType));
+        const unsigned bytes = width * byteSize(elementType);
+        if (!qualifiers.empty())
+          emitAsmStore(b, loc, ptrs[i], value, bytes, qualifiers);
+        else
+          LLVM::StoreOp::create(b, loc, value, ptrs[i], bytes);
         return {};
       });
     }

@@ -50,6 +50,9 @@ void populateMMAv2DotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
 void populateSharedMemoryOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                           RewritePatternSet &patterns, const VectorWidths &widths);
 void populateMathOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateDebugOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateInlineAsmOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns);
 void populatePtrCastOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// scf.for / scf.if / scf.while carrying tensors: their types converted (legality into `target`).
 void populateControlFlowOpToLLVMPatterns(TkToLLVMTypeConverter &converter,

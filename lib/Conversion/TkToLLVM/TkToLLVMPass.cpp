@@ -143,6 +143,8 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateConvertToDotOperandPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, widths);
     populateMathOpToLLVMPatterns(converter, patterns);
+    populateDebugOpToLLVMPatterns(converter, patterns);
+    populateInlineAsmOpToLLVMPatterns(converter, patterns);
     populatePtrCastOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     ConversionTarget target(*context);

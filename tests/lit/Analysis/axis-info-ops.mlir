@@ -346,3 +346,31 @@ func.func @if_join(%arg0: i1) {
   }
   func.return
 }
+
+// -----
+
+// The hints add what the user vouches for; tk.assume(x % 16 == 0) at the top level makes x a
+// multiple of 16 (the and-mask form too); the assumed value's users see it.
+// CHECK-LABEL: remark: function @hints
+// CHECK: arg 0: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>
+// CHECK: arg 1: contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>
+func.func @hints(%x: i32, %y: i32, %t: tensor<128xi32>) {
+  %c16 = arith.constant 16 : i32
+  %c7 = arith.constant 7 : i32
+  %c0 = arith.constant 0 : i32
+  %0 = arith.remsi %x, %c16 : i32
+  %1 = arith.cmpi eq, %0, %c0 : i32
+  "tk.assume"(%1) : (i1) -> ()
+  %2 = arith.andi %y, %c7 : i32
+  %3 = arith.cmpi eq, %2, %c0 : i32
+  "tk.assume"(%3) : (i1) -> ()
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>
+  %4 = "tk.multiple_of"(%y) <{values = array<i32: 48>}> : (i32) -> i32
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [8], divisibility = [1], constancy = [1], constant_value = <none>
+  %5 = "tk.max_contiguous"(%t) <{values = array<i32: 8>}> : (tensor<128xi32>) -> tensor<128xi32>
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [8], divisibility = [8], constancy = [1], constant_value = <none>
+  %6 = "tk.multiple_of"(%5) <{values = array<i32: 8>}> : (tensor<128xi32>) -> tensor<128xi32>
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [1], divisibility = [1], constancy = [4], constant_value = <none>
+  %7 = "tk.max_constancy"(%t) <{values = array<i32: 4>}> : (tensor<128xi32>) -> tensor<128xi32>
+  func.return
+}

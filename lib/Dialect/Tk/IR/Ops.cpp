@@ -308,6 +308,28 @@ LogicalResult TransOp::canonicalize(TransOp op, PatternRewriter &rewriter) {
   return splatThrough(op, rewriter);
 }
 
+namespace {
+
+/// A load's or store's PTX cache operator (one of `caches`) and L1 eviction priority.
+LogicalResult verifyMemoryHints(Operation *op, std::optional<StringRef> cache,
+                                std::optional<StringRef> evict,
+                                std::initializer_list<StringRef> caches) {
+  if (cache && !llvm::is_contained(caches, *cache)) {
+    InFlightDiagnostic diag = op->emitOpError() << "cache must be one of ";
+    llvm::interleave(caches, diag, [&](StringRef c) { diag << '"' << c << '"'; }, ", ");
+    return diag << "; got \"" << *cache << "\"";
+  }
+  if (cache && evict)
+    return op->emitOpError() << "has both a cache operator and an eviction priority: PTX's "
+                                "ld and st take one or the other";
+  if (evict && *evict != "evict_first" && *evict != "evict_last")
+    return op->emitOpError() << "evict must be \"evict_first\" or \"evict_last\", got \"" << *evict
+                             << "\"";
+  return success();
+}
+
+} // namespace
+
 LogicalResult LoadOp::verify() {
   Type ptr = getPtr().getType();
   Type expected = withShapeOf(ptr, pointeeOf(ptr));
@@ -322,7 +344,10 @@ LogicalResult LoadOp::verify() {
   if (getOther() && !matches(getOther().getType(), expected))
     return emitOpError() << "other must be " << expected << " (the loaded type), got "
                          << getOther().getType();
-  return success();
+  if (getIsVolatile() && (getCache() || getEvict()))
+    return emitOpError() << "is volatile: a volatile load takes no cache operator or eviction "
+                            "priority";
+  return verifyMemoryHints(*this, getCache(), getEvict(), {"ca", "cg", "cs", "cv"});
 }
 
 LogicalResult StoreOp::verify() {
@@ -332,7 +357,9 @@ LogicalResult StoreOp::verify() {
     return emitOpError() << "value must be " << expected
                          << " (the pointee type in the pointers' shape), got "
                          << getValue().getType();
-  return verifyMask(*this, getPtr(), getMask());
+  if (failed(verifyMask(*this, getPtr(), getMask())))
+    return failure();
+  return verifyMemoryHints(*this, getCache(), getEvict(), {"wb", "cg", "cs", "wt"});
 }
 
 namespace {
@@ -608,3 +635,91 @@ LogicalResult BlockLoadOp::verify() {
 LogicalResult BlockStoreOp::verify() {
   return verifyBlockAccess(*this, getPtr().getType(), getSrc().getType(), getBoundaryCheck());
 }
+
+namespace {
+
+/// Blocks of one shape, or scalars: what an elementwise op with several operands takes.
+LogicalResult verifyOneShape(Operation *op, TypeRange types, StringRef what) {
+  std::optional<Type> tensor;
+  for (Type type : types)
+    if (isa<RankedTensorType>(type)) {
+      if (tensor && shapeOf(*tensor) != shapeOf(type))
+        return op->emitOpError() << what << " must have one shape, got " << *tensor << " and "
+                                 << type;
+      tensor = type;
+    }
+  return success();
+}
+
+} // namespace
+
+LogicalResult ExternElementwiseOp::verify() {
+  if (getSymbol().empty())
+    return emitOpError() << "needs a symbol";
+  return verifyOneShape(*this, getOperandTypes(), "operands");
+}
+
+LogicalResult InlineAsmOp::verify() {
+  if (getPack() < 1)
+    return emitOpError() << "pack must be at least 1, got " << getPack();
+  if (getNumResults() == 0)
+    return emitOpError() << "needs at least one result";
+  SmallVector<Type> types(getOperandTypes());
+  llvm::append_range(types, getResultTypes());
+  if (failed(verifyOneShape(*this, types, "operands and results")))
+    return failure();
+  const bool tensors = llvm::any_of(types, llvm::IsaPred<RankedTensorType>);
+  if (tensors && !llvm::all_of(types, llvm::IsaPred<RankedTensorType>))
+    return emitOpError() << "takes blocks of one shape or only scalars, not both";
+  if (getPack() > 1) {
+    for (Type type : types) {
+      Type element = getElementTypeOrSelf(type);
+      const unsigned bits = isa<PointerType>(element) ? 64 : element.getIntOrFloatBitWidth();
+      if (bits * unsigned(getPack()) > 32 && bits < 32)
+        return emitOpError() << "packs " << getPack() << " elements of " << element
+                             << " per register: more than 32 bits";
+    }
+    int64_t elements = 1;
+    for (int64_t d : shapeOf(types.front()))
+      elements *= d;
+    if (elements % getPack() != 0)
+      return emitOpError() << "pack " << getPack() << " does not divide the " << elements
+                           << " elements";
+  }
+  return success();
+}
+
+LogicalResult PrintOp::verify() {
+  if (getIsSigned().size() != getSrcs().size())
+    return emitOpError() << "needs one is_signed entry per operand: " << getSrcs().size()
+                         << " operands, " << getIsSigned().size() << " entries";
+  return verifyOneShape(*this, getOperandTypes(), "operands");
+}
+
+LogicalResult AssertOp::verify() {
+  if (getId() < 0)
+    return emitOpError() << "id must not be negative, got " << getId();
+  return success();
+}
+
+LogicalResult DebugBarrierOp::verify() { return success(); }
+
+namespace {
+
+LogicalResult verifyHint(Operation *op, ArrayRef<int32_t> values) {
+  const size_t rank = std::max<size_t>(1, shapeOf(op->getOperand(0).getType()).size());
+  if (values.size() != rank)
+    return op->emitOpError() << "needs one value per dimension (" << rank << "), got "
+                             << values.size();
+  for (int32_t v : values)
+    if (v < 1)
+      return op->emitOpError() << "values must be positive, got " << v;
+  return success();
+}
+
+} // namespace
+
+LogicalResult MultipleOfOp::verify() { return verifyHint(*this, getValues()); }
+LogicalResult MaxContiguousOp::verify() { return verifyHint(*this, getValues()); }
+LogicalResult MaxConstancyOp::verify() { return verifyHint(*this, getValues()); }
+LogicalResult AssumeOp::verify() { return success(); }

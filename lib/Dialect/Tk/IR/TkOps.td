@@ -107,12 +107,21 @@ def Tk_LoadOp : Tk_Op<"load", [AttrSizedOperandSegments]> {
   let summary = "loads from global memory";
   let description = [{
     Lanes where `mask` is false are not read and yield `other` (zero without it). The result is
-    the pointee type in the pointers' shape.
+    the pointee type in the pointers' shape. `cache` is a PTX cache operator ("ca", "cg", "cs",
+    "cv"), `evict` an L1 eviction priority ("evict_first", "evict_last"); `is_volatile` loads are
+    never cached or merged, and take neither.
   }];
   let arguments = (ins Arg<Tk_PtrLike, "the addresses", [MemRead]>:$ptr,
                        Optional<Tk_BoolLike>:$mask,
-                       Optional<Tk_Value>:$other);
+                       Optional<Tk_Value>:$other,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$evict,
+                       UnitAttr:$is_volatile);
   let results = (outs Tk_Value:$result);
+  let builders = [
+    OpBuilder<(ins "Type":$result, "Value":$ptr, "Value":$mask, "Value":$other), [{
+      build($_builder, $_state, result, ptr, mask, other, StringAttr(), StringAttr(), UnitAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $ptr (`,` $mask^)? (`,` $other^)? attr-dict `:` functional-type(operands, results)
   }];
@@ -121,11 +130,18 @@ def Tk_LoadOp : Tk_Op<"load", [AttrSizedOperandSegments]> {
 def Tk_StoreOp : Tk_Op<"store"> {
   let summary = "stores to global memory";
   let description = [{
-    Lanes where `mask` is false are not written.
+    Lanes where `mask` is false are not written. `cache` is a PTX cache operator ("wb", "cg",
+    "cs", "wt"), `evict` an L1 eviction priority ("evict_first", "evict_last").
   }];
   let arguments = (ins Arg<Tk_PtrLike, "the addresses", [MemWrite]>:$ptr,
                        Tk_Value:$value,
-                       Optional<Tk_BoolLike>:$mask);
+                       Optional<Tk_BoolLike>:$mask,
+                       OptionalAttr<StrAttr>:$cache, OptionalAttr<StrAttr>:$evict);
+  let builders = [
+    OpBuilder<(ins "Value":$ptr, "Value":$value, "Value":$mask), [{
+      build($_builder, $_state, ptr, value, mask, StringAttr(), StringAttr());
+    }]>
+  ];
   let assemblyFormat = [{
     $ptr `,` $value (`,` $mask^)? attr-dict `:` functional-type(operands, results)
   }];
@@ -169,6 +185,98 @@ def Tk_AtomicCASOp : Tk_Op<"atomic_cas"> {
   let assemblyFormat = [{
     $ptr `,` $cmp `,` $val attr-dict `:` functional-type(operands, results)
   }];
+}
+
+// Elementwise calls and inline assembly.
+
+def Tk_ExternElementwiseOp : Tk_Op<"extern_elementwise", [Elementwise]> {
+  let summary = "calls a device-library function on each element";
+  let description = [{
+    `symbol` names a libdevice function (`__nv_hypotf`) taking the operands' element types and
+    returning the result's. Operands are scalars, or blocks of the result's shape. Without
+    `pure` the call is kept even when its result is unused.
+  }];
+  let arguments = (ins Variadic<Tk_Value>:$srcs, StrAttr:$symbol, BoolAttr:$pure);
+  let results = (outs Tk_Value:$result);
+  let assemblyFormat = "$srcs attr-dict `:` functional-type($srcs, $result)";
+}
+
+def Tk_InlineAsmOp : Tk_Op<"inline_asm", [Elementwise]> {
+  let summary = "PTX applied to each element (Triton's inline_asm_elementwise)";
+  let description = [{
+    Runs `asm_string` once per `pack` elements of the operands, as Triton does: with `pack` > 1
+    each operand and result register holds `pack` consecutive elements of one thread (so
+    `pack` times their width must be at most 32 bits, or one element per register). The
+    constraints are LLVM's (`=r,r`): the results' first, then the operands'. Operands are
+    blocks of one shape, or all scalars; results have that shape. Without `pure` the asm is
+    kept even when its results are unused.
+  }];
+  let arguments = (ins Variadic<Tk_Value>:$srcs, StrAttr:$asm_string, StrAttr:$constraints,
+                       BoolAttr:$pure, I32Attr:$pack);
+  let results = (outs Variadic<Tk_Value>:$results);
+  let assemblyFormat = "$srcs attr-dict `:` functional-type($srcs, $results)";
+}
+
+// Debugging.
+
+def Tk_PrintOp : Tk_Op<"print"> {
+  let summary = "prints values from the device (Triton's device_print)";
+  let description = [{
+    One line per element of each operand, each thread printing the elements it holds:
+    `pid (x, y, z) idx (i, j)<prefix><value>`, and `(operand n) ` before the value when there
+    are several operands. `is_signed` says per operand whether integers print as signed;
+    `hex` prints the bits in hexadecimal. Without operands, one line with the prefix.
+  }];
+  let arguments = (ins Variadic<Tk_Value>:$srcs, StrAttr:$prefix, BoolAttr:$hex,
+                       DenseI32ArrayAttr:$is_signed);
+  let assemblyFormat = "$srcs attr-dict (`:` type($srcs)^)?";
+}
+
+def Tk_AssertOp : Tk_Op<"assert"> {
+  let summary = "stops the kernel where a condition is false (Triton's device_assert)";
+  let description = [{
+    Where an element of `condition` is false, the program reports `message` with the user's
+    `file`, `line` and `function`, and the kernel stops (a trap). `id` numbers the kernel's
+    assertions, for the runtime to name the one that failed.
+  }];
+  let arguments = (ins Tk_BoolLike:$condition, StrAttr:$message, StrAttr:$file, I32Attr:$line,
+                       StrAttr:$function, I32Attr:$id);
+  let assemblyFormat = "$condition attr-dict `:` type($condition)";
+}
+
+def Tk_DebugBarrierOp : Tk_Op<"debug_barrier"> {
+  let summary = "waits for every thread of the program instance (Triton's debug_barrier)";
+  let arguments = (ins);
+  let assemblyFormat = "attr-dict";
+}
+
+// Compiler hints. Each is its operand (Triton's multiple_of, max_contiguous, max_constancy:
+// the user vouches for the fact); `values` has one entry per dimension (one for a scalar).
+
+class Tk_HintOp<string mnemonic, string what>
+    : Tk_Op<mnemonic, [Pure, Elementwise, AllTypesMatch<["src", "result"]>]> {
+  let summary = what;
+  let arguments = (ins Tk_IntLike:$src, DenseI32ArrayAttr:$values);
+  let results = (outs Tk_IntLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src)";
+}
+
+def Tk_MultipleOfOp : Tk_HintOp<"multiple_of",
+    "each element along dimension d is a multiple of values[d]">;
+def Tk_MaxContiguousOp : Tk_HintOp<"max_contiguous",
+    "along dimension d the elements form runs of values[d] consecutive integers">;
+def Tk_MaxConstancyOp : Tk_HintOp<"max_constancy",
+    "along dimension d the elements form runs of values[d] equal integers">;
+
+def Tk_AssumeOp : Tk_Op<"assume"> {
+  let summary = "the condition holds (llvm.assume); the compiler may rely on it";
+  let description = [{
+    A false condition is undefined behaviour. Besides LLVM, the layout analysis reads
+    `x % c == 0` and `x & (c - 1) == 0` (c a power of two) at the function's top level as
+    "x is a multiple of c".
+  }];
+  let arguments = (ins I1:$condition);
+  let assemblyFormat = "$condition attr-dict";
 }
 
 // Reductions and scans: one combine region on scalars, N left values then N right values.

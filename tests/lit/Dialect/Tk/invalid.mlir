@@ -852,3 +852,99 @@ func.func @atomic_mask_shape(%p: tensor<16x!tk.ptr<i32>>, %v: tensor<16xi32>, %m
   %0 = "tk.atomic_rmw"(%p, %v, %m) <{kind = "add", scope = "gpu", sem = "acq_rel"}> : (tensor<16x!tk.ptr<i32>>, tensor<16xi32>, tensor<8xi1>) -> tensor<16xi32>
   func.return
 }
+
+// -----
+
+func.func @load_cache(%p: !tk.ptr<f32>) {
+  // expected-error @+1 {{'tk.load' op cache must be one of "ca", "cg", "cs", "cv"; got "wb"}}
+  %0 = "tk.load"(%p) <{cache = "wb", operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tk.ptr<f32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @load_cache_and_evict(%p: !tk.ptr<f32>) {
+  // expected-error @+1 {{'tk.load' op has both a cache operator and an eviction priority: PTX's ld and st take one or the other}}
+  %0 = "tk.load"(%p) <{cache = "cg", evict = "evict_last", operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tk.ptr<f32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @load_volatile_cache(%p: !tk.ptr<f32>) {
+  // expected-error @+1 {{'tk.load' op is volatile: a volatile load takes no cache operator or eviction priority}}
+  %0 = "tk.load"(%p) <{cache = "cg", is_volatile, operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tk.ptr<f32>) -> f32
+  func.return
+}
+
+// -----
+
+func.func @store_evict(%p: !tk.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tk.store' op evict must be "evict_first" or "evict_last", got "evict_normal"}}
+  "tk.store"(%p, %v) <{evict = "evict_normal"}> : (!tk.ptr<f32>, f32) -> ()
+  func.return
+}
+
+// -----
+
+func.func @store_cache(%p: !tk.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tk.store' op cache must be one of "wb", "cg", "cs", "wt"; got "ca"}}
+  "tk.store"(%p, %v) <{cache = "ca"}> : (!tk.ptr<f32>, f32) -> ()
+  func.return
+}
+
+// -----
+
+func.func @print_signs(%x: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.print' op needs one is_signed entry per operand: 1 operands, 0 entries}}
+  "tk.print"(%x) <{hex = false, is_signed = array<i32>, prefix = " x: "}> : (tensor<16xi32>) -> ()
+  func.return
+}
+
+// -----
+
+func.func @print_shapes(%x: tensor<16xi32>, %y: tensor<32xi32>) {
+  // expected-error @+1 {{'tk.print' op operands must have one shape, got 'tensor<16xi32>' and 'tensor<32xi32>'}}
+  "tk.print"(%x, %y) <{hex = false, is_signed = array<i32: 1, 1>, prefix = " x: "}> : (tensor<16xi32>, tensor<32xi32>) -> ()
+  func.return
+}
+
+// -----
+
+func.func @hint_rank(%x: tensor<16x16xi32>) {
+  // expected-error @+1 {{'tk.multiple_of' op needs one value per dimension (2), got 1}}
+  %0 = "tk.multiple_of"(%x) <{values = array<i32: 16>}> : (tensor<16x16xi32>) -> tensor<16x16xi32>
+  func.return
+}
+
+// -----
+
+func.func @hint_positive(%x: tensor<16xi32>) {
+  // expected-error @+1 {{'tk.max_contiguous' op values must be positive, got 0}}
+  %0 = "tk.max_contiguous"(%x) <{values = array<i32: 0>}> : (tensor<16xi32>) -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @asm_pack(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.inline_asm' op pack 3 does not divide the 16 elements}}
+  %0 = "tk.inline_asm"(%x) <{asm_string = "", constraints = "=r,r", pack = 3 : i32, pure = true}> : (tensor<16xf32>) -> tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @asm_pack_width(%x: tensor<16xf16>) {
+  // expected-error @+1 {{'tk.inline_asm' op packs 4 elements of 'f16' per register: more than 32 bits}}
+  %0 = "tk.inline_asm"(%x) <{asm_string = "", constraints = "=l,l", pack = 4 : i32, pure = true}> : (tensor<16xf16>) -> tensor<16xf16>
+  func.return
+}
+
+// -----
+
+func.func @asm_mixed(%x: tensor<16xf32>, %s: f32) {
+  // expected-error @+1 {{'tk.inline_asm' op takes blocks of one shape or only scalars, not both}}
+  %0 = "tk.inline_asm"(%x, %s) <{asm_string = "", constraints = "=r,r,r", pack = 1 : i32, pure = true}> : (tensor<16xf32>, f32) -> tensor<16xf32>
+  func.return
+}
