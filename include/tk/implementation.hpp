@@ -24,6 +24,7 @@
 #include <tk/detail/runtime/os.ipp>
 #include <tk/detail/trace/atomics.ipp>
 #include <tk/detail/trace/context.ipp>
+#include <tk/detail/trace/extern_elementwise.ipp>
 #include <tk/detail/trace/primitives.ipp>
 #include <tk/detail/trace/semantics.ipp>
 #include <tk/detail/trace/value.ipp>

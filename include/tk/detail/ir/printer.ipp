@@ -229,9 +229,10 @@ TK_DECL void printer::print_op(const op &o, int ind) {
     out_ += o.results.size() == 1 ? mlir_type(*o.results[0]) : "(" + types(o.results) + ")";
     break;
   }
-  case syntax::arith:
+  case syntax::arith: // fast-math flags, if any, between the operands and the type
     define_results(o);
-    out_ += o.name + " " + list(o.operands) + " : " + mlir_type(*o.results[0]);
+    out_ += o.name + " " + list(o.operands) + (o.attrs.empty() ? "" : " " + o.attrs) + " : " +
+            mlir_type(*o.results[0]);
     break;
   case syntax::compare:
     define_results(o);

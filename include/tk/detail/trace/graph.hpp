@@ -14,7 +14,7 @@ namespace tk::detail {
 /// The syntax family an op prints with.
 enum class syntax {
   generic,   ///< `"tk.load"(%a, %b) <{props}> : (T, U) -> V` — every `tk` op
-  arith,     ///< `arith.addf %a, %b : T` and unary `math.exp %a : T`
+  arith,     ///< `arith.addf %a, %b : T`, unary `math.exp %a : T`, `math.sqrt %a fastmath<afn> : T`
   compare,   ///< `arith.cmpf olt, %a, %b : T`
   convert,   ///< `arith.extf %a : T to U`
   select,    ///< `arith.select %c, %a, %b : C, T`
@@ -37,7 +37,8 @@ struct op {
   syntax form = syntax::generic;
   std::vector<value_ref> operands;
   std::vector<value_ref> results;
-  std::string attrs; ///< properties (generic), predicate (compare) or literal (constant)
+  std::string attrs; ///< properties (generic), predicate (compare), rounding (convert) or
+                     ///< fast-math flags (arith)
   std::vector<region> regions;
   std::source_location loc;
   double number = 0;        ///< a float constant's value

@@ -142,10 +142,50 @@ enum class binop {
   shl,
   shr,
   max,
-  min
+  min,
+  fast_div, ///< float `/` that may be approximated (`arith.divf ... fastmath<afn>`)
+  maximum,  ///< max propagating NaN on floats (`arith.maximumf`); `max` on integers
+  minimum,  ///< min propagating NaN on floats (`arith.minimumf`); `min` on integers
+  pow,      ///< floats only: `math.powf`
+  atan2     ///< floats only: `math.atan2`
 };
-enum class unop { exp, exp2, log, log2, sqrt, rsqrt, abs, sin, cos, erf, floor, ceil };
-enum class cmpop { lt, le, gt, ge, eq, ne };
+/// `sqrt` may be approximated (`fastmath<afn>`); `sqrt_rn` is rounded to nearest. `round` rounds
+/// half away from zero, `rint` half to even.
+enum class unop {
+  exp,
+  exp2,
+  log,
+  log2,
+  sqrt,
+  rsqrt,
+  abs,
+  sin,
+  cos,
+  erf,
+  floor,
+  ceil,
+  sqrt_rn,
+  tanh,
+  tan,
+  asin,
+  acos,
+  atan,
+  sinh,
+  cosh,
+  asinh,
+  acosh,
+  atanh,
+  erfc,
+  cbrt,
+  log10,
+  log1p,
+  expm1,
+  trunc,
+  round,
+  rint
+};
+/// `uno`: either operand is NaN (floats only).
+enum class cmpop { lt, le, gt, ge, eq, ne, uno };
 
 TK_DECL std::string binop_name(binop o, elem_type t);
 

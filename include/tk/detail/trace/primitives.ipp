@@ -285,6 +285,7 @@ TK_DECL std::string binop_name(binop o, elem_type t) {
   case binop::mul:
     return f ? "arith.mulf" : "arith.muli";
   case binop::div:
+  case binop::fast_div:
     return f ? "arith.divf" : u ? "arith.divui" : "arith.divsi";
   case binop::rem:
     return f ? "arith.remf" : u ? "arith.remui" : "arith.remsi";
@@ -304,6 +305,14 @@ TK_DECL std::string binop_name(binop o, elem_type t) {
     return f ? "arith.maxnumf" : u ? "arith.maxui" : "arith.maxsi";
   case binop::min:
     return f ? "arith.minnumf" : u ? "arith.minui" : "arith.minsi";
+  case binop::maximum:
+    return f ? "arith.maximumf" : u ? "arith.maxui" : "arith.maxsi";
+  case binop::minimum:
+    return f ? "arith.minimumf" : u ? "arith.minui" : "arith.minsi";
+  case binop::pow:
+    return "math.powf";
+  case binop::atan2:
+    return "math.atan2";
   }
   return "";
 }
@@ -317,6 +326,7 @@ TK_DECL double apply_float(binop o, double a, double b) {
   case binop::mul:
     return a * b;
   case binop::div:
+  case binop::fast_div:
     return a / b;
   case binop::rem:
     return std::fmod(a, b);
@@ -324,6 +334,18 @@ TK_DECL double apply_float(binop o, double a, double b) {
     return std::fmax(a, b);
   case binop::min:
     return std::fmin(a, b);
+  case binop::maximum: // NaN if either is; -0 < +0
+    if (std::isnan(a) || std::isnan(b))
+      return std::nan("");
+    return a == b ? (std::signbit(a) ? b : a) : std::fmax(a, b);
+  case binop::minimum:
+    if (std::isnan(a) || std::isnan(b))
+      return std::nan("");
+    return a == b ? (std::signbit(a) ? a : b) : std::fmin(a, b);
+  case binop::pow:
+    return std::pow(a, b);
+  case binop::atan2:
+    return std::atan2(a, b);
   default:
     return 0;
   }
@@ -341,6 +363,7 @@ TK_DECL std::int64_t apply_int(binop o, std::int64_t a, std::int64_t b, dtype d)
   case binop::mul:
     return std::int64_t(ua * ub);
   case binop::div:
+  case binop::fast_div:
     if (b == 0)
       return 0;
     if (u)
@@ -381,9 +404,14 @@ TK_DECL std::int64_t apply_int(binop o, std::int64_t a, std::int64_t b, dtype d)
       return ub >= std::uint64_t(width) ? 0 : std::int64_t(ua >> ub);
     return a >> (ub >= std::uint64_t(width) ? width - 1 : int(ub));
   case binop::max:
+  case binop::maximum:
     return u ? (ua > ub ? a : b) : (a > b ? a : b);
   case binop::min:
+  case binop::minimum:
     return u ? (ua < ub ? a : b) : (a < b ? a : b);
+  case binop::pow: // floats only
+  case binop::atan2:
+    return 0;
   }
   return 0;
 }
@@ -409,7 +437,8 @@ TK_DECL value_ref binary(binop o, const value_ref &a, const value_ref &b, loc_t 
   context &ctx = active(loc);
   const elem_type t = a->type;
   if (ctx.tracing())
-    return record1(binop_name(o, t), syntax::arith, {a, b}, t, a->shape, "", loc);
+    return record1(binop_name(o, t), syntax::arith, {a, b}, t, a->shape,
+                   o == binop::fast_div ? "fastmath<afn>" : "", loc);
   auto v = make_concrete(t, a->shape);
   const auto n = std::size_t(v->size());
   if (t.is_float())
@@ -436,6 +465,7 @@ TK_DECL double apply_unary(unop o, double x) {
   case unop::log2:
     return std::log2(x);
   case unop::sqrt:
+  case unop::sqrt_rn:
     return std::sqrt(x);
   case unop::rsqrt:
     return 1.0 / std::sqrt(x);
@@ -451,21 +481,63 @@ TK_DECL double apply_unary(unop o, double x) {
     return std::floor(x);
   case unop::ceil:
     return std::ceil(x);
+  case unop::tanh:
+    return std::tanh(x);
+  case unop::tan:
+    return std::tan(x);
+  case unop::asin:
+    return std::asin(x);
+  case unop::acos:
+    return std::acos(x);
+  case unop::atan:
+    return std::atan(x);
+  case unop::sinh:
+    return std::sinh(x);
+  case unop::cosh:
+    return std::cosh(x);
+  case unop::asinh:
+    return std::asinh(x);
+  case unop::acosh:
+    return std::acosh(x);
+  case unop::atanh:
+    return std::atanh(x);
+  case unop::erfc:
+    return std::erfc(x);
+  case unop::cbrt:
+    return std::cbrt(x);
+  case unop::log10:
+    return std::log10(x);
+  case unop::log1p:
+    return std::log1p(x);
+  case unop::expm1:
+    return std::expm1(x);
+  case unop::trunc:
+    return std::trunc(x);
+  case unop::round: // half away from zero
+    return std::round(x);
+  case unop::rint: // half to even (the default rounding mode)
+    return std::nearbyint(x);
   }
   return 0;
 }
 
 TK_DECL value_ref unary(unop o, const value_ref &a, loc_t loc) {
-  static constexpr const char *names[] = {"math.exp",  "math.exp2",  "math.log",   "math.log2",
-                                          "math.sqrt", "math.rsqrt", "math.absf",  "math.sin",
-                                          "math.cos",  "math.erf",   "math.floor", "math.ceil"};
+  static constexpr const char *names[] = {
+      "math.exp",      "math.exp2",  "math.log",   "math.log2",  "math.sqrt",  "math.rsqrt",
+      "math.absf",     "math.sin",   "math.cos",   "math.erf",   "math.floor", "math.ceil",
+      "math.sqrt",     "math.tanh",  "math.tan",   "math.asin",  "math.acos",  "math.atan",
+      "math.sinh",     "math.cosh",  "math.asinh", "math.acosh", "math.atanh", "math.erfc",
+      "math.cbrt",     "math.log10", "math.log1p", "math.expm1", "math.trunc", "math.round",
+      "math.roundeven"};
+  static_assert(sizeof names / sizeof *names == std::size_t(unop::rint) + 1);
   context &ctx = active(loc);
   const elem_type t = a->type;
   if (ctx.tracing()) {
     std::string name = names[int(o)];
     if (o == unop::abs && t.is_int())
       name = "math.absi";
-    return record1(name, syntax::arith, {a}, t, a->shape, "", loc);
+    return record1(name, syntax::arith, {a}, t, a->shape, o == unop::sqrt ? "fastmath<afn>" : "",
+                   loc);
   }
   auto v = make_concrete(t, a->shape);
   const auto n = std::size_t(v->size());
@@ -494,9 +566,10 @@ TK_DECL value_ref compare(cmpop o, const value_ref &a, const value_ref &b, loc_t
   context &ctx = active(loc);
   const elem_type t = a->type;
   if (ctx.tracing()) {
-    static constexpr const char *fpred[] = {"olt", "ole", "ogt", "oge", "oeq", "une"};
-    static constexpr const char *spred[] = {"slt", "sle", "sgt", "sge", "eq", "ne"};
-    static constexpr const char *upred[] = {"ult", "ule", "ugt", "uge", "eq", "ne"};
+    static constexpr const char *fpred[] = {"olt", "ole", "ogt", "oge", "oeq", "une", "uno"};
+    // `uno` is for floats only: never reached here.
+    static constexpr const char *spred[] = {"slt", "sle", "sgt", "sge", "eq", "ne", "ne"};
+    static constexpr const char *upred[] = {"ult", "ule", "ugt", "uge", "eq", "ne", "ne"};
     const bool u = is_unsigned(t.code) || t.is_pointer();
     const char *pred = t.is_float() ? fpred[int(o)] : u ? upred[int(o)] : spred[int(o)];
     if (t.is_pointer()) { // arith.cmpi takes integers only: compare the addresses
@@ -522,6 +595,8 @@ TK_DECL value_ref compare(cmpop o, const value_ref &a, const value_ref &b, loc_t
       return x == y;
     case cmpop::ne:
       return x != y;
+    case cmpop::uno: // floats only
+      return std::isnan(double(x)) || std::isnan(double(y));
     }
     return false;
   };
