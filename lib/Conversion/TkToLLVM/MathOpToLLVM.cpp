@@ -7,8 +7,9 @@
 ///    intrinsics, which LLVM can still fold and schedule (inline PTX could not be). exp and
 ///    exp2 flush results below 2^-126 to zero (`ex2.approx.ftz`, Triton's too): one MUFU.EX2,
 ///    where ptxas wraps the non-ftz form in a range test and two multiplies for subnormals;
-///  - sqrt: IEEE (llvm.sqrt is sqrt.rn); floor, ceil, absf, absi, fma, trunc, round,
-///    copysign: LLVM intrinsics;
+///  - sqrt: IEEE (llvm.sqrt is sqrt.rn), or with the `afn` flag on f32 `sqrt.approx.f32`
+///    (Triton's tl.sqrt); arith.divf with `afn` on f32: `div.full.f32` (tl.fdiv without
+///    ieee_rounding); floor, ceil, absf, absi, fma, trunc, round, copysign: LLVM intrinsics;
 ///  - the rest (sin, cos, erf, tanh, pow, ...) and every f64 transcendental: libdevice
 ///    (`__nv_sinf`, `__nv_sin`), declared here and linked by lib/Target/PTXCodeGen.cpp;
 ///  - f16/bf16 transcendentals: computed in f32 and rounded back (neither has SFU paths on
@@ -59,8 +60,21 @@ bool isExactFloatOp(Operation *op) {
              math::RoundEvenOp, math::CopySignOp, math::FmaOp>(op);
 }
 
+/// Whether `op` carries the `afn` fast-math flag: the front end's approximate sqrt and fdiv
+/// (Triton's tl.sqrt and tl.fdiv(ieee_rounding=False)).
+bool isApproximate(Operation *op) {
+  auto fastmath = dyn_cast<arith::ArithFastMathInterface>(op);
+  return fastmath && arith::bitEnumContainsAll(fastmath.getFastMathFlagsAttr().getValue(),
+                                               arith::FastMathFlags::afn);
+}
+
+/// An approximate division, which this file lowers; other divisions are ElementwiseOpToLLVM's.
+bool isApproximateDiv(Operation *op) { return isa<arith::DivFOp>(op) && isApproximate(op); }
+
 /// Whether ScalarEmitter::emit lowers `op` on elements of LLVM type `type`.
 bool isSupported(Operation *op, Type type) {
+  if (isApproximateDiv(op))
+    return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
   if (isIntDiv(op) || isa<math::AbsIOp>(op))
     return isa<IntegerType>(type);
   if (isExactFloatOp(op))
@@ -109,9 +123,9 @@ public:
       SmallVector<Value> wide;
       for (Value arg : args)
         wide.push_back(LLVM::FPExtOp::create(b, loc, f32, arg));
-      return LLVM::FPTruncOp::create(b, loc, type, emitRounded(name, wide, f32));
+      return LLVM::FPTruncOp::create(b, loc, type, emitRounded(op, wide, f32));
     }
-    return emitRounded(name, args, type);
+    return emitRounded(op, args, type);
   }
 
 private:
@@ -143,9 +157,19 @@ private:
   }
 
   /// Ops whose result is rounded, on f32 or f64 operands.
-  Value emitRounded(StringRef name, ValueRange args, Type type) {
+  Value emitRounded(Operation *op, ValueRange args, Type type) {
+    StringRef name = op->getName().getStringRef();
     const bool f32 = type.isF32();
     Value x = args[0];
+    // Approximate f32 sqrt and division: sqrt.approx.f32 and div.full.f32, as Triton's
+    // tl.sqrt and tl.fdiv; f64 has no approximate forms and stays IEEE.
+    if (isApproximateDiv(op))
+      return f32 ? LLVM::CallIntrinsicOp::create(b, loc, type,
+                                                 b.getStringAttr("llvm.nvvm.div.full"), args)
+                       .getResult(0)
+                 : LLVM::FDivOp::create(b, loc, args[0], args[1]).getResult();
+    if (name == "math.sqrt" && f32 && isApproximate(op))
+      return intrinsic("llvm.nvvm.sqrt.approx.f", x);
     if (name == "math.sqrt")
       return LLVM::SqrtOp::create(b, loc, type, x); // sqrt.rn
     if (f32) {
@@ -211,7 +235,8 @@ struct MathOpConversion : ConversionPattern {
 
   LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!isa<math::MathDialect>(op->getDialect()) && !isIntDiv(op) && !isa<arith::RemFOp>(op))
+    if (!isa<math::MathDialect>(op->getDialect()) && !isIntDiv(op) && !isa<arith::RemFOp>(op) &&
+        !isApproximateDiv(op))
       return failure();
     if (op->getNumResults() != 1)
       return rewriter.notifyMatchFailure(op, "not one result");
