@@ -39,8 +39,8 @@ auto branches = tk::jit("branches", [](tk::ptr<float> out, tk::i32 mode) {
 // [snippet:while]
 // Counts how many halvings bring x below 1 (x >= 0).
 auto halvings = tk::jit("halvings", [](tk::ptr<std::int32_t> out, tk::ptr<const float> in) {
-  auto x = tk::load(in);      // tk::f32
-  auto steps = tk::load(out); // tk::i32, the caller's initial count
+  auto x = tk::load(in); // tk::f32
+  tk::i32 steps = 0;     // a scalar from a C++ value: carried through the loop
   tk::while_([&] { return x >= 1.0f; },
              [&] {
                x = x * 0.5f;
@@ -96,7 +96,7 @@ DOC_EXAMPLE("control.if") {
 
 DOC_EXAMPLE("control.while") {
   const float x = 10.0f;
-  std::int32_t steps = 0;
+  std::int32_t steps = -1;
   halvings.interpret(tk::grid(1), &steps, &x);
   doc::check(steps == 4, "10 -> 5 -> 2.5 -> 1.25 -> 0.625");
 }

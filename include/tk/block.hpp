@@ -10,6 +10,7 @@
 
 #include <source_location>
 #include <type_traits>
+#include <utility>
 
 namespace tk {
 
@@ -159,6 +160,37 @@ template <class B> struct located_mut {
   located_mut(B &b, std::source_location l = std::source_location::current()) : self(b), loc(l) {}
 };
 
+/// The scalar of element type `T` that `tk::i32 x = 0;` makes from the C++ value `v` (a number,
+/// `tk::half`, ...; a `tk::constant` unwrapped): a constant of the kernel being traced, or the
+/// value itself in the program instance being interpreted. The conversions that would surprise do
+/// not compile; an integer that does not fit `T` is an error at `loc`, a float is rounded to `T`.
+template <class T, class V> value_ref scalar_from(const V &v, loc_t loc) {
+  constexpr bool to_bool = std::is_same_v<T, bool>, from_bool = std::is_same_v<V, bool>;
+  constexpr bool from_integer = std::is_integral_v<V> && !from_bool;
+  static_assert(!to_bool || from_bool,
+                "tk: a tk::i1 scalar is made from a bool (true or false), not from a number; "
+                "compare instead (tk::i1 nonzero = x != 0)");
+  static_assert(to_bool || !from_bool,
+                "tk: a bool does not make a numeric scalar; write the number (0 or 1), or "
+                "tk::cast<T>(flag) for a tk::i1 flag");
+  static_assert(to_bool || !std::is_integral_v<T> || from_integer,
+                "tk: a floating-point value does not make an integer scalar; write an integer, "
+                "or convert in the kernel with tk::cast<T>(x)");
+  if (!current_context())
+    fail(loc, "tk::scalar<", name(dtype_of<T>),
+         "> made from a C++ value outside a kernel: a scalar handle is a value of a kernel "
+         "being traced or run; create it inside the kernel's lambda (run through "
+         "tk::jit(...).launch(...), .interpret(...) or .ir(...)), or keep a plain C++ number "
+         "here");
+  if constexpr (from_integer && std::is_integral_v<T> && !to_bool) {
+    if (!std::in_range<canonical<T>>(canonical<V>(v)))
+      fail(loc, "tk::scalar<", name(dtype_of<T>), "> made from ", canonical<V>(v),
+           ", which does not fit in ", name(dtype_of<T>),
+           "; use a wider scalar type (tk::i64, ...) or a value in range");
+  }
+  return materialize(to_operand(v, loc), elem_of<T>(), {}, loc);
+}
+
 template <class T, int R, class... Ix> auto index(const block<T, R> &x, loc_t loc);
 
 /// The scalar a rank-R block compares with through its own `==` overloads; for a scalar itself,
@@ -245,6 +277,17 @@ public:
   block(block &&) noexcept = default;
   block &operator=(const block &) = default;
   block &operator=(block &&) noexcept = default;
+
+  /// A scalar from a C++ value, inside a kernel: `tk::i32 count = 0;`, `tk::f32 acc = 0;`,
+  /// `tk::i1 done = false;`, `tk::i32 n = BLOCK;` (a `tk::constant`). The value becomes a
+  /// constant of the kernel (`arith.constant` in its IR). An integer must fit `T` (else
+  /// `tk::error` at this line) and a float is rounded to `T`; a float for an integer scalar, a
+  /// number for a `tk::i1` or a bool for a number does not compile. Outside a kernel it throws
+  /// `tk::error` naming this line.
+  template <literal V>
+    requires(Rank == 0 && !std::is_pointer_v<T>)
+  block(const V &value, std::source_location loc = std::source_location::current()) // NOLINT
+      : handle_base(detail::scalar_from<T>(detail::unwrap_constant(value), loc)) {}
 
   /// Blocks of different element types or ranks never convert implicitly.
   template <class U, int R2>

@@ -61,7 +61,8 @@ block<T, int(R)> full(const std::int64_t (&shape)[R], const scalar<T> &value,
   return block<T, int(R)>(detail::broadcast_to(detail::operand_of(value.v_, loc).v, s, loc));
 }
 
-/// A scalar (rank-0 block) with the value `value`: `auto count = tk::full<std::int32_t>(0);`.
+/// A scalar (rank-0 block) with the value `value`: `auto count = tk::full<std::int32_t>(0);`, the
+/// same as `tk::i32 count = 0;`.
 template <scalar_element T>
 scalar<T> full(T value, std::source_location loc = std::source_location::current()) {
   return scalar<T>(
