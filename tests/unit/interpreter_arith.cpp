@@ -1,7 +1,8 @@
 /// @file interpreter_arith.cpp
 /// Interpreter numerics of element-wise arithmetic: f16/bf16 rounding once per operation, integer
-/// wrap-around, integer division and modulo (truncating) against tk::floordiv (flooring), Triton's
-/// type promotion (checked on the C++ result types and on values), and masked loads with `other`.
+/// wrap-around, shifts by the width or more, integer division and modulo (truncating) against
+/// tk::floordiv (flooring), Triton's type promotion (checked on the C++ result types and on
+/// values), and masked loads with `other`.
 #include "interpreter_support.hpp"
 
 #include <limits>
@@ -167,6 +168,97 @@ TEST_CASE("interpreter: integer arithmetic wraps around at the operand width",
   SECTION("i32") { check_wrap<std::int32_t>(gen); }
   SECTION("u32") { check_wrap<std::uint32_t>(gen); }
   SECTION("i64") { check_wrap<std::int64_t>(gen); }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shifts: the amount is read unsigned; by the width or more, `<<` and `>>` of unsigned types give
+// 0 and `>>` of signed types all sign bits (PTX's shl and shr), literal amounts too.
+
+auto int_shifts = tk::jit("int_shifts", [](auto left, auto right, auto literal, auto a, auto b,
+                                           tk::i32 n, tk::constant<int> BLOCK) {
+  auto offs = tk::arange(0, BLOCK);
+  auto mask = offs < n;
+  auto x = tk::load(a + offs, mask, 1);
+  auto y = tk::load(b + offs, mask, 1);
+  using T = typename decltype(x)::element_type;
+  constexpr int width = int(8 * sizeof(T));
+  tk::store(left + offs, x << y, mask);
+  tk::store(right + offs, x >> y, mask);
+  tk::store(literal + offs, x << width, mask);
+  tk::store(literal + n + offs, x >> width, mask);
+  tk::store(literal + 2 * n + offs, x >> (width + 5), mask);
+  tk::store(literal + 3 * n + offs, x << -1, mask); // the amount becomes T's largest unsigned
+  tk::store(literal + 4 * n + offs, x >> (width - 1), mask);
+});
+
+/// `x << y` and `x >> y` with the amount read as T's unsigned type, as PTX shifts.
+template <class T> T shift_left(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  return U(y) >= 8 * sizeof(T) ? T(0) : T(U(U(x) << U(y)));
+}
+template <class T> T shift_right(T x, T y) {
+  using U = std::make_unsigned_t<T>;
+  if (U(y) >= 8 * sizeof(T))
+    return std::is_signed_v<T> && x < 0 ? T(-1) : T(0);
+  return T(x >> U(y)); // arithmetic for signed T (C++20)
+}
+
+template <class T> void check_shifts(std::mt19937_64 &gen) {
+  constexpr int width = int(8 * sizeof(T));
+  const int n = 120;
+  std::vector<T> a(n), b(n);
+  for (auto &x : a)
+    x = T(gen());
+  for (auto &y : b)
+    y = T(gen() % width);
+  // Amounts at and past the width, the largest ones and (signed) negative ones, on negative and
+  // positive values.
+  const T edge[] = {T(width),
+                    T(width + 1),
+                    T(2 * width - 1),
+                    T(2 * width),
+                    T(width - 1),
+                    T(0),
+                    std::numeric_limits<T>::max(),
+                    std::numeric_limits<T>::min(),
+                    T(-1),
+                    T(std::numeric_limits<std::make_unsigned_t<T>>::max() - 1)};
+  for (std::size_t k = 0; k < 2 * std::size(edge); ++k) {
+    b[k] = edge[k % std::size(edge)];
+    a[k] = k < std::size(edge) ? T(-3) : T(3);
+  }
+  b[2 * std::size(edge)] = T(width);
+  a[2 * std::size(edge)] = std::numeric_limits<T>::min();
+  std::vector<T> left(n), right(n), literal(5 * std::size_t(n));
+  tk_test::run(int_shifts, tk::grid(1), left, right, literal, std::as_const(a), std::as_const(b), n,
+               tk::constant<int>(128));
+  std::vector<T> want_left(n), want_right(n), want_literal(5 * std::size_t(n));
+  for (std::size_t k = 0; k < std::size_t(n); ++k) {
+    want_left[k] = shift_left(a[k], b[k]);
+    want_right[k] = shift_right(a[k], b[k]);
+    want_literal[k] = 0;
+    want_literal[std::size_t(n) + k] = shift_right(a[k], T(width));
+    want_literal[2 * std::size_t(n) + k] = shift_right(a[k], T(width + 5));
+    want_literal[3 * std::size_t(n) + k] = 0;
+    want_literal[4 * std::size_t(n) + k] = shift_right(a[k], T(width - 1));
+  }
+  CHECK(want_right[0] == (std::is_signed_v<T> ? T(-1) : T(0))); // -3 >> width
+  TK_CHECK_EQUAL(left, want_left);
+  TK_CHECK_EQUAL(right, want_right);
+  TK_CHECK_EQUAL(literal, want_literal);
+}
+
+TEST_CASE("interpreter: shifts by the width or more give 0, or the sign for signed >>",
+          "[interpreter][numerics][integer]") {
+  TK_TEST_RANDOM(gen);
+  SECTION("i8") { check_shifts<std::int8_t>(gen); }
+  SECTION("u8") { check_shifts<std::uint8_t>(gen); }
+  SECTION("i16") { check_shifts<std::int16_t>(gen); }
+  SECTION("u16") { check_shifts<std::uint16_t>(gen); }
+  SECTION("i32") { check_shifts<std::int32_t>(gen); }
+  SECTION("u32") { check_shifts<std::uint32_t>(gen); }
+  SECTION("i64") { check_shifts<std::int64_t>(gen); }
+  SECTION("u64") { check_shifts<std::uint64_t>(gen); }
 }
 
 // ---------------------------------------------------------------------------------------------
