@@ -18,12 +18,14 @@
 #include <tk/detail/ir/printer.ipp>
 #include <tk/detail/kernel/arguments.ipp>
 #include <tk/detail/kernel/run.ipp>
+#include <tk/detail/runtime/asserts.ipp>
 #include <tk/detail/runtime/backend_loader.ipp>
 #include <tk/detail/runtime/driver.ipp>
 #include <tk/detail/runtime/launch.ipp>
 #include <tk/detail/runtime/os.ipp>
 #include <tk/detail/trace/atomics.ipp>
 #include <tk/detail/trace/context.ipp>
+#include <tk/detail/trace/debug.ipp>
 #include <tk/detail/trace/extern_elementwise.ipp>
 #include <tk/detail/trace/primitives.ipp>
 #include <tk/detail/trace/semantics.ipp>

@@ -41,6 +41,9 @@ struct launch_options {
   /// Interpreter: also report signed integer overflow, misaligned addresses and, for buffer
   /// arguments, accesses outside them; as TK_INTERPRET_CHECK=1 does (docs/interpreter.md).
   bool checked = false;
+  /// Debugging: tk::device_assert checks its condition (on the GPU and the interpreter), as
+  /// Triton's debug flag does; as TK_DEBUG=1 does. Part of the kernel's cache key.
+  bool debug = false;
   /// GPU: generate code as for this older target, "sm_80" say (mma.sync rather than wgmma on an
   /// sm_90a GPU), to measure an older GPU's code path on this one; the binary is still made for
   /// and runs on this GPU. Empty: TK_TARGET_ARCH when set, else the GPU's own target. A target
@@ -56,6 +59,11 @@ namespace detail {
 
 /// True when TK_INTERPRET_CHECK asks for the interpreter's checked mode.
 inline bool interpret_check_requested() { return env::flag("TK_INTERPRET_CHECK"); }
+
+/// Whether a launch with `options` checks device asserts: launch_options::debug or TK_DEBUG.
+inline bool debug_requested(const launch_options &options) {
+  return options.debug || env::flag("TK_DEBUG");
+}
 
 /// Whether a launch with `options` runs on the interpreter.
 inline bool interprets(const launch_options &options) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <tk/block.hpp>
+#include <tk/detail/trace/debug.hpp>
 
 namespace tk {
 namespace detail {
@@ -22,52 +23,90 @@ template <class P> using pointee = std::remove_const_t<std::remove_pointer_t<ele
 
 } // namespace detail
 
+namespace detail {
+
+template <class P> auto load_impl(const P &ptrs, const memory_hints &hints, loc_t loc) {
+  check_pointer_block<P>();
+  using T = pointee<P>;
+  return block<T, rank_of<P>>(load_hinted(operand_of(ptrs.v_, loc).v, {}, {}, hints, loc));
+}
+
+template <class P, class M>
+auto load_impl(const P &ptrs, const M &mask, const memory_hints &hints, loc_t loc) {
+  check_pointer_block<P>();
+  check_mask<M>();
+  using T = pointee<P>;
+  const auto p = operand_of(ptrs.v_, loc).v, m = operand_of(mask.v_, loc).v;
+  const auto shape =
+      broadcast_shape(m->shape, "the mask", p->shape, "the pointer block", "tk::load", loc);
+  // Named in order: C++ leaves the order of function arguments unspecified (IR op order).
+  const auto bp = broadcast_to(p, shape, loc), bm = broadcast_to(m, shape, loc);
+  return block<T, result_rank<P, M>>(load_hinted(bp, bm, {}, hints, loc));
+}
+
+template <class P, class M, class O>
+auto load_impl(const P &ptrs, const M &mask, const O &other, const memory_hints &hints, loc_t loc) {
+  check_pointer_block<P>();
+  check_mask<M>();
+  using T = pointee<P>;
+  constexpr int R = max_rank(result_rank<P, M>, rank_of<O>);
+  const auto p = operand_of(ptrs.v_, loc).v, m = operand_of(mask.v_, loc).v;
+  const auto o = to_operand(other, loc);
+  const auto shape = broadcast_shape(
+      o.shape(), "other",
+      broadcast_shape(m->shape, "the mask", p->shape, "the pointer block", "tk::load", loc),
+      "the loaded block", "tk::load", loc);
+  const auto bp = broadcast_to(p, shape, loc), bm = broadcast_to(m, shape, loc),
+             bo = materialize(o, elem_of<T>(), shape, loc);
+  return block<T, R>(load_hinted(bp, bm, bo, hints, loc));
+}
+
+} // namespace detail
+
 /// Loads one element per pointer.
 template <class P>
 auto load(const P &ptrs, std::source_location loc = std::source_location::current()) {
-  detail::check_pointer_block<P>();
-  using T = detail::pointee<P>;
-  return block<T, detail::rank_of<P>>(
-      detail::load(detail::operand_of(ptrs.v_, loc).v, {}, {}, loc));
+  return detail::load_impl(ptrs, {}, loc);
+}
+
+/// Loads with cache hints: `tk::load(p, {.cache_modifier = tk::cache_modifier::cg})`
+/// (tk::memory_hints, Triton's cache_modifier, eviction_policy and volatile).
+template <class P>
+auto load(const P &ptrs, const memory_hints &hints,
+          std::source_location loc = std::source_location::current()) {
+  return detail::load_impl(ptrs, hints, loc);
 }
 
 /// Loads where `mask` holds; masked-off lanes are zero.
 template <class P, class M>
 auto load(const P &ptrs, const M &mask,
           std::source_location loc = std::source_location::current()) {
-  detail::check_pointer_block<P>();
-  detail::check_mask<M>();
-  using T = detail::pointee<P>;
-  const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
-  const auto shape =
-      detail::broadcast_shape(m->shape, "the mask", p->shape, "the pointer block", "tk::load", loc);
-  // Named in order: C++ leaves the order of function arguments unspecified (IR op order).
-  const auto bp = detail::broadcast_to(p, shape, loc), bm = detail::broadcast_to(m, shape, loc);
-  return block<T, detail::result_rank<P, M>>(detail::load(bp, bm, {}, loc));
+  return detail::load_impl(ptrs, mask, {}, loc);
+}
+
+template <class P, class M>
+auto load(const P &ptrs, const M &mask, const memory_hints &hints,
+          std::source_location loc = std::source_location::current()) {
+  return detail::load_impl(ptrs, mask, hints, loc);
 }
 
 /// Loads where `mask` holds and yields `other` (a block or a literal) elsewhere.
 template <class P, class M, operand O>
 auto load(const P &ptrs, const M &mask, const O &other,
           std::source_location loc = std::source_location::current()) {
-  detail::check_pointer_block<P>();
-  detail::check_mask<M>();
-  using T = detail::pointee<P>;
-  constexpr int R = detail::max_rank(detail::result_rank<P, M>, detail::rank_of<O>);
-  const auto p = detail::operand_of(ptrs.v_, loc).v, m = detail::operand_of(mask.v_, loc).v;
-  const auto o = detail::to_operand(other, loc);
-  const auto shape = detail::broadcast_shape(
-      o.shape(), "other",
-      detail::broadcast_shape(m->shape, "the mask", p->shape, "the pointer block", "tk::load", loc),
-      "the loaded block", "tk::load", loc);
-  const auto bp = detail::broadcast_to(p, shape, loc), bm = detail::broadcast_to(m, shape, loc),
-             bo = detail::materialize(o, detail::elem_of<T>(), shape, loc);
-  return block<T, R>(detail::load(bp, bm, bo, loc));
+  return detail::load_impl(ptrs, mask, other, {}, loc);
+}
+
+template <class P, class M, operand O>
+auto load(const P &ptrs, const M &mask, const O &other, const memory_hints &hints,
+          std::source_location loc = std::source_location::current()) {
+  return detail::load_impl(ptrs, mask, other, hints, loc);
 }
 
 namespace detail {
 template <class P, class V>
-void store_impl(const P &ptrs, const V &value, value_ref mask, loc_t loc) {
+void store_impl(const P &ptrs, const V &value, value_ref mask, const memory_hints &hints,
+                loc_t loc) {
   check_pointer_block<P>();
   static_assert(!std::is_const_v<std::remove_pointer_t<element_of<P>>>,
                 "tk::store: the pointer points to const; declare the parameter tk::ptr<T>, "
@@ -88,7 +127,7 @@ void store_impl(const P &ptrs, const V &value, value_ref mask, loc_t loc) {
     check_broadcasts_to(mask->shape, "the mask", p->shape, "the pointer block", "tk::store", loc);
   const auto bv = materialize(v, elem_of<T>(), p->shape, loc),
              bm = mask ? broadcast_to(mask, p->shape, loc) : value_ref{};
-  store(p, bv, bm, loc);
+  store_hinted(p, bv, bm, hints, loc);
 }
 } // namespace detail
 
@@ -96,7 +135,14 @@ void store_impl(const P &ptrs, const V &value, value_ref mask, loc_t loc) {
 template <class P, class V>
 void store(const P &ptrs, const V &value,
            std::source_location loc = std::source_location::current()) {
-  detail::store_impl(ptrs, value, {}, loc);
+  detail::store_impl(ptrs, value, {}, {}, loc);
+}
+
+/// Stores with cache hints: `tk::store(p, x, {.cache_modifier = tk::cache_modifier::cs})`.
+template <class P, class V>
+void store(const P &ptrs, const V &value, const memory_hints &hints,
+           std::source_location loc = std::source_location::current()) {
+  detail::store_impl(ptrs, value, {}, hints, loc);
 }
 
 /// Stores where `mask` holds.
@@ -104,7 +150,14 @@ template <class P, class V, class M>
 void store(const P &ptrs, const V &value, const M &mask,
            std::source_location loc = std::source_location::current()) {
   detail::check_mask<M>();
-  detail::store_impl(ptrs, value, detail::operand_of(mask.v_, loc).v, loc);
+  detail::store_impl(ptrs, value, detail::operand_of(mask.v_, loc).v, {}, loc);
+}
+
+template <class P, class V, class M>
+void store(const P &ptrs, const V &value, const M &mask, const memory_hints &hints,
+           std::source_location loc = std::source_location::current()) {
+  detail::check_mask<M>();
+  detail::store_impl(ptrs, value, detail::operand_of(mask.v_, loc).v, hints, loc);
 }
 
 } // namespace tk

@@ -9,12 +9,14 @@
 #include <tk/block_pointer.hpp>
 #include <tk/control.hpp>
 #include <tk/creation.hpp>
+#include <tk/debug.hpp>
 #include <tk/descriptor.hpp>
 #include <tk/device_buffer.hpp>
 #include <tk/dot.hpp>
 #include <tk/dtype.hpp>
 #include <tk/error.hpp>
 #include <tk/float16.hpp>
+#include <tk/inline_asm.hpp>
 #include <tk/kernel.hpp>
 #include <tk/math.hpp>
 #include <tk/memory.hpp>

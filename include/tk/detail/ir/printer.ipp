@@ -89,11 +89,21 @@ TK_DECL std::string mlir_int(std::int64_t x, dtype d) {
 }
 
 TK_DECL std::string mlir_string(std::string_view s) {
+  // MLIR's escapes: \" and \\, and \XX (two hex digits) for bytes outside printable ASCII.
+  static constexpr char digits[] = "0123456789ABCDEF";
   std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
       out += '\\';
-    out += c;
+      out += c;
+    } else if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      out += '\\';
+      out += digits[u >> 4];
+      out += digits[u & 15];
+    }
   }
   return out + "\"";
 }

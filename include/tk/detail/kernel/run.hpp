@@ -44,7 +44,11 @@ TK_DECL code_options code_options_of(const launch_options &o);
 /// The kernel traced for `args`, printed as `tk` dialect MLIR. Constants are folded in; pointer
 /// and integer arguments only contribute their type, divisibility (divisibility_of) and, for
 /// integers, whether they equal 1 (then the kernel uses the constant 1).
-TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args);
+/// The kernel's IR for `args`; with `debug`, device asserts are in it, and their sites go to
+/// `asserts`.
+TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args,
+                                 bool debug = env::flag("TK_DEBUG"),
+                                 std::vector<assert_site> *asserts = nullptr);
 
 /// Runs the kernel over `g` on the CPU interpreter, one program instance after the other, x
 /// fastest.
@@ -54,6 +58,10 @@ TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_o
 /// Runs the kernel over `g` on the GPU: the compiled kernel for this specialization from
 /// `compiled`, compiled on a miss (runtime/launch.hpp), then cuLaunchKernel on the options'
 /// stream.
+/// Traces the kernel for `code`, compiles and loads it, and registers its device asserts.
+TK_DECL loaded_kernel trace_and_load(const kernel_ref &k, std::span<const launch_argument> args,
+                                     cu::context ctx, const code_options &code, loc_t loc);
+
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args);
 

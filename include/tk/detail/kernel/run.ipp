@@ -7,6 +7,7 @@
 #include <tk/detail/interp/elements.hpp>
 #include <tk/detail/ir/printer.hpp>
 #include <tk/detail/kernel/run.hpp>
+#include <tk/detail/runtime/asserts.hpp>
 #include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/trace/primitives.hpp>
 #include <tk/device_buffer.hpp>
@@ -51,7 +52,8 @@ TK_DECL void check_launch(const grid &g, const launch_options &o) {
 }
 
 TK_DECL code_options code_options_of(const launch_options &o) {
-  return {o.num_warps, o.num_stages, o.fp_fusion, true, requested_target_arch(o.target_arch)};
+  return {o.num_warps,       o.num_stages, o.fp_fusion, true, requested_target_arch(o.target_arch),
+          debug_requested(o)};
 }
 
 /// The value argument `index` (`a`) binds its parameter to: a function argument of the traced
@@ -87,8 +89,10 @@ TK_DECL value_ref bind_argument(context &ctx, function *traced, const launch_arg
   return v;
 }
 
-TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args) {
+TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_argument> args,
+                                 bool debug, std::vector<assert_site> *asserts) {
   context ctx;
+  ctx.debug = debug;
   ctx.generation = new_generations(1);
   ctx.origin = k.origin;
   function fn;
@@ -103,6 +107,8 @@ TK_DECL std::string trace_kernel(const kernel_ref &k, std::span<const launch_arg
     values.push_back(bind_argument(ctx, &fn, args[index], index, k.loc));
   k.call(k.fn, values.data(), args.data());
   record("func.return", syntax::terminator, {}, {}, "", k.loc);
+  if (asserts)
+    *asserts = std::move(ctx.asserts);
   return print(fn);
 }
 
@@ -130,6 +136,7 @@ TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_o
   ctx.num_programs = g.dims;
   ctx.origin = k.origin;
   ctx.checked = o.checked || interpret_check_requested();
+  ctx.debug = debug_requested(o);
   for (const launch_argument &a : args)
     if (a.extent.known) {
       for (const launch_argument &b : args)
@@ -193,6 +200,18 @@ TK_DECL void run_kernel(const kernel_ref &k, compiled_kernels &compiled, const g
     launch_on_gpu(k, compiled, g, o, args);
 }
 
+/// Traces the kernel for `code` and compiles and loads it, with its device asserts registered
+/// (detail/runtime/asserts.hpp).
+TK_DECL loaded_kernel trace_and_load(const kernel_ref &k, std::span<const launch_argument> args,
+                                     cu::context ctx, const code_options &code, loc_t loc) {
+  std::vector<assert_site> asserts;
+  const std::string ir = trace_kernel(k, args, code.debug, &asserts);
+  loaded_kernel loaded = compile_and_load(k.name, ir, ctx, code, loc);
+  if (!asserts.empty())
+    register_asserts(cu::get_driver(loc), loaded.module, k.name, std::move(asserts), loc);
+  return loaded;
+}
+
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args) {
   for (std::size_t index = 0; index < args.size(); ++index)
@@ -205,8 +224,8 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
     words.data()[index] = specialization_word(args[index]);
   kernel_key key{k.identity, ctx, code_options_of(o), words.span()};
   check_device_memory(driver, args, g.loc);
-  const loaded_kernel &kernel = compiled.get(
-      key, [&] { return compile_and_load(k.name, trace_kernel(k, args), ctx, key.code, g.loc); });
+  const loaded_kernel &kernel =
+      compiled.get(key, [&] { return trace_and_load(k, args, ctx, key.code, g.loc); });
   // The argument block: each non-constant argument as the kernel's parameter holds it.
   small_buffer<void *, 16> params(args.size() + 1);
   std::size_t count = 0;
@@ -235,8 +254,8 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
   if (encoded)
     return launch(kernel, block.data());
   key.code.tensor_maps = false;
-  const loaded_kernel &plain = compiled.get(
-      key, [&] { return compile_and_load(k.name, trace_kernel(k, args), ctx, key.code, g.loc); });
+  const loaded_kernel &plain =
+      compiled.get(key, [&] { return trace_and_load(k, args, ctx, key.code, g.loc); });
   launch(plain, params.data());
 }
 

@@ -70,6 +70,7 @@ inline constexpr result error_no_binary_for_gpu = 209;       // CUDA_ERROR_NO_BI
 inline constexpr result error_invalid_ptx = 218;             // CUDA_ERROR_INVALID_PTX
 inline constexpr result error_unsupported_ptx_version = 222; // CUDA_ERROR_UNSUPPORTED_PTX_VERSION
 inline constexpr result error_not_found = 500;               // CUDA_ERROR_NOT_FOUND
+inline constexpr result error_assert = 710;                  // CUDA_ERROR_ASSERT
 
 // CUdevice_attribute values (cuda.h, enum CUdevice_attribute_enum).
 inline constexpr int attribute_max_shared_memory_per_block = 8;        // ..._PER_BLOCK
@@ -210,6 +211,14 @@ public:
   result(TK_DETAIL_CUDAAPI *memcpy_dtoh)(void *dst, deviceptr src, std::size_t bytes) = nullptr;
   result(TK_DETAIL_CUDAAPI *memset_d8)(deviceptr dst, unsigned char value,
                                        std::size_t count) = nullptr;
+  /// For device asserts (detail/runtime/asserts.hpp); null where the driver lacks them, and
+  /// then a failed assert is reported without its message.
+  result(TK_DETAIL_CUDAAPI *module_get_global)(deviceptr *ptr, std::size_t *bytes,
+                                               module_handle mod, const char *name) = nullptr;
+  result(TK_DETAIL_CUDAAPI *mem_host_alloc)(void **ptr, std::size_t bytes,
+                                            unsigned flags) = nullptr;
+  result(TK_DETAIL_CUDAAPI *mem_host_get_device_pointer)(deviceptr *ptr, void *host,
+                                                         unsigned flags) = nullptr;
   /// cuTensorMapEncodeTiled (CUDA 12.0: the enums as ints, the map as 128 bytes); null where the
   /// driver lacks it, and then kernels are compiled without tensor maps.
   result(TK_DETAIL_CUDAAPI *tensor_map_encode_tiled)(

@@ -4,6 +4,7 @@
 /// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
 #pragma once
 
+#include <tk/detail/runtime/asserts.hpp>
 #include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/runtime/driver.hpp>
 
@@ -87,6 +88,8 @@ TK_DECL std::string driver::describe(result r) const {
 }
 
 TK_DECL void driver::check(result r, const char *what, std::source_location where) const {
+  if (r == error_assert)
+    report_device_assert(what, describe(r), where);
   if (r != success)
     fail(where, what, " failed: ", describe(r));
 }
@@ -199,13 +202,19 @@ TK_DECL void driver::resolve_all(std::source_location where) {
   resolve(memcpy_htod, "cuMemcpyHtoD");
   resolve(memcpy_dtoh, "cuMemcpyDtoH");
   resolve(memset_d8, "cuMemsetD8");
-  // Optional: only TMA needs it.
-  void *pfn = nullptr;
-  int status = -1;
-  if (get_proc_address("cuTensorMapEncodeTiled", &pfn, required_version, get_proc_address_default,
-                       &status) == success &&
-      status == get_proc_address_success && pfn)
-    tensor_map_encode_tiled = reinterpret_cast<decltype(tensor_map_encode_tiled)>(pfn);
+  // Optional: only TMA and device asserts need these.
+  auto optional = [&](auto &slot, const char *name) {
+    void *pfn = nullptr;
+    int status = -1;
+    if (get_proc_address(name, &pfn, required_version, get_proc_address_default, &status) ==
+            success &&
+        status == get_proc_address_success && pfn)
+      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(pfn);
+  };
+  optional(tensor_map_encode_tiled, "cuTensorMapEncodeTiled");
+  optional(module_get_global, "cuModuleGetGlobal");
+  optional(mem_host_alloc, "cuMemHostAlloc");
+  optional(mem_host_get_device_pointer, "cuMemHostGetDevicePointer");
 }
 
 TK_DECL device_info driver::query(int ordinal, device_handle dev,

@@ -37,8 +37,9 @@ namespace tk::detail {
 /// A kernel compiled and loaded for one context: what cuLaunchKernel needs.
 struct loaded_kernel {
   cu::function_handle function = nullptr;
-  unsigned threads = 0;      ///< per block: num_warps * 32
-  unsigned shared_bytes = 0; ///< dynamic shared memory per block
+  cu::module_handle module = nullptr; ///< the function's module
+  unsigned threads = 0;               ///< per block: num_warps * 32
+  unsigned shared_bytes = 0;          ///< dynamic shared memory per block
   /// The tensor maps the launch encodes and passes after the arguments (TMA, sm_90 and newer),
   /// as the backend describes them.
   std::vector<tk_tensor_map> tensor_maps;
@@ -145,12 +146,14 @@ struct code_options {
   bool tensor_maps = true;
   /// The older target asked for (requested_target_arch); an empty name: the GPU's own.
   requested_arch target_arch = {};
+  /// Device asserts compiled in (launch_options::debug, TK_DEBUG).
+  bool debug = false;
 
   /// Same code: equal options and the same target name, whoever asked for it.
   friend bool operator==(const code_options &a, const code_options &b) {
     return a.num_warps == b.num_warps && a.num_stages == b.num_stages &&
            a.fp_fusion == b.fp_fusion && a.tensor_maps == b.tensor_maps &&
-           a.target_arch.name == b.target_arch.name;
+           a.target_arch.name == b.target_arch.name && a.debug == b.debug;
   }
 };
 

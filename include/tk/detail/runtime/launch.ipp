@@ -201,6 +201,7 @@ TK_DECL cu::result load_kernel(const kernel_toolchain &tools, const compile_resu
     tools.driver.module_unload(module);
     return r;
   }
+  loaded.module = module;
   loaded.threads = unsigned(backend.result_threads_per_block(result.get()));
   loaded.shared_bytes = unsigned(backend.result_dynamic_shared_bytes(result.get()));
   loaded.tensor_maps.resize(std::size_t(backend.result_tensor_map_count(result.get())));

@@ -62,6 +62,12 @@ struct buffer_extent {
   bool known = false;
 };
 
+/// A tk::device_assert of a traced kernel: what the runtime names when it fails on the GPU.
+struct assert_site {
+  std::string message;
+  std::source_location loc;
+};
+
 struct context {
   mode kind = mode::trace;
   std::vector<frame> frames;                ///< trace: innermost last
@@ -72,6 +78,8 @@ struct context {
   const kernel_origin *origin = nullptr;
   std::vector<buffer_extent> extents; ///< interpret: per launch argument, when any is a buffer
   bool checked = false;               ///< interpret: the checks of TK_INTERPRET_CHECK
+  bool debug = false;                 ///< device asserts on (launch_options::debug, TK_DEBUG)
+  std::vector<assert_site> asserts;   ///< trace: the kernel's asserts, in `id` order
 
   region &body() { return *frames.back().body; }
   bool tracing() const { return kind == mode::trace; }

@@ -1,0 +1,68 @@
+/// @file inline_asm.hpp
+/// `tk::inline_asm_elementwise`: PTX of your own applied to each element, Triton's
+/// tl.inline_asm_elementwise.
+#pragma once
+
+#include <tk/block.hpp>
+#include <tk/detail/trace/debug.hpp>
+
+#include <algorithm>
+#include <source_location>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace tk {
+
+/// Runs the PTX `asm_text` on each element of `args` (blocks broadcast to one shape, or
+/// literals), giving one block of each type `R...` in that shape: a block of `R` for one type,
+/// a std::tuple of blocks for several. As in Triton:
+///  - `constraints` are LLVM's, the results' first (`"=r,r,r"`: one 32-bit result, two 32-bit
+///    operands), numbered $0, $1, ... in that order;
+///  - with `pack` > 1 the asm runs once per `pack` elements, and elements narrower than 32 bits
+///    travel `pack` to a register (two f16 in one `r`, the first in the low half); wider ones
+///    one to a register, the asm then seeing `pack` registers per operand and result;
+///  - `is_pure` asm may be removed when its results are unused; otherwise it is kept.
+/// The interpreter cannot run PTX: a launch there throws tk::error naming this line.
+///
+///     auto y = tk::inline_asm_elementwise<tk::half>(
+///         "add.f16x2 $0, $1, $2;", "=r,r,r", std::tuple{a, b}, true, 2);
+template <element... R, class... A>
+  requires(sizeof...(R) >= 1)
+auto inline_asm_elementwise(std::string_view asm_text, std::string_view constraints,
+                            const std::tuple<A...> &args, bool is_pure, int pack,
+                            std::source_location loc = std::source_location::current()) {
+  static_assert((operand<A> && ...),
+                "tk::inline_asm_elementwise: the arguments must be blocks or numbers");
+  static_assert((any_block<A> || ...),
+                "tk::inline_asm_elementwise: at least one argument must be a block or a scalar "
+                "handle, to give the results their shape");
+  constexpr int rank = std::max({0, detail::rank_of<A>...});
+  // The arguments' shape, then each argument in it (literals as their own type's block: the
+  // asm sees exactly the types the user wrote).
+  std::vector<detail::term> terms;
+  std::apply([&](const auto &...a) { (terms.push_back(detail::to_operand(a, loc)), ...); }, args);
+  detail::shape_t shape;
+  for (const detail::term &t : terms)
+    shape = detail::broadcast_shape(shape, t.shape(), "tk::inline_asm_elementwise", loc);
+  std::vector<detail::value_ref> operands;
+  std::size_t i = 0;
+  std::apply(
+      [&](const auto &...a) {
+        ((operands.push_back(detail::materialize(
+             terms[i++], detail::elem_of<detail::element_of<std::remove_cvref_t<decltype(a)>>>(),
+             shape, loc))),
+         ...);
+      },
+      args);
+  const std::vector<detail::value_ref> results = detail::inline_asm(
+      asm_text, constraints, operands, {detail::elem_of<R>()...}, shape, is_pure, pack, loc);
+  if constexpr (sizeof...(R) == 1) {
+    return block<R..., rank>(results.front());
+  } else {
+    std::size_t k = 0;
+    return std::tuple<block<R, rank>...>{block<R, rank>(results[k++])...};
+  }
+}
+
+} // namespace tk
