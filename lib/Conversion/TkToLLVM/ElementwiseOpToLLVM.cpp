@@ -1,7 +1,10 @@
 /// @file ElementwiseOpToLLVM.cpp
 /// Elementwise ops on tensors -> one scalar op per element the thread holds: any arith op
 /// (the same op on the elements, which the upstream arith -> LLVM patterns then lower), and
-/// tk.addptr (llvm.getelementptr, on scalars too).
+/// tk.addptr (llvm.getelementptr, on scalars too); and the integer shifts on scalars, which
+/// the upstream patterns would leave poison for an amount of the width or more: here they give
+/// PTX's results (docs/writing-kernels.md), 0 for `<<` and unsigned `>>`, all sign bits for
+/// signed `>>`, the amount read unsigned.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"
 
@@ -61,6 +64,41 @@ struct ArithTensorOpConversion : ConversionPattern {
   }
 };
 
+/// A scalar arith.shli / shrui / shrsi, its amount checked against the width. Benefit 3:
+/// before the upstream arith -> LLVM patterns.
+template <class ShiftOp> struct ShiftOpConversion : OpConversionPattern<ShiftOp> {
+  ShiftOpConversion(TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern<ShiftOp>(converter, context, /*benefit=*/3) {}
+
+  LogicalResult matchAndRewrite(ShiftOp op, typename ShiftOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<IntegerType>(op.getType());
+    if (!type) // a tensor: ArithTensorOpConversion makes scalar shifts of it first
+      return failure();
+    Location loc = op.getLoc();
+    Value x = adaptor.getLhs(), amount = adaptor.getRhs();
+    const unsigned width = type.getWidth();
+    Value shifted, beyond;
+    if constexpr (std::is_same_v<ShiftOp, arith::ShLIOp>)
+      shifted = LLVM::ShlOp::create(rewriter, loc, x, amount);
+    else if constexpr (std::is_same_v<ShiftOp, arith::ShRUIOp>)
+      shifted = LLVM::LShrOp::create(rewriter, loc, x, amount);
+    else
+      shifted = LLVM::AShrOp::create(rewriter, loc, x, amount);
+    if constexpr (std::is_same_v<ShiftOp, arith::ShRSIOp>)
+      beyond = LLVM::AShrOp::create(
+          rewriter, loc, x,
+          LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, width - 1)));
+    else
+      beyond = LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, 0));
+    Value limit =
+        LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, width));
+    Value tooFar = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, amount, limit);
+    rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, tooFar, beyond, shifted);
+    return success();
+  }
+};
+
 struct AddPtrOpConversion : OpConversionPattern<AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -94,5 +132,7 @@ struct AddPtrOpConversion : OpConversionPattern<AddPtrOp> {
 
 void mlir::tk::populateElementwiseOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                                    RewritePatternSet &patterns) {
-  patterns.add<ArithTensorOpConversion, AddPtrOpConversion>(converter, patterns.getContext());
+  patterns.add<ArithTensorOpConversion, AddPtrOpConversion, ShiftOpConversion<arith::ShLIOp>,
+               ShiftOpConversion<arith::ShRUIOp>, ShiftOpConversion<arith::ShRSIOp>>(
+      converter, patterns.getContext());
 }
