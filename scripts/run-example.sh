@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs one TileKit example (default: softmax) with the `dev` preset.
 #   bash scripts/run-example.sh [name] [args...]
-# Examples: vector_add, softmax, layernorm, matmul (see examples/CMakeLists.txt).
+# Examples: vector_add, softmax, layernorm, layernorm_backward, dropout, matmul, attention (see
+# examples/CMakeLists.txt).
 # The script does not set TK_INTERPRET: the example itself decides whether to
 # run on the GPU or in the interpreter, and says which.
 set -euo pipefail

@@ -6,7 +6,7 @@
 /// simple kernels spill nothing to local memory (ptxas -v), and ptxas serializes no wgmma.
 ///
 ///   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm,
-///                              layernorm_backward, matmul, attention) or a
+///                              layernorm_backward, dropout, matmul, attention) or a
 ///                              golden family (params, creation, memory, ...)
 ///   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
 ///                              list of tests misses none)
@@ -14,6 +14,7 @@
 /// Exits 0 when every case passes, 1 otherwise, 77 (skipped) when ptxas cannot run.
 #include "../ir/golden_support.hpp"
 #include "kernels/attention.hpp"
+#include "kernels/dropout.hpp"
 #include "kernels/layernorm.hpp"
 #include "kernels/layernorm_backward.hpp"
 #include "kernels/matmul.hpp"
@@ -115,6 +116,22 @@ std::vector<check_case> example_cases() {
                  4,
                  {},
                  true});
+  // Dropout, forward and backward: Philox's products as mul.hi (the mask from the seed, no
+  // mask buffer), 16-byte accesses, no spills.
+  const auto dropout_case = [&](const char *name, const auto &kernel) {
+    out.push_back({"dropout",
+                   name,
+                   [&kernel] {
+                     return kernel.ir(aligned<float>(), aligned<const float>(), 1 << 20, 0.3f,
+                                      std::int64_t(7), tk::constant(1024));
+                   },
+                   4,
+                   {R"(ld\.global(\.nc)?\.(v4\.b32|v2\.b64))", R"(st\.global\.(v4\.b32|v2\.b64))",
+                    R"(mul\.hi\.u32)"},
+                   true});
+  };
+  dropout_case("forward_f32_block1024", examples::dropout_forward);
+  dropout_case("backward_f32_block1024", examples::dropout_backward);
   // Tensor cores from sm_80: mma.sync fed by ldmatrix from tiles that cp.async fills ahead of
   // the loop (num_stages = 3: two groups in flight), no spills for the large tiles. Sizes
   // divisible by 16, as in the benchmarks, so that the loads are 16-byte vectors. On sm_90a,
