@@ -6,7 +6,7 @@
 /// simple kernels spill nothing to local memory (ptxas -v), and ptxas serializes no wgmma.
 ///
 ///   tk_e2e_ptx PTXAS GROUP     GROUP: an example (vector_add, softmax, layernorm,
-///                              layernorm_backward, dropout, matmul, attention) or a
+///                              layernorm_backward, dropout, matmul, attention, hints) or a
 ///                              golden family (params, creation, memory, ...)
 ///   tk_e2e_ptx --families F... checks that F... are all the golden families (so that CMake's
 ///                              list of tests misses none)
@@ -53,6 +53,29 @@ struct check_case {
 
 /// "sm_90a" -> 90.
 int sm_number(const std::string &target) { return std::atoi(target.c_str() + 3); }
+
+/// out[p * 1024 + i] = kv[slots[p * 1024 + i]]: 1024 slots per program, gathered. With `hinted`,
+/// the slots are declared multiples of 8 in runs of 8 consecutive values, as a paged cache whose
+/// pages hold 8 rows of 8 halves would give.
+inline const auto paged_gather =
+    tk::jit("paged_gather", [](tk::ptr<tk::half> out, tk::ptr<const tk::half> kv,
+                               tk::ptr<const std::int32_t> slots, tk::constant<bool> hinted) {
+      auto offs = tk::program_id(0) * 1024 + tk::arange(0, 1024);
+      auto slot = tk::load(slots + offs);
+      if (hinted.value)
+        slot = tk::max_contiguous(tk::multiple_of(slot, 8), 8);
+      tk::store(out + offs, tk::load(kv + slot));
+    });
+
+/// A copy whose loads and stores carry cache hints.
+inline const auto cache_hinted_copy =
+    tk::jit("cache_hinted_copy", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n) {
+      auto offs = tk::program_id(0) * 1024 + tk::arange(0, 1024);
+      auto a = tk::load(in + offs, {.cache_modifier = tk::cache_modifier::cg});
+      auto b = tk::load(in + offs, {.eviction_policy = tk::eviction_policy::evict_last});
+      tk::store(out + offs, a, {.cache_modifier = tk::cache_modifier::cs});
+      tk::store(out + offs, b + n, {.eviction_policy = tk::eviction_policy::evict_first});
+    });
 
 // Pointers 16-byte aligned (the common case: cudaMalloc'ed buffers), so the IR carries
 // tk.divisibility = 16 like a launch on such buffers would.
@@ -132,6 +155,31 @@ std::vector<check_case> example_cases() {
   };
   dropout_case("forward_f32_block1024", examples::dropout_forward);
   dropout_case("backward_f32_block1024", examples::dropout_backward);
+  // Compiler hints: a gather through offsets loaded from a slot table (a paged KV cache's
+  // block table, a MoE row map) moves 16 bytes per access once the offsets are declared
+  // multiples of 8 in runs of 8 (tk::multiple_of, tk::max_contiguous), and one f16 per access
+  // without the hints, which nothing else tells the compiler.
+  const auto paged_case = [&](const char *name, bool hinted, std::vector<std::string> must,
+                              std::vector<std::string> must_not) {
+    out.push_back({"hints", name,
+                   [hinted] {
+                     return paged_gather.ir(aligned<half>(), aligned<const half>(),
+                                            aligned<const std::int32_t>(), tk::constant(hinted));
+                   },
+                   4, std::move(must), true, 0, std::move(must_not)});
+  };
+  paged_case("gather_hinted", true, {R"(ld\.global(\.nc)?\.(v4\.b32|v2\.b64))"},
+             {R"(ld\.global(\.nc)?\.[bu]16)"});
+  paged_case("gather_unhinted", false, {R"(ld\.global(\.nc)?\.[bu]16)"}, {});
+  // Cache and eviction hints become the qualifiers of the 16-byte accesses.
+  out.push_back(
+      {"hints",
+       "memory_hints",
+       [] { return cache_hinted_copy.ir(aligned<float>(), aligned<const float>(), 1 << 20); },
+       4,
+       {R"(ld\.global\.cg\.v4\.b32)", R"(ld\.global\.L1::evict_last\.v4\.b32)",
+        R"(st\.global\.cs\.v4\.b32)", R"(st\.global\.L1::evict_first\.v4\.b32)"},
+       true});
   // Tensor cores from sm_80: mma.sync fed by ldmatrix from tiles that cp.async fills ahead of
   // the loop (num_stages = 3: two groups in flight), no spills for the large tiles. Sizes
   // divisible by 16, as in the benchmarks, so that the loads are 16-byte vectors. On sm_90a,
