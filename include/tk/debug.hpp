@@ -45,10 +45,15 @@ void device_print_impl(std::string_view prefix, bool hex, loc_t loc, const Xs &.
   std::vector<value_ref> vs;
   (vs.push_back(value_of(values, loc)), ...);
   const std::vector<bool> is_signed{std::is_signed_v<element_of<Xs>>...};
-  for (std::size_t i = 1; i < vs.size(); ++i)
-    if (vs[i]->shape != vs[0]->shape)
-      fail(loc, "tk::device_print: the values must have one shape, got ", to_string(vs[0]->shape),
-           " and ", to_string(vs[i]->shape), "; print them in separate calls");
+  // Blocks of one shape; scalars among them print with an empty index (as tk.print verifies).
+  const value_ref *first = nullptr;
+  for (const value_ref &v : vs)
+    if (!v->shape.empty() && !first)
+      first = &v;
+    else if (!v->shape.empty() && v->shape != (*first)->shape)
+      fail(loc, "tk::device_print: the values must have one shape, got ",
+           to_string((*first)->shape), " and ", to_string(v->shape),
+           "; print them in separate calls");
   print_values(munge_prefix(prefix, !vs.empty()), vs, is_signed, hex, loc);
 }
 

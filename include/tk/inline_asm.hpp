@@ -10,6 +10,7 @@
 #include <source_location>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace tk {
@@ -60,8 +61,11 @@ auto inline_asm_elementwise(std::string_view asm_text, std::string_view constrai
   if constexpr (sizeof...(R) == 1) {
     return block<R..., rank>(results.front());
   } else {
-    std::size_t k = 0;
-    return std::tuple<block<R, rank>...>{block<R, rank>(results[k++])...};
+    // Indexed, not `results[k++]...`: GCC warns (-Wsequence-point) on the increments, though a
+    // braced list sequences them.
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return std::tuple<block<R, rank>...>{block<R, rank>(results[K])...};
+    }(std::index_sequence_for<R...>{});
   }
 }
 

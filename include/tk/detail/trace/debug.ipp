@@ -152,8 +152,9 @@ TK_DECL void assert_true(const value_ref &condition, std::string_view message, l
   const auto n = std::size_t(condition->size());
   for (std::size_t k = 0; k < n; ++k)
     if (!condition->i[k])
-      fail(loc, "device assertion failed: ", message, " (program ",
-           instance_name(ctx, ctx.generation), ", ", lane_name(condition->shape, k), ")");
+      fail(loc, "device assertion failed: ", message.empty() ? "(no message)" : message,
+           " (program ", instance_name(ctx, ctx.generation), ", ", lane_name(condition->shape, k),
+           ")");
 }
 
 TK_DECL void debug_barrier(loc_t loc) {
