@@ -1153,6 +1153,99 @@ inline std::string math_softmax() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// debug: tk.print (blocks of several types, hex, several values, a scalar, no value),
+// tk.debug_barrier, the hints and tk.assume, tk.inline_asm, and loads and stores with cache,
+// eviction and volatile qualifiers. (tk.assert is left out: it needs TK_DEBUG=1 and names the
+// source file by its full path; tests/unit/ir_golden.cpp checks that it parses.)
+
+inline std::string debug_print() {
+  auto k = tk::jit("print", [](tk::ptr<float> pf, tk::ptr<std::uint32_t> pu, tk::i64 n) {
+    auto offs = tk::arange(0, 16);
+    auto x = tk::load(pf + offs);
+    auto u = tk::load(pu + offs);
+    tk::device_print("x", x);                      // prefix " x: "
+    tk::device_print(tk::hex, "bits", x, u, offs); // one shape; u unsigned
+    tk::device_print("n=", n);                     // a scalar
+    tk::device_print("done");                      // no value
+    tk::debug_barrier();
+  });
+  return k.ir(buffers::f32, buffers::u32, std::int64_t(7));
+}
+
+inline std::string debug_hints() {
+  auto k = tk::jit("hints", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 stride) {
+    tk::assume(stride % 16 == 0); // stride a multiple of 16 for AxisInfo
+    auto positive = stride > 0;
+    tk::assume(positive);
+    auto offs = tk::multiple_of(tk::arange(0, 64), 64);
+    auto contiguous = tk::max_contiguous(offs, 64);
+    auto rows = tk::arange(0, 4)(tk::_, tk::newaxis);
+    auto cols = tk::arange(0, 64)(tk::newaxis, tk::_);
+    auto rowoffs = rows * stride;
+    auto tile = rowoffs + cols;
+    auto hinted = tk::max_constancy(tk::multiple_of(tile, {16, 1}), {1, 1});
+    auto s = tk::multiple_of(stride, 16);
+    auto x = tk::load(in + hinted);
+    auto y = tk::load(in + contiguous);
+    auto row = tk::sum(x, 0);
+    auto base = out + s;
+    auto dst = base + contiguous;
+    tk::store(dst, row + y);
+  });
+  return k.ir(buffers::f32, buffers::f32, 48);
+}
+
+inline std::string debug_inline_asm() {
+  auto k = tk::jit(
+      "inline_asm", [](tk::ptr<tk::half> ph, tk::ptr<std::int32_t> pi, tk::ptr<std::int64_t> pl) {
+        auto offs = tk::arange(0, 32);
+        auto h = tk::load(ph + offs);
+        auto i = tk::load(pi + offs);
+        auto l = tk::load(pl + offs);
+        // Two halves a register: pack 2.
+        auto sum = tk::inline_asm_elementwise<tk::half>("add.f16x2 $0, $1, $2;", "=r,r,r",
+                                                        std::tuple{h, h}, true, 2);
+        // A literal argument becomes an i32 block; not pure: kept if unused.
+        auto product = tk::inline_asm_elementwise<std::int32_t>("mul.lo.u32 $0, $1, $2;", "=r,r,r",
+                                                                std::tuple{i, 3}, false, 1);
+        // Two results.
+        auto [lo, hi] = tk::inline_asm_elementwise<std::int32_t, std::int32_t>(
+            "mov.b64 {$0, $1}, $2;", "=r,=r,l", std::tuple{l}, true, 1);
+        tk::store(ph + offs, sum);
+        auto total = product + lo;
+        auto pdst = pi + offs;
+        tk::store(pdst, total + hi);
+      });
+  return k.ir(buffers::f16, buffers::i32, buffers::i64);
+}
+
+inline std::string debug_memory_hints() {
+  auto k = tk::jit("memory_hints", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n) {
+    auto offs = tk::arange(0, 128);
+    auto mask = offs < n;
+    auto pin = in + offs;
+    auto pout = out + offs;
+    auto a = tk::load(pin, {.cache_modifier = tk::cache_modifier::ca});
+    auto b = tk::load(pin, mask, {.cache_modifier = tk::cache_modifier::cg});
+    auto c = tk::load(pin, mask, 0.0f, {.cache_modifier = tk::cache_modifier::cs});
+    auto d = tk::load(pin, {.cache_modifier = tk::cache_modifier::cv});
+    auto e = tk::load(pin, mask, {.eviction_policy = tk::eviction_policy::evict_first});
+    auto f = tk::load(pin, {.eviction_policy = tk::eviction_policy::evict_last});
+    auto g = tk::load(in, {.is_volatile = true}); // a scalar
+    auto h = tk::load(pin, mask, 1.0f, {.is_volatile = true});
+    tk::store(pout, a, {.cache_modifier = tk::cache_modifier::wb});
+    tk::store(pout, b, mask, {.cache_modifier = tk::cache_modifier::cg});
+    tk::store(pout, c, {.cache_modifier = tk::cache_modifier::cs});
+    tk::store(pout, d, mask, {.cache_modifier = tk::cache_modifier::wt});
+    tk::store(pout, e, {.eviction_policy = tk::eviction_policy::evict_first});
+    tk::store(pout, f, mask, {.eviction_policy = tk::eviction_policy::evict_last});
+    tk::store(out, g, {.cache_modifier = tk::cache_modifier::cs}); // a scalar
+    tk::store(pout, h, tk::memory_hints{});                        // no hint: a plain store
+  });
+  return k.ir(buffers::f32, buffers::f32, 100);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 inline const std::vector<kernel_case> &cases() {
   static const std::vector<kernel_case> all = {
@@ -1206,6 +1299,10 @@ inline const std::vector<kernel_case> &cases() {
       {"control", "while", control_while},
       {"atomics", "rmw", atomics_rmw},
       {"atomics", "cas", atomics_cas},
+      {"debug", "print", debug_print},
+      {"debug", "hints", debug_hints},
+      {"debug", "inline_asm", debug_inline_asm},
+      {"debug", "memory_hints", debug_memory_hints},
   };
   return all;
 }

@@ -8,17 +8,17 @@
 /// On a mismatch the actual text is written next to the temporary directory's
 /// tk_golden_actual/<family>.mlir, and the first differing line is reported.
 #include "../ir/golden_support.hpp"
+#include "scoped_env.hpp"
+#include "temp_files.hpp"
 
 #include <catch2/catch.hpp>
 #include <tk/detail/env.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -140,12 +140,13 @@ TK_GOLDEN_FAMILY(scans)
 TK_GOLDEN_FAMILY(dot)
 TK_GOLDEN_FAMILY(control)
 TK_GOLDEN_FAMILY(atomics)
+TK_GOLDEN_FAMILY(debug)
 
 TEST_CASE("ir golden: every family has a test and a golden file, and no golden file is stale",
           "[ir][golden]") {
-  const std::set<std::string> tested = {"params", "creation", "memory",  "arith",
-                                        "casts",  "math",     "shapes",  "reductions",
-                                        "scans",  "dot",      "control", "atomics"};
+  const std::set<std::string> tested = {"params",  "creation", "memory",     "arith", "casts",
+                                        "math",    "shapes",   "reductions", "scans", "dot",
+                                        "control", "atomics",  "debug"};
   const auto families = tk_golden::families();
   const std::set<std::string> defined(families.begin(), families.end());
   CHECK(defined == tested);
@@ -217,34 +218,72 @@ std::string find_ir_checker() {
   return {};
 }
 
+/// find_ir_checker(), with a warning where there is none (the test then checks nothing).
+std::string ir_checker_or_warn() {
+  std::string checker = find_ir_checker();
+  if (checker.empty())
+    WARN("neither tk-opt nor mlir-opt-22 found (set TK_MLIR_OPT); skipping the parse check");
+  return checker;
+}
+
+/// What the IR checker said about `text`, written to `<dir>/<name>.mlir`.
+struct check_result {
+  int status;
+  std::string command, output;
+};
+
+check_result run_checker(const std::string &checker, const std::string &options,
+                         const fs::path &dir, const std::string &name, const std::string &text) {
+  const fs::path input = dir / (name + ".mlir"), log = dir / (name + ".log");
+  write_file(input, text);
+  check_result r;
+  r.command = checker + options + " \"" + input.string() + "\" > \"" + log.string() + "\" 2>&1";
+  r.status = std::system(r.command.c_str());
+  read_file(log, r.output);
+  return r;
+}
+
 } // namespace
 
 TEST_CASE("ir golden: the printed IR of every golden kernel parses and verifies (tk-opt)",
           "[ir][golden][tk-opt]") {
-  const std::string checker = find_ir_checker();
-  if (checker.empty()) {
-    WARN("neither tk-opt nor mlir-opt-22 found (set TK_MLIR_OPT); skipping the parse check");
+  const std::string checker = ir_checker_or_warn();
+  if (checker.empty())
     return;
-  }
-  // A directory of its own: several builds may run this test at once.
-  const auto unique = std::chrono::steady_clock::now().time_since_epoch().count() ^
-                      std::int64_t(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  const fs::path dir = fs::temp_directory_path() / ("tk_golden_parse_" + std::to_string(unique));
-  fs::create_directories(dir);
+  const tk_test::temp_dir dir;
   for (const auto &family : tk_golden::families()) {
     CAPTURE(family);
-    const fs::path input = dir / (family + ".mlir"), log = dir / (family + ".log");
-    write_file(input, tk_golden::family_text(family));
-    const std::string cmd =
-        checker + " --split-input-file \"" + input.string() + "\" > \"" + log.string() + "\" 2>&1";
-    const int rc = std::system(cmd.c_str());
-    std::string output;
-    read_file(log, output);
-    INFO(cmd << "\n" << output.substr(0, 4000));
-    CHECK(rc == 0);
+    const check_result r = run_checker(checker, " --split-input-file", dir.path(), family,
+                                       tk_golden::family_text(family));
+    INFO(r.command << "\n" << r.output.substr(0, 4000));
+    CHECK(r.status == 0);
   }
-  std::error_code ignored;
-  fs::remove_all(dir, ignored);
+}
+
+TEST_CASE("ir: tk.assert, printed with TK_DEBUG=1, parses and verifies (tk-opt)",
+          "[ir][tk-opt][debug]") {
+  // Not in the goldens: it names the source file by its full path and the function as the
+  // compiler spells it.
+  const std::string checker = ir_checker_or_warn();
+  if (checker.empty())
+    return;
+  auto k = tk::jit("asserts", [](tk::ptr<float> p, tk::i32 n) {
+    auto x = tk::load(p + tk::arange(0, 16));
+    tk::device_assert(x >= 0, "x must not be negative: \"x\" \\ 100%");
+    tk::device_assert(n > 0);
+  });
+  std::string ir;
+  {
+    const tk_test::scoped_env debug("TK_DEBUG", "1");
+    alignas(16) static float buffer[16];
+    ir = k.ir(buffer, 4);
+  }
+  REQUIRE(ir.find("\"tk.assert\"") != std::string::npos);
+  const tk_test::temp_dir dir;
+  const check_result r = run_checker(checker, "", dir.path(), "asserts", ir);
+  INFO(r.command << "\n" << r.output.substr(0, 4000) << "\n" << ir);
+  CHECK(r.status == 0);
+  CHECK(r.output.find("tk.assert") != std::string::npos);
 }
 
 TEST_CASE("ir: integer arguments equal to 1 are specialized on", "[ir]") {

@@ -1,6 +1,7 @@
 /// @file temp_files.hpp
-/// Temporary directories, whole files, and what a piece of code writes to stderr: for the tests
-/// of the disk cache and of everything that reads or logs around it.
+/// Temporary directories, whole files, and what a piece of code writes to stderr or stdout: for
+/// the tests of the disk cache and of everything that reads or logs around it, and of
+/// tk::device_print.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -70,6 +71,12 @@ inline void write_file(const fs::path &path, std::string_view bytes) {
 template <class Body> std::string capture_stderr(Body &&body) {
   temp_dir dir;
   return capture_stderr_in((dir.path() / "stderr.txt").string(), std::forward<Body>(body));
+}
+
+/// What `body` writes to stdout (file descriptor 1).
+template <class Body> std::string capture_stdout(Body &&body) {
+  temp_dir dir;
+  return capture_stdout_in((dir.path() / "stdout.txt").string(), std::forward<Body>(body));
 }
 #endif
 
