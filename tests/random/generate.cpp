@@ -24,9 +24,145 @@ const char *short_name(ty t) {
   return names[int(t)];
 }
 
+const math_def &math_of(int fn) {
+  // The forms inside the domain keep the argument where the function is finite and its
+  // derivative small, so that an inexact operand's error stays bounded.
+  static const math_def defs[m_count] = {
+      {"tanh", 1, {}},
+      {"tan", 1, {{wrap::clamp, -1, 1}}},
+      {"asin", 1, {{wrap::clamp, -0.75, 0.75}}},
+      {"acos", 1, {{wrap::clamp, -0.75, 0.75}}},
+      {"atan", 1, {}},
+      {"sinh", 1, {{wrap::clamp, -4, 4}}},
+      {"cosh", 1, {{wrap::clamp, -4, 4}}},
+      {"asinh", 1, {}},
+      {"acosh", 1, {{wrap::abs_plus, 2, 0}}},
+      {"atanh", 1, {{wrap::clamp, -0.75, 0.75}}},
+      {"erf", 1, {}},
+      {"erfc", 1, {}},
+      {"cbrt", 1, {{wrap::abs_plus, 1, 0}}},
+      {"log10", 1, {{wrap::abs_plus, 1, 0}}},
+      {"log1p", 1, {{wrap::abs, 0, 0}}},
+      {"expm1", 1, {{wrap::clamp, -4, 4}}},
+      {"exp2", 1, {{wrap::clamp, -4, 4}}},
+      {"exp10", 1, {{wrap::clamp, -2, 2}}},
+      {"sqrt", 1, {{wrap::abs_plus, 1, 0}}},
+      {"sqrt_rn", 1, {{wrap::abs_plus, 1, 0}}},
+      {"rsqrt", 1, {{wrap::abs_plus, 1, 0}}},
+      {"trunc", 1, {}},
+      {"round", 1, {}},
+      {"rint", 1, {}},
+      {"pow", 2, {{wrap::abs_clamp, 0.5, 4}, {wrap::clamp, -3, 3}}},
+      {"atan2", 2, {{}, {wrap::abs_plus, 1, 0}}},
+      {"hypot", 2, {}},
+      {"fdiv", 2, {{}, {wrap::abs_plus, 1, 0}}},
+      {"div_rn", 2, {{}, {wrap::abs_plus, 1, 0}}},
+      {"isnan", 1, {}},
+      {"isinf", 1, {}},
+      {"signbit", 1, {}},
+      {"maximum", 2, {}},
+      {"minimum", 2, {}},
+      {"clamp", 1, {}},
+      {"finite", 1, {}},
+      {"softmax", 1, {}},
+  };
+  return defs[fn];
+}
+
 namespace {
 
 constexpr double kIntScaleCap = 0x1p62;
+constexpr double kPi = 3.14159265358979323846;
+
+/// The GPU's error bound of a math function on f32 and f64, in ulps of the result (-1: none
+/// given; 0: correctly rounded): docs/writing-kernels.md's table, as tests/unit/
+/// interpreter_math.cpp checks them (gpu.numerics). f16 and bf16 are computed in f32 and
+/// rounded back: 1 ulp of their own type.
+struct ulps {
+  int f32, f64;
+};
+ulps ulps_of(int fn, int form2) {
+  switch (fn) {
+  case m_tanh:
+    return {2, 1};
+  case m_tan:
+    return {4, 2};
+  case m_asin:
+    return {4, 2};
+  case m_acos:
+    return {3, 1};
+  case m_atan:
+    return {2, 2};
+  case m_sinh:
+    return {3, 1};
+  case m_cosh:
+    return {2, 1};
+  case m_asinh:
+    return {3, 2};
+  case m_acosh:
+    return {4, 2};
+  case m_atanh:
+    return {3, 2};
+  case m_erf:
+    return {2, 2};
+  case m_erfc:
+    return {4, 4};
+  case m_cbrt:
+    return {1, 1};
+  case m_log10:
+    return {2, 1};
+  case m_log1p:
+  case m_expm1:
+    return {1, 1};
+  case m_exp2:
+  case m_exp10:
+    return {2, 1};
+  case m_sqrt:
+    return {1, 0};
+  case m_rsqrt:
+    return {2, 1};
+  case m_pow:
+    return {8, 2};
+  case m_atan2:
+  case m_hypot:
+    return {3, 2};
+  case m_fdiv:
+    return form2 == 2 ? ulps{0, 0} : ulps{2, 0};
+  default: // sqrt_rn, div_rn, trunc, round, rint, and what only selects or compares
+    return {0, 0};
+  }
+}
+/// The bound in `t` (f16 and bf16: 1 ulp, computed in f32 and rounded).
+int ulps_in(ulps b, ty t) {
+  if (t == ty::f32)
+    return b.f32;
+  if (t == ty::f64)
+    return b.f64;
+  return b.f32 == 0 ? 0 : 1;
+}
+
+/// The magnitude of the natural logarithm of `t`'s smallest positive value (a subnormal).
+double log_tiny(ty t) {
+  switch (t) {
+  case ty::f16:
+    return 24 * std::log(2.0);
+  case ty::bf16:
+    return 133 * std::log(2.0);
+  case ty::f32:
+    return 149 * std::log(2.0);
+  default:
+    return 1074 * std::log(2.0);
+  }
+}
+
+/// randn on the GPU against the interpreter: its log is lg2.approx, whose absolute error near
+/// 1 (2^-21.4, as CUDA's __logf) the square root of Box-Muller turns into up to 2^-10.2 where
+/// the uniform u1 is close to 1 (r = sqrt(-2 log u1) near 0); elsewhere the ulps of log, sqrt
+/// and cos (a few, relative).
+constexpr double kRandnAbsolute = 0x1p-10;
+constexpr double kRandnRelative = 16 * 0x1p-24;
+/// |randn| is at most sqrt(-2 log(1e-7)) (u1 is at least 1e-7).
+constexpr double kRandnScale = 5.7;
 
 /// The largest error, relative to its scale, an inexact value may carry and still be judged:
 /// a quarter, or twice the scale for fp8, whose unit roundoff (1/16, 1/8) leaves a quarter no
@@ -79,9 +215,7 @@ struct generator {
   /// Adds `s` if its value is one the comparison can judge; returns its id or -1.
   int add(std::vector<stmt> &out, stmt s) {
     s.b = bound_of(s);
-    if (is_float(s.type.t) && !s.b.exact &&
-        !(s.b.scale < max_finite(s.type.t) / 16 &&
-          s.b.err < s.b.scale * max_relative_error(s.type.t) + 1e-3))
+    if (!judgeable(s.type.t, s.b) || !operands_ok(s))
       return -1; // could overflow on one side only, or the bound says nothing
     if (s.type.numel() > 4096)
       return -1;
@@ -94,10 +228,51 @@ struct generator {
   }
 
   // -- bounds ----------------------------------------------------------------------------------
-  bound arg(const stmt &s, int k) const { return bounds[std::size_t(s.args[std::size_t(k)])]; }
+  /// Operand k's bound, its relative part made absolute.
+  bound arg(const stmt &s, int k) const {
+    return absolute(bounds[std::size_t(s.args[std::size_t(k)])]);
+  }
   ty arg_type(const stmt &s, int k) const { return types[std::size_t(s.args[std::size_t(k)])].t; }
+  static bound absolute(bound b) {
+    b.err += b.rel * b.scale;
+    b.rel = 0;
+    return b;
+  }
+  /// Whether value `id` may be NaN or infinite: flagged so, or an exact float that may have
+  /// overflowed.
+  bool may_be_special(int id) const {
+    const bound &b = bounds[std::size_t(id)];
+    const ty t = types[std::size_t(id)].t;
+    return is_float(t) && (b.special || b.scale >= max_finite(t));
+  }
 
+  /// A statement's bound, with what NaNs, infinities and signed zeros it may hold.
   bound bound_of(const stmt &s) const {
+    if (s.kind == op::math)
+      return math_bound(s);
+    if (s.kind == op::random)
+      return random_bound(s);
+    bound b = core_bound(s);
+    if (!is_float(s.type.t))
+      return b;
+    const bool kills = (s.kind == op::unary && s.a0 == u_exp); // exp(clamp(x, -4, 4))
+    for (std::size_t k = s.kind == op::where ? 1 : 0; k < s.args.size(); ++k) {
+      const int a = s.args[k];
+      if (!is_float(types[std::size_t(a)].t))
+        continue;
+      b.special |= may_be_special(a) && !kills;
+      b.loose_zero |= bounds[std::size_t(a)].loose_zero;
+    }
+    // maxnum, minnum and reductions may give either zero.
+    const bool makes_loose =
+        ((s.kind == op::binary || s.kind == op::literal) && (s.a0 == b_max || s.a0 == b_min)) ||
+        (s.kind == op::reduce && s.a0 != r_argmax && s.a0 != r_argmin) || s.kind == op::scan ||
+        s.kind == op::dot;
+    b.loose_zero |= makes_loose;
+    return b;
+  }
+
+  bound core_bound(const stmt &s) const {
     const ty t = s.type.t;
     const double u = unit_roundoff(t);
     auto inexact = [&](double scale, double err) {
@@ -243,6 +418,8 @@ struct generator {
     case op::loop:
     case op::branch:
     case op::assign:
+    case op::math: // bound_of's own
+    case op::random:
       break;
     }
     return {true, 0, 0};
@@ -273,28 +450,287 @@ struct generator {
   /// conversions to integers, argmax, argmin) still exact.
   bool judgeable(const std::vector<stmt> &body) const {
     for (const stmt &s : body) {
-      if (!judgeable(s.body) || !judgeable(s.else_body))
+      if (!judgeable(s.body) || !judgeable(s.else_body) || !operands_ok(s))
         return false;
-      if (s.id < 0)
-        continue;
-      const bound b = bounds[std::size_t(s.id)];
-      if (is_float(s.type.t) && !b.exact &&
-          !(b.scale < max_finite(s.type.t) / 16 &&
-            b.err < b.scale * max_relative_error(s.type.t) + 1e-3))
+      if (s.id >= 0 && !judgeable(s.type.t, bounds[std::size_t(s.id)]))
         return false;
-      const bool needs_exact =
-          s.kind == op::compare || (s.kind == op::unary && s.a0 >= u_floor) ||
-          (s.kind == op::cast && is_float(arg_type(s, 0)) && !is_float(s.type.t)) ||
-          (s.kind == op::reduce && s.a0 >= r_argmax);
-      if (needs_exact)
-        for (int a : s.args)
-          if (!bounds[std::size_t(a)].exact)
-            return false;
     }
     return true;
   }
+  /// Whether a value of type `t` with bound `b` can be judged: an inexact float far from
+  /// overflow, its error a fraction of its scale.
+  static bool judgeable(ty t, bound b) {
+    b = absolute(b);
+    return !is_float(t) || b.exact ||
+           (b.scale < max_finite(t) / 16 && b.err < b.scale * max_relative_error(t) + 1e-3);
+  }
+  /// Whether the operands of `s` are as it needs them: exact where a discontinuity would make
+  /// an inexact one meaningless (comparisons, floor, ceil, conversions to integers, argmax,
+  /// argmin, rounding, math functions on their whole domain), free of NaNs and with the sign
+  /// of a zero known where the sign bit decides the result.
+  bool operands_ok(const stmt &s) const {
+    auto exact = [&](int k) { return bounds[std::size_t(s.args[std::size_t(k)])].exact; };
+    auto all_exact = [&] {
+      for (std::size_t k = 0; k < s.args.size(); ++k)
+        if (!exact(int(k)))
+          return false;
+      return true;
+    };
+    auto clean = [&](int k) { // no NaN, and a zero's sign the same on both sides
+      const int a = s.args[std::size_t(k)];
+      return !may_be_special(a) && !bounds[std::size_t(a)].loose_zero;
+    };
+    switch (s.kind) {
+    case op::compare:
+      return all_exact();
+    case op::unary:
+      return s.a0 < u_floor || all_exact();
+    case op::cast:
+      return !(is_float(arg_type(s, 0)) && !is_float(s.type.t)) || all_exact();
+    case op::reduce:
+      return s.a0 < r_argmax || all_exact();
+    case op::math: {
+      const math_def &d = math_of(s.a0);
+      const bool whole_domain = s.a1 == 0 && (d.domain[0].w != wrap::none ||
+                                              (d.arity == 2 && d.domain[1].w != wrap::none));
+      if ((whole_domain || s.a0 == m_trunc || s.a0 == m_round || s.a0 == m_rint) && !all_exact())
+        return false;
+      if (s.a0 == m_signbit)
+        return exact(0) && clean(0);
+      if (s.a0 == m_atan2 && s.a1 == 0)
+        return clean(0) && clean(1);
+      if (s.a0 == m_softmax)
+        return !may_be_special(s.args[0]);
+      return true;
+    }
+    default:
+      return true;
+    }
+  }
   static bound join(bound a, bound b) {
-    return {a.exact && b.exact, std::max(a.scale, b.scale), std::max(a.err, b.err)};
+    return {a.exact && b.exact,     std::max(a.scale, b.scale), std::max(a.err, b.err),
+            std::max(a.rel, b.rel), a.special || b.special,     a.loose_zero || b.loose_zero};
+  }
+
+  /// Operand k of a math function after its wrap (math_domain): its magnitude and error.
+  struct wrapped {
+    double scale, err;
+    bool exact, special;
+  };
+  wrapped wrapped_operand(const stmt &s, int k) const {
+    const bound b = arg(s, k);
+    const ty t = arg_type(s, k);
+    wrapped o{std::min(b.scale, max_finite(t)), b.err, b.exact,
+              may_be_special(s.args[std::size_t(k)])};
+    const math_domain d = s.a1 == 1 ? math_of(s.a0).domain[k] : math_domain{};
+    switch (d.w) {
+    case wrap::none:
+    case wrap::abs:
+      break;
+    case wrap::clamp: // a NaN becomes lo, an infinity lo or hi
+      o.scale = std::min(o.scale, std::max(std::abs(d.lo), std::abs(d.hi)));
+      o.special = false;
+      break;
+    case wrap::abs_plus: // rounded: two inexact operands may round apart
+      o.scale += d.lo;
+      if (!o.exact)
+        o.err += 2 * unit_roundoff(t) * o.scale;
+      break;
+    case wrap::abs_clamp:
+      o.scale = d.hi;
+      o.special = false;
+      break;
+    }
+    return o;
+  }
+
+  /// The bound of a math function's result: its finite magnitude, the operands' errors through
+  /// the function's derivative on the domain it sees, and its own documented ulps (relative).
+  bound math_bound(const stmt &s) const {
+    const ty t = s.type.t;
+    const int fn = s.a0;
+    const bool whole = s.a1 == 0; // on the whole domain: exact operands only
+    const wrapped x = wrapped_operand(s, 0);
+    const bool two = s.args.size() > 1 && fn != m_softmax; // a second operand
+    const wrapped y = two ? wrapped_operand(s, 1) : x;
+    const double S = x.scale;
+    double R = 0, Lx = 0, Ly = 0; // result magnitude, derivatives
+    bool special = x.special || y.special;
+    switch (fn) {
+    case m_isnan:
+    case m_isinf:
+    case m_signbit:
+      return {true, 1, 0};
+    case m_maximum:
+    case m_minimum: {
+      const bound a = arg(s, 0), b = arg(s, 1);
+      bound r{a.exact && b.exact, std::max(a.scale, b.scale), std::max(a.err, b.err)};
+      if (!is_float(t))
+        return {true, std::min(r.scale, int_range(t)), 0};
+      r.special = special;
+      r.loose_zero = s.a2 != 2 || bounds[std::size_t(s.args[0])].loose_zero ||
+                     bounds[std::size_t(s.args[1])].loose_zero;
+      return r;
+    }
+    case m_clamp: {
+      const bound a = arg(s, 0);
+      if (!is_float(t))
+        return {true, std::min(a.scale, int_range(t)), 0};
+      bound r{a.exact, std::min(a.scale, std::max(std::abs(s.f), std::abs(s.g))), a.err};
+      r.special = s.a2 == 2 && special; // maxnum drops a NaN; with propagate_nan::all it stays
+      r.loose_zero = bounds[std::size_t(s.args[0])].loose_zero;
+      return r;
+    }
+    case m_finite: {
+      const bound a = arg(s, 0);
+      bound r{a.exact, std::max(std::min(a.scale, max_finite(t)), std::abs(s.f)), a.err};
+      r.loose_zero = bounds[std::size_t(s.args[0])].loose_zero;
+      return r;
+    }
+    case m_softmax: {
+      // exp(x - max) in (0, 1] (the maximum's own term exactly 1, so the sum is at least 1),
+      // a sum of n of them in any order, and a division by it.
+      const bound a = arg(s, 0);
+      const double u = unit_roundoff(t);
+      const double n = double(types[std::size_t(s.args[0])].shape[std::size_t(s.i[0])]);
+      const double e_exp = (ulps_in({2, 1}, t) + 1) * 2 * u + 2 * u;
+      const double e_num = 2 * a.err + e_exp;
+      const double e_sum = n * e_num + 2 * n * n * u;
+      const int div_ulps = s.i[2] ? 0 : ulps_in({2, 0}, t);
+      return {false, 1, e_num + e_sum + (div_ulps + 1) * 2 * u};
+    }
+    case m_tanh:
+      R = std::min(S, 1.0), Lx = 1;
+      break;
+    case m_tan:
+      R = std::tan(std::min(S, 1.0)), Lx = 1 / std::pow(std::cos(std::min(S, 1.0)), 2);
+      break;
+    case m_asin:
+    case m_acos: {
+      const double m = std::min(S, 0.75);
+      R = fn == m_asin ? (whole ? kPi / 2 : std::asin(m)) : kPi;
+      Lx = 1 / std::sqrt(1 - m * m);
+      special |= whole && S > 1;
+      break;
+    }
+    case m_atan:
+      R = std::min(S, kPi / 2), Lx = 1;
+      break;
+    case m_sinh:
+    case m_cosh:
+      R = std::cosh(std::min(S, 4.0)), Lx = std::cosh(std::min(S, 4.0));
+      break;
+    case m_asinh:
+      R = std::asinh(S), Lx = 1;
+      break;
+    case m_acosh:
+      R = std::acosh(std::max(S, 1.0)), Lx = 1 / std::sqrt(3.0);
+      special |= whole;
+      break;
+    case m_atanh: {
+      const double m = std::min(S, 0.75);
+      R = std::atanh(m), Lx = 1 / (1 - m * m);
+      if (whole && S < 1)
+        R = std::atanh(S);
+      else if (whole) // atanh(+-1) = +-inf, NaN beyond
+        R = 0.5 * std::log(2 / unit_roundoff(t)) + 1, special = true;
+      break;
+    }
+    case m_erf:
+      R = 1, Lx = 1.1284;
+      break;
+    case m_erfc:
+      R = 2, Lx = 1.1284;
+      break;
+    case m_cbrt:
+      R = std::cbrt(S), Lx = 1.0 / 3;
+      break;
+    case m_log10:
+    case m_log1p: {
+      const double l = fn == m_log10 ? std::log10(S) : std::log1p(S);
+      R = l, Lx = fn == m_log10 ? 1 / std::log(10.0) : 1;
+      if (whole) { // log10(0) = -inf, log1p(-1) = -inf, NaN below
+        R = std::max(l,
+                     (fn == m_log10 ? log_tiny(t) / std::log(10.0) : -std::log(unit_roundoff(t)))) +
+            1;
+        special = true;
+      }
+      break;
+    }
+    case m_expm1:
+    case m_exp2:
+    case m_exp10: {
+      const double base = fn == m_exp10 ? 10 : fn == m_exp2 ? 2 : std::exp(1.0);
+      R = std::pow(base, S), Lx = R * std::log(base);
+      break;
+    }
+    case m_sqrt:
+    case m_sqrt_rn:
+      R = std::sqrt(S), Lx = 0.5;
+      special |= whole;
+      break;
+    case m_rsqrt:
+      R = whole ? std::exp(log_tiny(t) / 2) : 1, Lx = 0.5;
+      special |= whole;
+      break;
+    case m_trunc:
+    case m_round:
+    case m_rint:
+      R = S + 1;
+      break;
+    case m_pow: {
+      if (s.a2 == 1) { // a literal exponent c
+        const double c = s.f;
+        R = whole ? std::pow(S, c) : std::max(std::pow(4.0, c), std::pow(0.5, c));
+        Lx = std::abs(c) * std::max(std::pow(4.0, c - 1), std::pow(0.5, c - 1));
+        special |= whole && c != std::floor(c); // a negative base
+        break;
+      }
+      const double e = y.scale; // base in [0.5, 4], exponent in [-e, e]
+      R = std::pow(4.0, e);
+      Lx = e * std::max(std::pow(4.0, e - 1), std::pow(2.0, e + 1));
+      Ly = R * std::log(4.0);
+      break;
+    }
+    case m_atan2:
+      R = whole ? kPi : std::min(S, kPi / 2), Lx = 1, Ly = 0.5;
+      break;
+    case m_hypot:
+      R = S + y.scale, Lx = 1, Ly = 1;
+      break;
+    case m_fdiv:
+    case m_div_rn:
+      R = S, Lx = 1, Ly = S;
+      break;
+    }
+    const int k = ulps_in(ulps_of(fn, s.a2), t);
+    bound r;
+    r.scale = R;
+    r.special = special;
+    r.loose_zero = bounds[std::size_t(s.args[0])].loose_zero ||
+                   (two && bounds[std::size_t(s.args[1])].loose_zero);
+    if (k == 0 && x.exact && y.exact) // correctly rounded, as the interpreter rounds
+      return r;
+    r.exact = false;
+    r.err = (x.exact ? 0 : Lx * x.err) + (two && !y.exact ? Ly * y.err : 0);
+    // The documented ulps, and the interpreter's own half ulp; they hold for normal results,
+    // and an f16 subnormal may round to the next one (those of the other types are below the
+    // comparison's absolute 1e-30).
+    r.rel = (k + 1) * 2 * unit_roundoff(t);
+    if (t == ty::f16)
+      r.err += 0x1p-24;
+    return r;
+  }
+
+  bound random_bound(const stmt &s) const {
+    switch (s.a0) {
+    case rnd_rand:
+      return {true, 1, 0};
+    case rnd_randn:
+      return {false, kRandnScale, kRandnAbsolute, kRandnRelative};
+    default:
+      return {true, int_range(ty::u32), 0};
+    }
   }
 
   // -- statements ------------------------------------------------------------------------------
@@ -704,6 +1140,122 @@ struct generator {
     return id;
   }
 
+  /// A math library function (math_fn) of one or two operands, on the operands as they are
+  /// where they are exact (NaNs and infinities where the function gives them) or brought inside
+  /// its domain (math_domain).
+  int math(std::vector<stmt> &out) {
+    const int fn = uniform(0, m_count - 1);
+    const math_def &d = math_of(fn);
+    const bool numeric = fn == m_maximum || fn == m_minimum || fn == m_clamp; // integers too
+    const int x = find([&](int v) {
+      const ty t = types[std::size_t(v)].t;
+      if (numeric)
+        return t != ty::i1 && !(fn == m_clamp && is_fp8(t));
+      if (fn == m_softmax && types[std::size_t(v)].rank() == 0)
+        return false;
+      return is_float(t) && !is_fp8(t);
+    });
+    if (x < 0)
+      return -1;
+    const vtype tx = types[std::size_t(x)];
+    stmt s{op::math};
+    s.a0 = fn;
+    s.args = {x};
+    s.type = tx;
+    const bool pow_literal = fn == m_pow && chance(0.4);
+    if (d.arity == 2 && !pow_literal) {
+      const int y = find([&](int v) {
+        const vtype &t = types[std::size_t(v)];
+        return t.t == tx.t && broadcastable(tx.shape, t.shape);
+      });
+      if (y < 0)
+        return -1;
+      s.args.push_back(y);
+      s.type.shape = broadcast_shape(tx.shape, types[std::size_t(y)].shape);
+    }
+    const bool wraps = d.domain[0].w != wrap::none || (d.arity == 2 && d.domain[1].w != wrap::none);
+    bool exact = true;
+    for (int a : s.args)
+      exact = exact && bounds[std::size_t(a)].exact;
+    // On the whole domain (exact operands), or inside it; tan's poles, rsqrt's, raw fdiv and
+    // pow's negative exponents would overflow near a threshold, so they stay inside.
+    const bool whole_ok = exact && fn != m_tan && fn != m_fdiv && fn != m_div_rn &&
+                          !(fn == m_pow && !pow_literal) && fn != m_sinh && fn != m_cosh &&
+                          fn != m_expm1 && fn != m_exp2 && fn != m_exp10;
+    s.a1 = wraps && !(whole_ok && chance(0.5)) ? 1 : 0;
+    switch (fn) {
+    case m_pow:
+      if (pow_literal) {
+        s.a2 = 1;
+        s.f = s.a1 ? pick(std::vector<double>{2, 3, -1, -2, 0.5, 1.5})
+                   : pick(std::vector<double>{2, 3, 0.5, 1.5});
+      }
+      break;
+    case m_fdiv:
+      s.a2 = uniform(0, 2);
+      break;
+    case m_maximum:
+    case m_minimum:
+      s.a2 = uniform(1, 2);
+      break;
+    case m_clamp:
+      s.a2 = uniform(0, 2);
+      if (is_float(tx.t)) {
+        s.f = -uniform(1, 16) / 4.0;
+        s.g = uniform(1, 16) / 4.0;
+      } else {
+        s.f = uniform(is_unsigned(tx.t) ? 0 : -9, 4);
+        s.g = s.f + uniform(0, 9);
+      }
+      break;
+    case m_finite:
+      s.f = uniform(-8, 8) / 2.0;
+      break;
+    case m_softmax:
+      s.i[0] = uniform(0, tx.rank() - 1);
+      s.i[1] = s.i[0] > 0 || chance(0.5); // along axis 1, the reductions must keep it
+      s.i[2] = uniform(0, 1);
+      break;
+    case m_isnan:
+    case m_isinf:
+    case m_signbit:
+      s.type.t = ty::i1;
+      break;
+    }
+    return add(out, s);
+  }
+
+  /// tk::rand, randn, randint or one of randint4x's four, from an i32 or u32 block of offsets
+  /// and a seed: s0, s1, a C++ integer or an integer scalar of the kernel.
+  int random_op(std::vector<stmt> &out) {
+    const int offsets = find([&](int v) {
+      const ty t = types[std::size_t(v)].t;
+      return t == ty::i32 || t == ty::u32;
+    });
+    if (offsets < 0)
+      return -1;
+    stmt s{op::random};
+    s.a0 = uniform(0, rnd_count - 1);
+    s.a1 = uniform(0, 3);
+    s.a2 = uniform(0, 3);
+    s.args = {offsets};
+    if (s.a2 == 2)
+      s.i[0] = pick(std::vector<std::int64_t>{0, 1, 42, -1, 2147483647, 81985529216486895});
+    if (s.a2 == 3) {
+      const int seed = find([&](int v) {
+        return types[std::size_t(v)].rank() == 0 && is_int(types[std::size_t(v)].t);
+      });
+      if (seed < 0)
+        s.a2 = 0;
+      else
+        s.args.push_back(seed);
+    }
+    s.i[1] = chance(0.2) ? pick(std::vector<std::int64_t>{3, 7}) : 0;
+    s.type = {s.a0 == rnd_rand || s.a0 == rnd_randn ? ty::f32 : ty::u32,
+              types[std::size_t(offsets)].shape};
+    return add(out, s);
+  }
+
   /// A loop over 0 .. trips (a constant, or s1) whose body updates one or two outer values.
   int loop(std::vector<stmt> &out) {
     if (loops >= 2 || depth >= 2)
@@ -821,7 +1373,7 @@ struct generator {
   void statements(std::vector<stmt> &out, int count) {
     for (int made = 0, attempts = 0; made < count && attempts < 20 * count; ++attempts) {
       int r = -1;
-      switch (uniform(0, 15)) {
+      switch (uniform(0, 18)) {
       case 0:
       case 1: {
         const int rank = uniform(0, 2);
@@ -873,6 +1425,13 @@ struct generator {
         break;
       case 14:
         r = branch(out);
+        break;
+      case 16:
+      case 17:
+        r = math(out);
+        break;
+      case 18:
+        r = random_op(out);
         break;
       default: {
         stmt s{op::arange};

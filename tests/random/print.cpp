@@ -42,6 +42,75 @@ std::string scaled(const std::string &index, std::int64_t stride) {
   return index + " * " + (stride < 0 ? std::string("s0") : std::to_string(stride));
 }
 
+/// A float literal as C++ (2 -> "2.0").
+std::string real(double f) { return literal_of(ty::f64, f); }
+
+std::string wrapped(const math_domain &d, const std::string &x) {
+  switch (d.w) {
+  case wrap::none:
+    return x;
+  case wrap::clamp:
+    return "tk::clamp(" + x + ", " + real(d.lo) + ", " + real(d.hi) + ")";
+  case wrap::abs_plus:
+    return "tk::abs(" + x + ") + " + real(d.lo);
+  case wrap::abs:
+    return "tk::abs(" + x + ")";
+  case wrap::abs_clamp:
+    return "tk::clamp(tk::abs(" + x + "), " + real(d.lo) + ", " + real(d.hi) + ")";
+  }
+  return x;
+}
+
+std::string nan_mode(int a2) {
+  return a2 == 0 ? "" : a2 == 1 ? ", tk::propagate_nan::none" : ", tk::propagate_nan::all";
+}
+
+std::string math_expr(const stmt &s) {
+  const math_def &d = math_of(s.a0);
+  auto operand = [&](int k) {
+    return wrapped(s.a1 ? d.domain[k] : math_domain{}, v(s.args[std::size_t(k)]));
+  };
+  const std::string x = operand(0);
+  const std::string name = std::string("tk::") + d.name;
+  const bool is_real = is_float(s.type.t);
+  switch (s.a0) {
+  case m_pow:
+    return name + "(" + x + ", " + (s.a2 == 1 ? real(s.f) : operand(1)) + ")";
+  case m_fdiv:
+    return name + "(" + x + ", " + operand(1) +
+           (s.a2 == 0   ? ""
+            : s.a2 == 1 ? ", false"
+                        : ", true") +
+           ")";
+  case m_maximum:
+  case m_minimum:
+    return name + "(" + x + ", " + operand(1) + nan_mode(s.a2) + ")";
+  case m_clamp:
+    return name + "(" + x + ", " + (is_real ? real(s.f) : literal_of(ty::i32, s.f)) + ", " +
+           (is_real ? real(s.g) : literal_of(ty::i32, s.g)) + nan_mode(s.a2) + ")";
+  case m_finite:
+    return "tk::where(tk::isnan(" + x + ") | tk::isinf(" + x + "), " + real(s.f) + ", " + x + ")";
+  case m_softmax:
+    if (s.i[1])
+      return name + "(" + x + ", " + std::to_string(s.i[0]) + ", tk::keep_dims" +
+             (s.i[2] ? ", true" : "") + ")";
+    return name + "(" + x + (s.i[2] ? ", 0, false, true" : "") + ")";
+  default:
+    return name + "(" + x + (d.arity == 2 ? ", " + operand(1) : "") + ")";
+  }
+}
+
+std::string random_expr(const stmt &s) {
+  constexpr const char *names[] = {"rand", "randn", "randint", "randint4x"};
+  const std::string seed = s.a2 == 0   ? "s0"
+                           : s.a2 == 1 ? "s1"
+                           : s.a2 == 2 ? "std::int64_t(" + std::to_string(s.i[0]) + ")"
+                                       : v(s.args[1]);
+  return std::string("tk::") + names[s.a0] + "(" + seed + ", " + v(s.args[0]) +
+         (s.i[1] ? ", " + std::to_string(s.i[1]) : "") + ")" +
+         (s.a0 == rnd_randint4x ? "[" + std::to_string(s.a1) + "]" : "");
+}
+
 struct printer {
   const program &p;
   std::ostringstream os;
@@ -159,6 +228,10 @@ struct printer {
     case op::scan:
       return std::string(s.a0 == 0 ? "tk::cumsum(" : "tk::cumprod(") + a + ", " +
              std::to_string(s.a1) + ", " + (s.a2 ? "true" : "false") + ")";
+    case op::math:
+      return math_expr(s);
+    case op::random:
+      return random_expr(s);
     case op::dot: {
       constexpr const char *precisions[] = {"tf32", "ieee", "tf32x3"};
       return "tk::dot(" + a + ", " + b + (s.args.size() > 2 ? ", " + v(s.args[2]) : "") +
@@ -248,7 +321,11 @@ struct printer {
         line(depth, "auto " + v(s.id) + " = " + expr(s) + "; // " + short_name(s.type.t) + " " +
                         shape_list(s.type.shape) +
                         (is_float(s.type.t)
-                             ? (s.b.exact ? " exact" : " within " + literal_of(ty::f64, s.b.err))
+                             ? (s.b.exact ? " exact"
+                                          : " within " + literal_of(ty::f64, s.b.err) +
+                                                (s.b.rel > 0
+                                                     ? " + " + literal_of(ty::f64, s.b.rel) + " |x|"
+                                                     : ""))
                              : ""));
       }
     }
@@ -446,12 +523,13 @@ std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
         else if (r.b.exact || std::isinf(e) || std::isinf(a))
           ok = e == a; // +0 and -0 alike
         else
-          ok = std::abs(e - a) <= 2 * r.b.err + 1e-30;
+          ok = std::abs(e - a) <= 2 * (r.b.err + r.b.rel * std::abs(e)) + 1e-30;
         if (!ok && shown++ < 8) {
           os << "v" << r.id << " (" << short_name(t) << " " << shape_list(r.type.shape)
              << ", program " << g << ") element " << k << ": interpreter " << e << ", GPU " << a;
           if (is_float(t) && !r.b.exact)
-            os << " (bound " << r.b.err << ")";
+            os << " (bound " << r.b.err << (r.b.rel > 0 ? " + " : "")
+               << (r.b.rel > 0 ? std::to_string(r.b.rel) + " |x|" : "") << ")";
           if (!stored)
             os << " (not stored)";
           os << "\n";

@@ -7,8 +7,8 @@
 /// A program is a list of statements over values. Every value has a dtype and a shape of rank 0
 /// to 2 (powers of two); statements are elementwise math, casts, comparisons and `where`, shape
 /// changes, reductions and scans, `dot`, loads with random offsets, strides and masks, a loop
-/// with carried values and an `if_`. The kernel's parameters are fixed, so that one C++ lambda
-/// runs every program:
+/// with carried values and an `if_`, the math library's functions and random numbers.
+/// The kernel's parameters are fixed, so that one C++ lambda runs every program:
 ///
 ///     (tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1, tk::ptr<std::uint8_t> out,
 ///      tk::i32 s0, tk::i32 s1)
@@ -17,9 +17,10 @@
 /// stored, row-major, at its own offset of `out` (one copy per program instance).
 ///
 /// Results are compared as the generator tracks them: integers bit for bit; floats bit for bit
-/// while only correctly rounded operations (+ - * / sqrt, conversions, max, min, where) made them
-/// from exact inputs, else within an absolute bound the generator propagates from the inputs'
-/// magnitude through each operation (reductions, transcendental functions, dot).
+/// while only correctly rounded operations (+ - * /, sqrt_rn, div_rn, conversions, max, min,
+/// where, rounding) made them from exact inputs, else within a bound the generator propagates
+/// from the inputs' magnitude through each operation (reductions, math functions within their
+/// documented ulps, dot).
 #pragma once
 
 #include <tk/tk.hpp>
@@ -157,12 +158,24 @@ struct vtype {
   bool operator==(const vtype &) const = default;
 };
 
-/// What the comparison may expect of a float value: bit-exact, or within `err` of the
-/// interpreter's value; `scale` bounds its magnitude.
+/// What the comparison may expect of a float value: bit-exact, or within `err + rel * |x|` of
+/// the interpreter's value x; `scale` bounds its magnitude where it is finite. `rel` is kept
+/// only on the value a math function returns (its documented ulps); an operation on the value
+/// takes it as the absolute `err + rel * scale`.
 struct bound {
   bool exact = true;
   double scale = 0;
   double err = 0;
+  double rel = 0;
+  /// It may be NaN or infinite (at the same elements on both sides): a math function outside
+  /// its domain, or an exact value that may have overflowed. NaNs need not have the same bits
+  /// (the host's default NaN has its sign bit set, the GPU's not), so `tk::signbit` only takes
+  /// values without.
+  bool special = false;
+  /// A zero in it may be +0 on one side and -0 on the other (maxnum and minnum choose either
+  /// of two zeros, sums may start from +0): `tk::signbit` and `tk::atan2` only take values
+  /// without.
+  bool loose_zero = false;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +205,79 @@ enum class op : std::uint8_t {
   loop,      // i[0]: trip count (or -1: s1); body; carried
   branch,    // arg 0: condition; body (then), else_body; carried
   assign,    // inside a region: carried value arg 0 := arg 1
+  math,      // a0: math_fn; a1: form (0 on the operands as they are, 1 inside the function's
+             // domain: math_domain); a2: the NaN mode of maximum / minimum / clamp (0 none
+             // given, 1 propagate_nan::none, 2 ::all), fdiv's ieee_rounding (0 none given, 1
+             // false, 2 true), pow's literal exponent (1: f); args; f, g: literals; i[0..2]:
+             // softmax's dim, keep_dims, ieee_rounding
+  random,    // a0: random_kind; a1: which of randint4x's four; a2: the seed (0 s0, 1 s1, 2 the
+             // literal i[0], 3 the integer scalar arg 1); arg 0: the offsets; i[1]: rounds
+             // (0: the default)
 };
+
+/// The math library's functions in op::math (docs/writing-kernels.md's math table).
+enum math_fn : int {
+  m_tanh,
+  m_tan,
+  m_asin,
+  m_acos,
+  m_atan,
+  m_sinh,
+  m_cosh,
+  m_asinh,
+  m_acosh,
+  m_atanh,
+  m_erf,
+  m_erfc,
+  m_cbrt,
+  m_log10,
+  m_log1p,
+  m_expm1,
+  m_exp2,
+  m_exp10,
+  m_sqrt,
+  m_sqrt_rn,
+  m_rsqrt,
+  m_trunc,
+  m_round,
+  m_rint,
+  m_pow,
+  m_atan2,
+  m_hypot,
+  m_fdiv,
+  m_div_rn,
+  m_isnan,
+  m_isinf,
+  m_signbit,
+  m_maximum,
+  m_minimum,
+  m_clamp,
+  m_finite, // tk::where(tk::isnan(x) | tk::isinf(x), f, x)
+  m_softmax,
+  m_count
+};
+
+/// How an operand is brought inside a function's domain (op::math with a1 = 1).
+enum class wrap : std::uint8_t {
+  none,      // x
+  clamp,     // tk::clamp(x, lo, hi)
+  abs_plus,  // tk::abs(x) + lo
+  abs,       // tk::abs(x)
+  abs_clamp, // tk::clamp(tk::abs(x), lo, hi)
+};
+struct math_domain {
+  wrap w = wrap::none;
+  double lo = 0, hi = 0;
+};
+
+struct math_def {
+  const char *name; // tk::<name>
+  int arity;
+  math_domain domain[2]; // of the operands, in the form inside the domain
+};
+const math_def &math_of(int fn);
+
+enum random_kind : int { rnd_rand, rnd_randn, rnd_randint, rnd_randint4x, rnd_count };
 
 enum unary_kind : int {
   u_neg,
@@ -235,6 +320,7 @@ struct stmt {
   int a0 = 0, a1 = 0, a2 = 0;
   std::int64_t i[6] = {}; // load geometry, loop trip count
   double f = 0;           // a literal, `other`, a full's value
+  double g = 0;           // a second literal (clamp's upper bound)
   ty to = ty::i32;        // cast target, load dtype
   shape_t to_shape;       // broadcast / reshape target
   std::vector<stmt> body, else_body;

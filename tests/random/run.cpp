@@ -420,6 +420,191 @@ struct runner {
     fail("a dot of " + std::string(short_name(s.type.t)) + " operands");
   }
 
+  // -- math functions ---------------------------------------------------------------------------
+
+  /// Operand `x` brought inside a function's domain (math_domain), as print.cpp writes it.
+  template <class T, int R>
+  static tk::block<T, R> wrapped(const math_domain &d, const tk::block<T, R> &x) {
+    switch (d.w) {
+    case wrap::none:
+      break;
+    case wrap::clamp:
+      return tk::clamp(x, d.lo, d.hi);
+    case wrap::abs_plus:
+      return tk::abs(x) + d.lo;
+    case wrap::abs:
+      return tk::abs(x);
+    case wrap::abs_clamp:
+      return tk::clamp(tk::abs(x), d.lo, d.hi);
+    }
+    return x;
+  }
+  static tk::propagate_nan nan_of(int a2) {
+    return a2 == 2 ? tk::propagate_nan::all : tk::propagate_nan::none;
+  }
+
+  template <class T, int R> void math1(const stmt &s, const tk::block<T, R> &x) {
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (s.a0 == m_clamp) {
+        if constexpr (!std::is_same_v<T, tk::f8e4m3> && !std::is_same_v<T, tk::f8e5m2>) {
+          auto go = [&](auto lo, auto hi) {
+            if (s.a2 == 0)
+              return set(s, tk::clamp(x, lo, hi));
+            return set(s, tk::clamp(x, lo, hi, nan_of(s.a2)));
+          };
+          if constexpr (float_v<T>)
+            return go(s.f, s.g);
+          else
+            return go(int(s.f), int(s.g));
+        }
+      }
+      if constexpr (math_v<T>) {
+        const auto a = wrapped(s.a1 ? math_of(s.a0).domain[0] : math_domain{}, x);
+        switch (s.a0) {
+        case m_tanh:
+          return set(s, tk::tanh(a));
+        case m_tan:
+          return set(s, tk::tan(a));
+        case m_asin:
+          return set(s, tk::asin(a));
+        case m_acos:
+          return set(s, tk::acos(a));
+        case m_atan:
+          return set(s, tk::atan(a));
+        case m_sinh:
+          return set(s, tk::sinh(a));
+        case m_cosh:
+          return set(s, tk::cosh(a));
+        case m_asinh:
+          return set(s, tk::asinh(a));
+        case m_acosh:
+          return set(s, tk::acosh(a));
+        case m_atanh:
+          return set(s, tk::atanh(a));
+        case m_erf:
+          return set(s, tk::erf(a));
+        case m_erfc:
+          return set(s, tk::erfc(a));
+        case m_cbrt:
+          return set(s, tk::cbrt(a));
+        case m_log10:
+          return set(s, tk::log10(a));
+        case m_log1p:
+          return set(s, tk::log1p(a));
+        case m_expm1:
+          return set(s, tk::expm1(a));
+        case m_exp2:
+          return set(s, tk::exp2(a));
+        case m_exp10:
+          return set(s, tk::exp10(a));
+        case m_sqrt:
+          return set(s, tk::sqrt(a));
+        case m_sqrt_rn:
+          return set(s, tk::sqrt_rn(a));
+        case m_rsqrt:
+          return set(s, tk::rsqrt(a));
+        case m_trunc:
+          return set(s, tk::trunc(a));
+        case m_round:
+          return set(s, tk::round(a));
+        case m_rint:
+          return set(s, tk::rint(a));
+        case m_pow: // a literal exponent
+          return set(s, tk::pow(a, s.f));
+        case m_isnan:
+          return set(s, tk::isnan(a));
+        case m_isinf:
+          return set(s, tk::isinf(a));
+        case m_signbit:
+          return set(s, tk::signbit(a));
+        case m_finite:
+          return set(s, tk::where(tk::isnan(a) | tk::isinf(a), s.f, a));
+        case m_softmax:
+          if constexpr (R > 0)
+            return set(s, tk::softmax(a, int(s.i[0]), s.i[1] != 0, s.i[2] != 0));
+          break;
+        }
+      }
+    }
+    fail(std::string("tk::") + math_of(s.a0).name + " on " + short_name(s.type.t));
+  }
+
+  template <class T, class X, class Y> void math2(const stmt &s, const X &x, const Y &y) {
+    if constexpr (!std::is_same_v<T, bool>) {
+      if (s.a0 == m_maximum)
+        return set(s, tk::maximum(x, y, nan_of(s.a2)));
+      if (s.a0 == m_minimum)
+        return set(s, tk::minimum(x, y, nan_of(s.a2)));
+      if constexpr (math_v<T>) {
+        const math_def &d = math_of(s.a0);
+        const auto a = wrapped(s.a1 ? d.domain[0] : math_domain{}, x);
+        const auto b = wrapped(s.a1 ? d.domain[1] : math_domain{}, y);
+        switch (s.a0) {
+        case m_pow:
+          return set(s, tk::pow(a, b));
+        case m_atan2:
+          return set(s, tk::atan2(a, b));
+        case m_hypot:
+          return set(s, tk::hypot(a, b));
+        case m_fdiv:
+          if (s.a2 == 0)
+            return set(s, tk::fdiv(a, b));
+          return set(s, tk::fdiv(a, b, s.a2 == 2));
+        case m_div_rn:
+          return set(s, tk::div_rn(a, b));
+        }
+      }
+    }
+    fail(std::string("tk::") + math_of(s.a0).name + " on " + short_name(s.type.t));
+  }
+
+  void math(const stmt &s) {
+    with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &x) {
+      if (s.args.size() == 1)
+        return math1(s, x);
+      with_like<T, R>(s.args[1], [&](const auto &y) { math2<T>(s, x, y); });
+    });
+  }
+
+  // -- random numbers -------------------------------------------------------------------------
+
+  void random(const stmt &s) {
+    with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &offsets) {
+      if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t>) {
+        const int rounds = s.i[1] ? int(s.i[1]) : tk::philox_rounds;
+        auto go = [&](const auto &seed) {
+          switch (s.a0) {
+          case rnd_rand:
+            return set(s, tk::rand(seed, offsets, rounds));
+          case rnd_randn:
+            return set(s, tk::randn(seed, offsets, rounds));
+          case rnd_randint:
+            return set(s, tk::randint(seed, offsets, rounds));
+          default:
+            return set(s, tk::randint4x(seed, offsets, rounds)[std::size_t(s.a1)]);
+          }
+        };
+        switch (s.a2) {
+        case 0:
+          return go(s0);
+        case 1:
+          return go(s1);
+        case 2:
+          return go(std::int64_t(s.i[0]));
+        default:
+          return with(s.args[1], [&]<class S, int RS>(const tk::block<S, RS> &seed) {
+            if constexpr (RS == 0 && int_v<S>)
+              go(seed);
+            else
+              fail("a seed that is not an integer scalar");
+          });
+        }
+      } else {
+        fail("random numbers from offsets of " + std::string(short_name(s.type.t)));
+      }
+    });
+  }
+
   void exec(const std::vector<stmt> &body) {
     for (const stmt &s : body)
       exec(s);
@@ -511,6 +696,10 @@ struct runner {
       return with(s.args[0], [&]<class T, int R>(tk::block<T, R> &c) {
         c = std::get<tk::block<T, R>>(at(s.args[1]));
       });
+    case op::math:
+      return math(s);
+    case op::random:
+      return random(s);
     }
   }
 
