@@ -160,6 +160,12 @@ template <class B> struct located_mut {
   located_mut(B &b, std::source_location l = std::source_location::current()) : self(b), loc(l) {}
 };
 
+/// A C++ value a scalar handle can be made from: a number, `tk::half`, `tk::bfloat16`, an fp8
+/// value, or a `tk::constant` of one (not of an enum).
+template <class V>
+concept number_like = std::is_arithmetic_v<decltype(unwrap_constant(std::declval<V>()))> ||
+                      scalar_element<decltype(unwrap_constant(std::declval<V>()))>;
+
 /// The scalar of element type `T` that `tk::i32 x = 0;` makes from the C++ value `v` (a number,
 /// `tk::half`, ...; a `tk::constant` unwrapped): a constant of the kernel being traced, or the
 /// value itself in the program instance being interpreted. The conversions that would surprise do
@@ -285,7 +291,7 @@ public:
   /// number for a `tk::i1` or a bool for a number does not compile. Outside a kernel it throws
   /// `tk::error` naming this line.
   template <literal V>
-    requires(Rank == 0 && !std::is_pointer_v<T>)
+    requires(Rank == 0 && !std::is_pointer_v<T> && detail::number_like<V>)
   block(const V &value, std::source_location loc = std::source_location::current()) // NOLINT
       : handle_base(detail::scalar_from<T>(detail::unwrap_constant(value), loc)) {}
 

@@ -22,6 +22,7 @@ static_assert(std::is_convertible_v<bool, tk::i1> && std::is_convertible_v<tk::h
 static_assert(std::is_convertible_v<tk::constant<int>, tk::i32>);
 static_assert(!std::is_constructible_v<tk::ptr<float>, int>, "no pointer from a number");
 static_assert(!std::is_constructible_v<tk::block<float, 1>, float>, "tk::full makes blocks");
+static_assert(!std::is_constructible_v<tk::i32, tk::constant<tk::input_precision>>, "not an enum");
 
 // Counts the elements of each row that exceed a threshold, and sums them, BLOCK columns at a
 // time; then halves the sum until it is below 1, counting the halvings. Every carried scalar
