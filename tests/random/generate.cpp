@@ -181,7 +181,8 @@ struct generator {
   std::vector<vtype> types;  // by value id
   std::vector<bound> bounds; // by value id
   std::vector<std::vector<int>> scopes{{}};
-  int loops = 0, branches = 0, depth = 0, dots = 0;
+  int loops = 0, branches = 0, depth = 0, dots = 0, atomics = 0;
+  std::vector<std::int64_t> trips; // of the loops around the statement being made
   int budget = 0;
 
   generator(program &prog) : rng(prog.seed * 0x9E3779B97F4A7C15ull + 1), p(prog) {}
@@ -252,6 +253,8 @@ struct generator {
       return math_bound(s);
     if (s.kind == op::random)
       return random_bound(s);
+    if (s.kind == op::atomic)
+      return atomic_old_bound(s);
     bound b = core_bound(s);
     if (!is_float(s.type.t))
       return b;
@@ -420,6 +423,7 @@ struct generator {
     case op::assign:
     case op::math: // bound_of's own
     case op::random:
+    case op::atomic:
       break;
     }
     return {true, 0, 0};
@@ -452,6 +456,8 @@ struct generator {
     for (const stmt &s : body) {
       if (!judgeable(s.body) || !judgeable(s.else_body) || !operands_ok(s))
         return false;
+      if (s.kind == op::atomic && !judgeable(s.to, region_bound(s)))
+        return false;
       if (s.id >= 0 && !judgeable(s.type.t, bounds[std::size_t(s.id)]))
         return false;
     }
@@ -466,8 +472,8 @@ struct generator {
   }
   /// Whether the operands of `s` are as it needs them: exact where a discontinuity would make
   /// an inexact one meaningless (comparisons, floor, ceil, conversions to integers, argmax,
-  /// argmin, rounding, math functions on their whole domain), free of NaNs and with the sign
-  /// of a zero known where the sign bit decides the result.
+  /// argmin, rounding, math functions on their whole domain), free of NaNs where their bits
+  /// matter, with the sign of a zero known where it decides the result.
   bool operands_ok(const stmt &s) const {
     auto exact = [&](int k) { return bounds[std::size_t(s.args[std::size_t(k)])].exact; };
     auto all_exact = [&] {
@@ -501,6 +507,21 @@ struct generator {
         return clean(0) && clean(1);
       if (s.a0 == m_softmax)
         return !may_be_special(s.args[0]);
+      return true;
+    }
+    case op::atomic: {
+      std::size_t k = 0;
+      const bool float_bits = is_float(s.to) && s.a0 != at_add;
+      if (!s.j[0] && float_bits && may_be_special(s.args[k]))
+        return false; // NaNs' bits differ
+      if (!s.j[0])
+        ++k;
+      if (s.j[1] == 1)
+        ++k;
+      if (s.i[5] == 1 && !bounds[std::size_t(s.args[k++])].exact)
+        return false;
+      if (s.a0 == at_cas && s.j[1] != 0) // the other value compared, bit for bit
+        return exact(int(s.args.size()) - 1) && (!is_float(s.to) || clean(int(s.args.size()) - 1));
       return true;
     }
     default:
@@ -731,6 +752,30 @@ struct generator {
     default:
       return {true, int_range(ty::u32), 0};
     }
+  }
+
+  /// The old values an atomic returns where no two updates share an address: the region's
+  /// initial values (make_output), or 0 where the mask is off.
+  bound atomic_old_bound(const stmt &s) const {
+    return {true, is_float(s.to) ? kAtomicInitFloat : int_range(s.to), 0};
+  }
+
+  /// The final values of an atomic's region: exact for integers (every order gives the same);
+  /// for floats, max and min are the same in any order (within the values' own error), and a
+  /// sum of H updates of an address, rounded after each in any order, is within H units of
+  /// roundoff of its largest partial sum.
+  bound region_bound(const stmt &s) const {
+    const ty t = s.to;
+    if (!is_float(t))
+      return {true, int_range(t), 0};
+    const bound v = s.j[0] ? bound{true, std::abs(s.f), 0} : arg(s, 0);
+    const double init = kAtomicInitFloat, hits = double(s.j[5]);
+    if (s.a0 != at_add)
+      return {v.exact, std::max(init, v.scale), v.err};
+    if (hits <= 1 && v.exact)
+      return {true, init + v.scale, 0}; // one correctly rounded addition
+    const double scale = init + hits * v.scale;
+    return {false, scale, hits * v.err + hits * unit_roundoff(t) * scale};
   }
 
   // -- statements ------------------------------------------------------------------------------
@@ -1256,6 +1301,128 @@ struct generator {
     return add(out, s);
   }
 
+  /// An atomic read-modify-write (or compare-and-swap) on a region of out of its own, through
+  /// a block of pointers whose addresses may collide (lanes modulo a small size, or data:
+  /// a histogram), with a random mask, memory ordering and scope. Only operations whose final
+  /// memory does not depend on the order of the updates collide; exchange and compare-and-swap
+  /// get distinct addresses, outside loops, and then their old values are values too.
+  int atomic(std::vector<stmt> &out) {
+    if (atomics >= 3)
+      return -1;
+    stmt s{op::atomic};
+    s.a0 = uniform(0, at_count - 1);
+    const bool floats =
+        s.a0 == at_add || s.a0 == at_max || s.a0 == at_min || s.a0 == at_xchg || s.a0 == at_cas;
+    std::vector<ty> pointees{ty::i32, ty::u32, ty::i64, ty::i64}; // the second i64: u64
+    if (floats)
+      pointees.insert(pointees.end(), {ty::f32, ty::f64});
+    if (s.a0 == at_add)
+      pointees.insert(pointees.end(), {ty::f16, ty::bf16, ty::f32});
+    const int which = uniform(0, int(pointees.size()) - 1);
+    s.to = pointees[std::size_t(which)];
+    s.j[4] = which == 3; // u64
+    const ty vt = s.to;  // the values' type (u64: i64, bitcast)
+    const bool in_loop = !trips.empty();
+    const bool unique = s.a0 == at_xchg || s.a0 == at_cas || (!in_loop && chance(0.3));
+    if (unique && in_loop)
+      return -1;
+    // The shape: an existing value's of this type, or a new one.
+    shape_t shape = random_shape(uniform(0, 2));
+    if (const int like_v = find([&](int v) { return types[std::size_t(v)].t == vt; });
+        like_v >= 0 && chance(0.6))
+      shape = types[std::size_t(like_v)].shape;
+    const vtype block{vt, shape};
+    const std::int64_t n = block.numel();
+    if (n > 1024)
+      return -1;
+    // The value: a literal, a scalar or a block of this type.
+    if (s.a0 != at_cas && chance(0.25)) {
+      s.j[0] = 1;
+      s.f = is_float(vt) ? uniform(-16, 16) / 4.0 : uniform(s.j[4] || is_unsigned(vt) ? 0 : -3, 5);
+    } else {
+      int v = find([&](int w) {
+        return types[std::size_t(w)].t == vt &&
+               (types[std::size_t(w)].shape == shape || types[std::size_t(w)].rank() == 0);
+      });
+      if (v < 0 || chance(0.3))
+        v = like(out, block);
+      if (v < 0)
+        return -1;
+      s.args.push_back(v);
+    }
+    // The mask (for atomic_cas: where the compared value is the one in memory).
+    s.j[1] = uniform(0, 2);
+    if (s.j[1] == 1) {
+      const int m = find([&](int w) {
+        return types[std::size_t(w)].t == ty::i1 &&
+               (types[std::size_t(w)].shape == shape || types[std::size_t(w)].rank() == 0);
+      });
+      if (m >= 0)
+        s.args.push_back(m);
+      else
+        s.j[1] = 2;
+    }
+    if (s.j[1] == 2 && shape.empty())
+      s.j[1] = 0;
+    s.j[2] = uniform(0, int(n));
+    // The addresses.
+    if (unique) {
+      s.i[1] = n;
+      s.i[2] = 2 * uniform(0, 8) + 1; // odd: k -> k * a mod n is one to one (n a power of two)
+      s.i[3] = uniform(0, int(n) - 1);
+      s.i[4] = n;
+    } else {
+      const int index = shape.empty() ? -1 : find([&](int w) {
+        return is_int(types[std::size_t(w)].t) && types[std::size_t(w)].shape == shape;
+      });
+      if (index >= 0 && chance(0.4)) {
+        s.i[5] = 1;
+        s.i[1] = pow2(0, 5);
+        s.args.push_back(index);
+      } else {
+        s.i[1] = uniform(1, int(std::min<std::int64_t>(2 * n, 64)));
+        s.i[2] = uniform(0, 5);
+        s.i[3] = uniform(0, 16);
+      }
+      s.i[4] = chance(0.5) ? 0 : s.i[1];
+    }
+    if (s.a0 == at_cas && s.j[1] != 0) {
+      const int alt = like(out, block);
+      if (alt < 0)
+        return -1;
+      s.args.push_back(alt);
+    }
+    // How many updates an address sees at most: lanes, programs, trips.
+    std::int64_t hits = 1;
+    if (s.i[5] == 1) {
+      hits = n;
+    } else {
+      std::vector<std::int64_t> count(std::size_t(s.i[1]));
+      for (std::int64_t k = 0; k < n; ++k)
+        hits = std::max(hits, ++count[std::size_t((k * s.i[2] + s.i[3]) % s.i[1])]);
+    }
+    if (s.i[4] == 0)
+      hits *= p.grid;
+    for (std::int64_t t : trips)
+      hits *= t;
+    s.j[5] = hits;
+    // Programs that share addresses need an atomic of the whole GPU (cta's atomicity holds
+    // within one program only).
+    s.a1 = uniform(0, 4);
+    s.a2 = s.i[4] == 0 && p.grid > 1 ? pick(std::vector<int>{0, 2, 3}) : uniform(0, 3);
+    s.j[3] = p.values++; // the region's result
+    types.push_back(block);
+    bounds.push_back({});
+    s.type = block;
+    if (!operands_ok(s) || !judgeable(s.to, region_bound(s)))
+      return -1;
+    ++atomics;
+    if (unique)
+      return add(out, s);
+    out.push_back(std::move(s));
+    return 0;
+  }
+
   /// A loop over 0 .. trips (a constant, or s1) whose body updates one or two outer values.
   int loop(std::vector<stmt> &out) {
     if (loops >= 2 || depth >= 2)
@@ -1282,7 +1449,9 @@ struct generator {
     iv.f = double(trips_of(s));
     iv.type = {ty::i32, {}};
     s.a1 = add(s.body, iv);
+    trips.push_back(trips_of(s));
     statements(s.body, uniform(1, 5));
+    trips.pop_back();
     for (int c : carried)
       update(s.body, c);
     scopes.pop_back();
@@ -1373,7 +1542,7 @@ struct generator {
   void statements(std::vector<stmt> &out, int count) {
     for (int made = 0, attempts = 0; made < count && attempts < 20 * count; ++attempts) {
       int r = -1;
-      switch (uniform(0, 18)) {
+      switch (uniform(0, 19)) {
       case 0:
       case 1: {
         const int rank = uniform(0, 2);
@@ -1433,6 +1602,9 @@ struct generator {
       case 18:
         r = random_op(out);
         break;
+      case 19:
+        r = atomic(out);
+        break;
       default: {
         stmt s{op::arange};
         s.type = {ty::i32, {pow2(0, 8)}};
@@ -1484,7 +1656,29 @@ struct generator {
       offset += r.bytes * p.grid;
       p.results.push_back(r);
     }
+    regions(p.body, offset);
     p.out_bytes = offset;
+  }
+
+  /// Places the region of every atomic statement after the results, and adds it as a result.
+  void regions(std::vector<stmt> &body, std::int64_t &offset) {
+    for (stmt &s : body) {
+      regions(s.body, offset);
+      regions(s.else_body, offset);
+      if (s.kind != op::atomic)
+        continue;
+      result r{};
+      r.id = int(s.j[3]);
+      r.atomic = true;
+      const std::int64_t elements = s.i[1] * (s.i[4] ? p.grid : 1);
+      r.type = {s.to, {elements}};
+      r.b = region_bound(s);
+      r.offset = offset;
+      r.bytes = (elements * bytes_of(s.to) + 15) / 16 * 16;
+      s.i[0] = offset;
+      offset += r.bytes;
+      p.results.push_back(r);
+    }
   }
 };
 

@@ -111,6 +111,13 @@ std::string random_expr(const stmt &s) {
          (s.a0 == rnd_randint4x ? "[" + std::to_string(s.a1) + "]" : "");
 }
 
+/// The lane index k (row-major) of a block of `shape`.
+std::string lane_index(const shape_t &shape) {
+  if (shape.size() == 1)
+    return arange(shape[0], 1, 0);
+  return arange(shape[0], 2, 0) + " * " + std::to_string(shape[1]) + " + " + arange(shape[1], 2, 1);
+}
+
 struct printer {
   const program &p;
   std::ostringstream os;
@@ -287,11 +294,79 @@ struct printer {
                     "), " + col + "});");
   }
 
+  void atomic(int depth, const stmt &s) {
+    const std::string tag = std::to_string(s.j[3]);
+    const std::string q = "q" + tag, ptr = "p" + tag;
+    const std::string t = s.j[4] ? "std::uint64_t" : cpp_name(s.to);
+    const shape_t &shape = s.type.shape;
+    std::size_t next = 0;
+    auto as_value = [&](int id) {
+      return s.j[4] ? "tk::bitcast<std::uint64_t>(" + v(id) + ")" : v(id);
+    };
+    std::string value;
+    if (s.j[0])
+      value = is_float(s.to) ? real(s.f) : literal_of(ty::i32, s.f);
+    else
+      value = as_value(s.args[next++]);
+    std::string mask;
+    if (s.j[1] == 1)
+      mask = v(s.args[next++]);
+    else if (s.j[1] == 2)
+      mask = q + " < " + std::to_string(s.j[2]);
+    if (!shape.empty() && (s.i[5] == 0 || s.j[1] == 2))
+      line(depth, "auto " + q + " = " + lane_index(shape) + ";");
+    std::string index;
+    if (s.i[5] == 1) {
+      const int src = s.args[next++];
+      index = "(tk::cast<std::int32_t>(" + v(src) + ") & " + std::to_string(s.i[1] - 1) + ")";
+    } else if (shape.empty()) {
+      index = std::to_string(s.i[3] % s.i[1]);
+    } else {
+      index = "(" + q + " * " + std::to_string(s.i[2]) + " + " + std::to_string(s.i[3]) + ") % " +
+              std::to_string(s.i[1]);
+    }
+    if (s.i[4])
+      index = "(" + index + " + pid * " + std::to_string(s.i[4]) + ")";
+    else if (index.front() != '(')
+      index = "(" + index + ")";
+    line(depth, "auto " + ptr + " = tk::bitcast<" + t + " *>(out + " + std::to_string(s.i[0]) +
+                    ") + " + index + ";");
+    constexpr const char *names[] = {"atomic_add", "atomic_max", "atomic_min",  "atomic_and",
+                                     "atomic_or",  "atomic_xor", "atomic_xchg", "atomic_cas"};
+    constexpr const char *sems[] = {"relaxed", "acquire", "release", "acq_rel"};
+    constexpr const char *scopes[] = {"gpu", "cta", "sys"};
+    std::string call = std::string("tk::") + names[s.a0] + "(" + ptr + ", ";
+    if (s.a0 == at_cas) {
+      const std::string loaded = "tk::load(" + ptr + ")";
+      call += s.j[1] == 0
+                  ? loaded
+                  : "tk::where(" + mask + ", " + loaded + ", " + as_value(s.args.back()) + ")";
+      call += ", " + value;
+    } else {
+      call += value + (mask.empty() ? "" : ", " + mask);
+    }
+    if (s.a1 < 4)
+      call += std::string(", tk::sem::") + sems[s.a1];
+    if (s.a2 < 3)
+      call += std::string(", tk::scope::") + scopes[s.a2];
+    call += ")";
+    if (s.id < 0) {
+      line(depth, call + ";");
+      return;
+    }
+    if (s.j[4])
+      call = "tk::bitcast<std::int64_t>(" + call + ")";
+    line(depth, "auto " + v(s.id) + " = " + call + "; // old values");
+  }
+
   void body(int depth, const std::vector<stmt> &stmts) {
     for (const stmt &s : stmts) {
       switch (s.kind) {
       case op::load:
         load(depth, s);
+        break;
+      case op::atomic:
+        atomic(depth, s);
         break;
       case op::desc_load:
         desc_load(depth, s);
@@ -332,6 +407,8 @@ struct printer {
   }
 
   void store(const result &r) {
+    if (r.atomic) // updated in place by its atomic statement
+      return;
     const std::string t = cpp_name(r.type.t);
     const std::string value = r.from_i1 ? "tk::cast<std::int8_t>(" + v(r.id) + ")" : v(r.id);
     std::string ptr = "tk::bitcast<" + t + " *>(out + (" + std::to_string(r.offset) + " + pid * " +
@@ -499,6 +576,27 @@ std::vector<std::uint8_t> make_input(const program &p, int which) {
   return bytes;
 }
 
+std::vector<std::uint8_t> make_output(const program &p) {
+  std::vector<std::uint8_t> out(std::size_t(p.out_bytes), kOutFill);
+  for (const result &r : p.results) {
+    if (!r.atomic)
+      continue;
+    std::mt19937_64 rng(p.seed * 131 + std::uint64_t(r.offset) + 3);
+    const ty t = r.type.t;
+    for (std::int64_t k = 0; k < r.type.numel(); ++k) {
+      double value;
+      if (is_float(t))
+        value = double(std::int64_t(rng() % 65) - 32) / 8; // [-4, 4], kAtomicInitFloat
+      else if (is_unsigned(t))
+        value = double(rng() % 17);
+      else
+        value = double(std::int64_t(rng() % 17) - 8);
+      put(out.data() + r.offset + k * bytes_of(t), t, value);
+    }
+  }
+  return out;
+}
+
 std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
                     const std::vector<std::uint8_t> &actual) {
   if (expected.size() != actual.size())
@@ -508,7 +606,7 @@ std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
   for (const result &r : p.results) {
     const ty t = r.type.t;
     const std::int64_t n = r.type.numel();
-    for (int g = 0; g < p.grid; ++g) {
+    for (int g = 0; g < (r.atomic ? 1 : p.grid); ++g) {
       for (std::int64_t k = 0; k < n; ++k) {
         const std::size_t at = std::size_t(r.offset + g * r.bytes + k * bytes_of(t));
         std::uint64_t eb = 0, ab = 0;
@@ -525,8 +623,11 @@ std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
         else
           ok = std::abs(e - a) <= 2 * (r.b.err + r.b.rel * std::abs(e)) + 1e-30;
         if (!ok && shown++ < 8) {
-          os << "v" << r.id << " (" << short_name(t) << " " << shape_list(r.type.shape)
-             << ", program " << g << ") element " << k << ": interpreter " << e << ", GPU " << a;
+          os << (r.atomic ? "the atomics' region at p" : "v") << r.id << " (" << short_name(t)
+             << " " << shape_list(r.type.shape);
+          if (!r.atomic)
+            os << ", program " << g;
+          os << ") element " << k << ": interpreter " << e << ", GPU " << a;
           if (is_float(t) && !r.b.exact)
             os << " (bound " << r.b.err << (r.b.rel > 0 ? " + " : "")
                << (r.b.rel > 0 ? std::to_string(r.b.rel) + " |x|" : "") << ")";

@@ -7,20 +7,21 @@
 /// A program is a list of statements over values. Every value has a dtype and a shape of rank 0
 /// to 2 (powers of two); statements are elementwise math, casts, comparisons and `where`, shape
 /// changes, reductions and scans, `dot`, loads with random offsets, strides and masks, a loop
-/// with carried values and an `if_`, the math library's functions and random numbers.
+/// with carried values and an `if_`, the math library's functions, random numbers and atomics.
 /// The kernel's parameters are fixed, so that one C++ lambda runs every program:
 ///
 ///     (tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1, tk::ptr<std::uint8_t> out,
 ///      tk::i32 s0, tk::i32 s1)
 ///
 /// The inputs are byte buffers that the program reads as its two input dtypes; each result is
-/// stored, row-major, at its own offset of `out` (one copy per program instance).
+/// stored, row-major, at its own offset of `out` (one copy per program instance), and each
+/// atomic statement updates a region of `out` of its own.
 ///
 /// Results are compared as the generator tracks them: integers bit for bit; floats bit for bit
 /// while only correctly rounded operations (+ - * /, sqrt_rn, div_rn, conversions, max, min,
 /// where, rounding) made them from exact inputs, else within a bound the generator propagates
 /// from the inputs' magnitude through each operation (reductions, math functions within their
-/// documented ulps, dot).
+/// documented ulps, dot, sums of atomic additions in any order).
 #pragma once
 
 #include <tk/tk.hpp>
@@ -169,8 +170,8 @@ struct bound {
   double rel = 0;
   /// It may be NaN or infinite (at the same elements on both sides): a math function outside
   /// its domain, or an exact value that may have overflowed. NaNs need not have the same bits
-  /// (the host's default NaN has its sign bit set, the GPU's not), so `tk::signbit` only takes
-  /// values without.
+  /// (the host's default NaN has its sign bit set, the GPU's not), so sign bits, atomic max and
+  /// min on the bit patterns and compare-and-swap only take values without.
   bool special = false;
   /// A zero in it may be +0 on one side and -0 on the other (maxnum and minnum choose either
   /// of two zeros, sums may start from +0): `tk::signbit` and `tk::atan2` only take values
@@ -213,6 +214,17 @@ enum class op : std::uint8_t {
   random,    // a0: random_kind; a1: which of randint4x's four; a2: the seed (0 s0, 1 s1, 2 the
              // literal i[0], 3 the integer scalar arg 1); arg 0: the offsets; i[1]: rounds
              // (0: the default)
+  atomic,    // a0: atomic_kind; a1: sem (4: none given); a2: scope (3: none given); to: the
+             // pointee (j[4]: u64, its values i64 blocks bitcast); the address of lane k
+             // (row-major) is region + ((k * i[2] + i[3]) % i[1] + pid * i[4]), or with i[5]
+             // = 1 region + ((int32(arg) & (i[1] - 1)) + pid * i[4]); i[0]: the region's byte
+             // offset in out; j[0]: 1 where the value is the literal f; j[1]: the mask (0 none,
+             // 1 an i1 arg, 2 k < j[2]; for atomic_cas: where the compared value is the
+             // element loaded from the address, else the last arg); j[3]: the region's result
+             // id; j[5]: the most updates an address of the region sees. args, in order: the
+             // value (j[0] = 0), the mask (j[1] = 1), the index source (i[5] = 1), cas's
+             // other compared value. The value it defines (id >= 0) is the old values, where
+             // no two updates share an address.
 };
 
 /// The math library's functions in op::math (docs/writing-kernels.md's math table).
@@ -279,6 +291,8 @@ const math_def &math_of(int fn);
 
 enum random_kind : int { rnd_rand, rnd_randn, rnd_randint, rnd_randint4x, rnd_count };
 
+enum atomic_kind : int { at_add, at_max, at_min, at_and, at_or, at_xor, at_xchg, at_cas, at_count };
+
 enum unary_kind : int {
   u_neg,
   u_abs,
@@ -319,6 +333,7 @@ struct stmt {
   std::vector<int> args; // value ids
   int a0 = 0, a1 = 0, a2 = 0;
   std::int64_t i[6] = {}; // load geometry, loop trip count
+  std::int64_t j[6] = {}; // atomics
   double f = 0;           // a literal, `other`, a full's value
   double g = 0;           // a second literal (clamp's upper bound)
   ty to = ty::i32;        // cast target, load dtype
@@ -339,8 +354,13 @@ struct result {
   /// (start_row, start_col); elements outside the tensor are not written.
   bool desc = false;
   std::int64_t rows = 0, cols = 0, start_row = 0, start_col = 0;
+  /// The region of out that the atomic statement of region id `id` updates (type.shape:
+  /// {elements}, all program instances' together), its elements set by make_output first.
+  bool atomic = false;
   /// Whether element k of a copy is written.
   bool stored(std::int64_t k) const {
+    if (atomic)
+      return true;
     if (!desc)
       return k < type.numel() - masked_tail;
     const std::int64_t n1 = type.rank() > 1 ? type.shape[1] : type.numel();
@@ -380,6 +400,14 @@ std::string compare(const program &p, const std::vector<std::uint8_t> &expected,
 
 /// The byte `out` starts as (so that unstored elements compare equal).
 inline constexpr std::uint8_t kOutFill = 0xA5;
+
+/// The output buffer as a launch starts with it: kOutFill, and in each atomic region small
+/// values of its type (deterministic in the seed).
+std::vector<std::uint8_t> make_output(const program &p);
+
+/// The magnitude of the float values make_output puts in atomic regions (multiples of 1/8;
+/// integers are in [-8, 8], unsigned ones in [0, 16]).
+inline constexpr double kAtomicInitFloat = 4;
 
 // ---------------------------------------------------------------------------------------------
 // Execution through the front end

@@ -122,7 +122,7 @@ std::string compile(const options &o, const program &p, tally &t) {
 /// Runs kernel `p` on the interpreter: "" or why it failed.
 std::string interpret(const program &p) {
   std::vector<std::uint8_t> in0 = tk_random::make_input(p, 0), in1 = tk_random::make_input(p, 1);
-  std::vector<std::uint8_t> out(std::size_t(p.out_bytes), tk_random::kOutFill);
+  std::vector<std::uint8_t> out = tk_random::make_output(p);
   try {
     tk_random::make_kernel(p).launch(
         tk::grid(p.grid),
@@ -139,7 +139,7 @@ std::string run_both(const program &p, std::vector<std::uint8_t> &expected,
                      std::vector<std::uint8_t> &actual) {
   const auto kernel = tk_random::make_kernel(p);
   std::vector<std::uint8_t> in0 = tk_random::make_input(p, 0), in1 = tk_random::make_input(p, 1);
-  expected.assign(std::size_t(p.out_bytes), tk_random::kOutFill);
+  expected = tk_random::make_output(p);
   actual = expected;
   try {
     kernel.launch(
@@ -180,6 +180,8 @@ bool drop_unused(program &p) {
     used[std::size_t(r.id)] = true;
   const std::size_t before = p.body.size();
   std::erase_if(p.body, [&](const tk_random::stmt &s) {
+    if (s.kind == tk_random::op::atomic) // kept while its region or its old values are
+      return !used[std::size_t(s.j[3])] && (s.id < 0 || !used[std::size_t(s.id)]);
     return s.id >= 0 && !used[std::size_t(s.id)] && s.kind != tk_random::op::loop &&
            s.kind != tk_random::op::branch;
   });

@@ -5,6 +5,7 @@
 #include "program.hpp"
 
 #include <stdexcept>
+#include <tuple>
 #include <type_traits>
 
 namespace tk_random {
@@ -28,6 +29,16 @@ template <class T>
 constexpr bool math_v =
     float_v<T> && !std::is_same_v<T, tk::f8e4m3> && !std::is_same_v<T, tk::f8e5m2>;
 template <class T> constexpr bool int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+template <class X> constexpr bool bool_block_v = false;
+template <int R> constexpr bool bool_block_v<tk::block<bool, R>> = true;
+/// Whether an atomic read-modify-write takes (value) or (value, mask) of these types.
+template <class... A> constexpr bool rmw_arguments() {
+  if constexpr (sizeof...(A) == 2)
+    return bool_block_v<std::tuple_element_t<1, std::tuple<A...>>>;
+  else
+    return sizeof...(A) == 1;
+}
 
 [[noreturn]] void fail(const std::string &what) { throw std::logic_error("tk_random: " + what); }
 
@@ -605,6 +616,183 @@ struct runner {
     });
   }
 
+  // -- atomics --------------------------------------------------------------------------------
+
+  /// Calls the atomic `s.a0` on `ptr` with `args` (the value and the mask, or for atomic_cas
+  /// the compared value and the value), with the memory ordering and scope it names; keeps the
+  /// old values where s.id >= 0.
+  template <class P, class Ptr, class... A>
+  void atomic_call(const stmt &s, const Ptr &ptr, const A &...args) {
+    auto with_options = [&](auto op, const auto &...front) {
+      const auto sem = tk::sem(s.a1);
+      const auto sc = tk::scope(s.a2);
+      if (s.a1 < 4 && s.a2 < 3)
+        return op(ptr, front..., sem, sc);
+      if (s.a1 < 4)
+        return op(ptr, front..., sem);
+      if (s.a2 < 3)
+        return op(ptr, front..., sc);
+      return op(ptr, front...);
+    };
+    auto done = [&](const auto &old) {
+      if (s.id < 0)
+        return;
+      if constexpr (std::is_same_v<P, std::uint64_t>)
+        set(s, tk::bitcast<std::int64_t>(old));
+      else
+        set(s, old);
+    };
+    constexpr bool integer = std::is_integral_v<P>;
+    constexpr bool wide = integer || std::is_same_v<P, float> || std::is_same_v<P, double>;
+    if (s.a0 == at_cas) {
+      if constexpr (wide && sizeof...(A) == 2)
+        return done(with_options([](auto &&...a) { return tk::atomic_cas(a...); }, args...));
+    } else if constexpr (rmw_arguments<A...>()) {
+      switch (s.a0) {
+      case at_add:
+        return done(with_options([](auto &&...a) { return tk::atomic_add(a...); }, args...));
+      case at_max:
+        if constexpr (wide)
+          return done(with_options([](auto &&...a) { return tk::atomic_max(a...); }, args...));
+        break;
+      case at_min:
+        if constexpr (wide)
+          return done(with_options([](auto &&...a) { return tk::atomic_min(a...); }, args...));
+        break;
+      case at_and:
+        if constexpr (integer)
+          return done(with_options([](auto &&...a) { return tk::atomic_and(a...); }, args...));
+        break;
+      case at_or:
+        if constexpr (integer)
+          return done(with_options([](auto &&...a) { return tk::atomic_or(a...); }, args...));
+        break;
+      case at_xor:
+        if constexpr (integer)
+          return done(with_options([](auto &&...a) { return tk::atomic_xor(a...); }, args...));
+        break;
+      case at_xchg:
+        if constexpr (wide)
+          return done(with_options([](auto &&...a) { return tk::atomic_xchg(a...); }, args...));
+        break;
+      }
+    }
+    fail("an atomic of kind " + std::to_string(s.a0) + " on " + short_name(s.to));
+  }
+
+  /// An atomic statement on pointee P (u64: values V = i64, bitcast) over a block of rank R.
+  template <class P, class V, int R> void atomic_rank(const stmt &s) {
+    const std::int64_t n0 = R > 0 ? s.type.shape[0] : 1, n1 = R > 1 ? s.type.shape[1] : 1;
+    auto region = tk::bitcast<P *>(out + std::int32_t(s.i[0]));
+    std::size_t next = 0;
+    const int value_id = s.j[0] ? -1 : s.args[next++];
+    const int mask_id = s.j[1] == 1 ? s.args[next++] : -1;
+    const int index_id = s.i[5] == 1 ? s.args[next++] : -1;
+    auto as_p = [](const auto &v) {
+      if constexpr (std::is_same_v<P, V>)
+        return v;
+      else
+        return tk::bitcast<P>(v);
+    };
+    auto with_value = [&](auto f) {
+      if (value_id < 0) {
+        if constexpr (float_v<P>)
+          return f(s.f);
+        else
+          return f(int(s.f));
+      }
+      with_like<V, R>(value_id, [&](const auto &v) { f(as_p(v)); });
+    };
+    auto with_pointers = [&](auto f) {
+      if constexpr (R == 0) {
+        const std::int32_t index = std::int32_t(s.i[3] % s.i[1]);
+        if (s.i[4])
+          return f(region + (index + pid * std::int32_t(s.i[4])));
+        if (index_id >= 0)
+          fail("a scalar atomic with a data index");
+        return f(region + index);
+      } else {
+        auto q = offsets_index<R>(n0, n1);
+        auto index = [&] {
+          if (index_id < 0)
+            return (q * std::int32_t(s.i[2]) + std::int32_t(s.i[3])) % std::int32_t(s.i[1]);
+          tk::block<std::int32_t, R> x;
+          with(index_id, [&]<class I, int RI>(const tk::block<I, RI> &y) {
+            if constexpr (RI == R && int_v<I>)
+              x = tk::cast<std::int32_t>(y) & std::int32_t(s.i[1] - 1);
+            else
+              fail("an atomic's index of another shape");
+          });
+          return x;
+        }();
+        if (s.i[4])
+          return f(region + (index + pid * std::int32_t(s.i[4])), q);
+        return f(region + index, q);
+      }
+    };
+    with_pointers([&](const auto &ptr, const auto &...q) {
+      with_value([&](const auto &value) {
+        if (s.a0 == at_cas) {
+          const auto loaded = tk::load(ptr);
+          if (s.j[1] == 0)
+            return atomic_call<P>(s, ptr, loaded, value);
+          auto other = as_p(std::get<tk::block<V, R>>(at(s.args.back())));
+          if (s.j[1] == 2) {
+            if constexpr (sizeof...(q) == 1)
+              return atomic_call<P>(s, ptr, tk::where((q < std::int32_t(s.j[2]))..., loaded, other),
+                                    value);
+            fail("a scalar atomic_cas selecting lanes");
+          }
+          return with_like<bool, R>(mask_id, [&](const auto &m) {
+            atomic_call<P>(s, ptr, tk::where(m, loaded, other), value);
+          });
+        }
+        if (s.j[1] == 0)
+          return atomic_call<P>(s, ptr, value);
+        if (s.j[1] == 2) {
+          if constexpr (sizeof...(q) == 1)
+            return atomic_call<P>(s, ptr, value, (q < std::int32_t(s.j[2]))...);
+          fail("a scalar atomic masking lanes");
+        }
+        with_like<bool, R>(mask_id, [&](const auto &m) { atomic_call<P>(s, ptr, value, m); });
+      });
+    });
+  }
+
+  template <class P, class V> void atomic_of(const stmt &s) {
+    switch (s.type.rank()) {
+    case 0:
+      return atomic_rank<P, V, 0>(s);
+    case 1:
+      return atomic_rank<P, V, 1>(s);
+    default:
+      return atomic_rank<P, V, 2>(s);
+    }
+  }
+
+  void atomic(const stmt &s) {
+    switch (s.to) {
+    case ty::i32:
+      return atomic_of<std::int32_t, std::int32_t>(s);
+    case ty::u32:
+      return atomic_of<std::uint32_t, std::uint32_t>(s);
+    case ty::i64:
+      if (s.j[4])
+        return atomic_of<std::uint64_t, std::int64_t>(s);
+      return atomic_of<std::int64_t, std::int64_t>(s);
+    case ty::f16:
+      return atomic_of<tk::half, tk::half>(s);
+    case ty::bf16:
+      return atomic_of<tk::bfloat16, tk::bfloat16>(s);
+    case ty::f32:
+      return atomic_of<float, float>(s);
+    case ty::f64:
+      return atomic_of<double, double>(s);
+    default:
+      fail("an atomic on " + std::string(short_name(s.to)));
+    }
+  }
+
   void exec(const std::vector<stmt> &body) {
     for (const stmt &s : body)
       exec(s);
@@ -700,10 +888,14 @@ struct runner {
       return math(s);
     case op::random:
       return random(s);
+    case op::atomic:
+      return atomic(s);
     }
   }
 
   void store(const result &r) {
+    if (r.atomic) // updated in place by its atomic statement
+      return;
     auto start = std::int32_t(r.offset) + pid * std::int32_t(r.bytes);
     with(r.id, [&]<class T, int R>(const tk::block<T, R> &v) {
       using S = std::conditional_t<std::is_same_v<T, bool>, std::int8_t, T>;
