@@ -15,7 +15,8 @@
 ///       Prints kernel SEED's C++ and IR.
 ///
 /// Every failure writes a reproducer to DIR/seed-S/ (default: random-kernels in the temporary
-/// directory): kernel.cpp (the C++), kernel.mlir (the IR), the inputs, the interpreter's and the
+/// directory): kernel.cpp (the C++), kernel.mlir (the IR), the inputs, the output as both
+/// launches start (out0.bin: the atomics' regions hold small values), the interpreter's and the
 /// GPU's outputs, report.txt, and reduced.cpp: the kernel with every result, statement, loop and
 /// branch removed that the failure does not need. Exit status: 0 when every kernel passed, 1
 /// otherwise.
@@ -250,6 +251,7 @@ int run(const options &o) {
     if (!expected.empty()) {
       write_bytes(dir / "in0.bin", tk_random::make_input(p, 0));
       write_bytes(dir / "in1.bin", tk_random::make_input(p, 1));
+      write_bytes(dir / "out0.bin", tk_random::make_output(p)); // as both launches start
       write_bytes(dir / "expected.bin", expected);
       write_bytes(dir / "actual.bin", actual);
     }
