@@ -337,7 +337,7 @@ TEST_CASE("device_print: Triton's prefix rules, and a '%' in the prefix printed 
   CHECK(munge_prefix("", false) == "");
 }
 
-TEST_CASE("device_print: every program instance prints, x fastest; inside loops once per "
+TEST_CASE("device_print: every program instance prints, x fastest, and inside loops once per "
           "iteration",
           "[debug][print]") {
   SECTION("a 3 x 2 grid") {
