@@ -17,9 +17,11 @@
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -196,6 +198,18 @@ void registerPTXCodeGenDialects(DialectRegistry &registry) {
   registerNVVMDialectTranslation(registry);
 }
 
+/// Marks every float add, subtract and multiply of `module`'s functions as contractible into an
+/// fma (LLVM's `contract` flag), which FPOpFusion::Standard then fuses.
+static void allowContraction(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    for (llvm::Instruction &instruction : llvm::instructions(function))
+      if (llvm::isa<llvm::FPMathOperator>(instruction) &&
+          (instruction.getOpcode() == llvm::Instruction::FAdd ||
+           instruction.getOpcode() == llvm::Instruction::FSub ||
+           instruction.getOpcode() == llvm::Instruction::FMul))
+        instruction.setHasAllowContract(true);
+}
+
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
                                     unsigned threadsPerBlock, bool fpFusion,
                                     unsigned minPtxVersion) {
@@ -228,11 +242,14 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   if (!nvptx)
     return module.emitError("NVPTX target unavailable: ") << error;
   std::string features = "+ptx" + std::to_string(std::max(target.ptxVersion, minPtxVersion));
-  // With fpFusion, multiplies and adds may fuse into fma (one rounding instead of two), as
-  // Triton's default (enable_fp_fusion) allows; without it NVPTX writes mul.rn / add.rn, which
-  // ptxas may not contract either, so each operation is rounded as the interpreter rounds it.
+  // With fpFusion, the kernel's own multiplies and adds may fuse into fma (one rounding instead
+  // of two), as Triton's default (enable_fp_fusion) allows: they carry LLVM's `contract` flag
+  // (allowContraction below). Fusion is not allowed globally, which would also fuse inside
+  // libdevice's functions, written for the roundings they spell out. Without fpFusion NVPTX
+  // writes mul.rn / add.rn, which ptxas may not contract either, so each operation is rounded
+  // as the interpreter rounds it.
   llvm::TargetOptions options;
-  options.AllowFPOpFusion = fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
+  options.AllowFPOpFusion = llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(
       nvptx->createTargetMachine(triple, target.name, features, options, std::nullopt, std::nullopt,
                                  llvm::CodeGenOptLevel::Aggressive));
@@ -248,6 +265,8 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
     return failure(); // translation emitted its diagnostics
   llvmModule->setTargetTriple(triple);
   llvmModule->setDataLayout(machine->createDataLayout());
+  if (fpFusion)
+    allowContraction(*llvmModule); // before libdevice joins the module
   if (callsLibdevice(*llvmModule) && failed(linkLibdevice(*llvmModule, module, result.log)))
     return failure();
   {
