@@ -6,7 +6,6 @@
 #include <tk/block.hpp>
 #include <tk/detail/trace/debug.hpp>
 
-#include <algorithm>
 #include <source_location>
 #include <string_view>
 #include <tuple>
@@ -38,7 +37,11 @@ auto inline_asm_elementwise(std::string_view asm_text, std::string_view constrai
   static_assert((any_block<A> || ...),
                 "tk::inline_asm_elementwise: at least one argument must be a block or a scalar "
                 "handle, to give the results their shape");
-  constexpr int rank = std::max({0, detail::rank_of<A>...});
+  constexpr int rank = [] {
+    int r = 0;
+    ((r = detail::max_rank(r, detail::rank_of<A>)), ...);
+    return r;
+  }();
   // The arguments' shape, then each argument in it (literals as their own type's block: the
   // asm sees exactly the types the user wrote).
   std::vector<detail::term> terms;

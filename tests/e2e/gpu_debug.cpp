@@ -28,8 +28,10 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -250,11 +252,41 @@ const auto slot_gather = tk::jit("slot_gather", [](tk::ptr<float> out, tk::ptr<c
   tk::store(out + i, tk::load(table + slot));
 });
 
-template <class K, class... A> void launch_both(bool on_gpu, const K &k, tk::grid g, A &...a) {
+/// A vector argument: itself on the interpreter; on the GPU a device copy, copied back after
+/// the launch. Other arguments pass as they are.
+template <class T> struct mirrored {
+  std::vector<T> &host;
+  std::optional<tk::device_buffer<T>> device;
+};
+template <class T> mirrored<T> mirror(std::vector<T> &h, bool on_gpu) {
+  mirrored<T> m{h, {}};
   if (on_gpu)
-    k.launch(g, gpu, a...);
-  else
-    k.launch(g, interpreter, a...);
+    m.device.emplace(h);
+  return m;
+}
+template <class A> A mirror(A &a, bool) { return a; }
+template <class T> T *device_side(mirrored<T> &m) { return m.device->data(); }
+template <class A> A device_side(A &a) { return a; }
+template <class T> std::vector<T> &host_side(mirrored<T> &m) { return m.host; }
+template <class A> A host_side(A &a) { return a; }
+template <class T> void copy_back(mirrored<T> &m) {
+  if (m.device)
+    m.device->download(m.host);
+}
+template <class A> void copy_back(A &) {}
+
+/// Launches `k` on the GPU or the interpreter.
+template <class K, class... A> void launch_both(bool on_gpu, const K &k, tk::grid g, A &...a) {
+  std::tuple<decltype(mirror(a, on_gpu))...> args{mirror(a, on_gpu)...};
+  std::apply(
+      [&](auto &...m) {
+        if (on_gpu)
+          k.launch(g, gpu, device_side(m)...);
+        else
+          k.launch(g, interpreter, host_side(m)...);
+        (copy_back(m), ...);
+      },
+      args);
 }
 
 void test_hints(bool on_gpu) {
