@@ -93,7 +93,6 @@ public:
   /// `op`'s result for scalar operands `args`, of LLVM type `type` (the result's), where
   /// isSupported(op, type).
   Value emit(Operation *op, ValueRange args, Type type) {
-    StringRef name = op->getName().getStringRef();
     if (isIntDiv(op))
       return emitIntDiv(op, args[0], args[1]);
     if (isa<math::AbsIOp>(op))

@@ -697,8 +697,8 @@ LogicalResult PrintOp::verify() {
 }
 
 LogicalResult AssertOp::verify() {
-  if (getId() < 0)
-    return emitOpError() << "id must not be negative, got " << getId();
+  if (getIdAttr().getInt() < 0)
+    return emitOpError() << "id must not be negative, got " << getIdAttr().getInt();
   return success();
 }
 
