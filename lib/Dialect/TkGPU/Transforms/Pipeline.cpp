@@ -170,7 +170,8 @@ SmallVector<Candidate> findCandidates(scf::ForOp loop, const tk::AxisInfoResult 
       continue;
     }
     auto load = dyn_cast<tk::LoadOp>(op);
-    if (!load)
+    // A volatile load reads memory when the program reaches it: never issued iterations early.
+    if (!load || load.getIsVolatile())
       continue;
     if (!load.getResult().hasOneUse())
       continue;
