@@ -9,13 +9,21 @@
 
 #include <tk/detail/config.hpp>
 
-#include <tk/detail/runtime/driver.hpp>
 #include <tk/detail/trace/context.hpp>
 
 #include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
+
+struct CUmod_st;
+
+// driver.hpp includes this header (its check() reports asserts), so the driver is declared here
+// rather than included.
+namespace tk::detail::cu {
+class driver;
+using module_handle = ::CUmod_st *;
+} // namespace tk::detail::cu
 
 namespace tk::detail {
 

@@ -5,12 +5,11 @@
 #pragma once
 
 #include <tk/detail/runtime/asserts.hpp>
+#include <tk/detail/runtime/driver.hpp>
 
 #include <mutex>
 
 namespace tk::detail {
-
-namespace {
 
 /// A loaded kernel with asserts and its record (pinned host memory, mapped for the GPU; kept
 /// for the life of the process, as loaded modules are).
@@ -25,15 +24,15 @@ struct assert_registry {
   std::vector<registered_asserts> kernels;
 };
 
-assert_registry &asserts_registry() {
+/// The process's one registry: shared by every file of the program (an inline function's
+/// static), so a kernel loaded in one file has its assert named by a call in another.
+TK_DECL assert_registry &asserts_registry() {
   static assert_registry *registry = new assert_registry; // outlives static destructors
   return *registry;
 }
 
-constexpr unsigned mem_host_alloc_portable = 0x01;  // CU_MEMHOSTALLOC_PORTABLE
-constexpr unsigned mem_host_alloc_devicemap = 0x02; // CU_MEMHOSTALLOC_DEVICEMAP
-
-} // namespace
+inline constexpr unsigned mem_host_alloc_portable = 0x01;  // CU_MEMHOSTALLOC_PORTABLE
+inline constexpr unsigned mem_host_alloc_devicemap = 0x02; // CU_MEMHOSTALLOC_DEVICEMAP
 
 TK_DECL void register_asserts(const cu::driver &driver, cu::module_handle module,
                               const std::string &name, std::vector<assert_site> sites,
