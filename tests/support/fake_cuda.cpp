@@ -247,6 +247,14 @@ const entry entries[] = {
     {"cuMemcpyHtoD", address(fake_unused)},
     {"cuMemcpyDtoH", address(fake_unused)},
     {"cuMemsetD8", address(fake_unused)},
+    {"cuEventQuery", address(fake_unused)},
+    {"cuStreamWaitEvent", address(fake_unused)},
+    {"cuStreamCreate", address(fake_unused)},
+    {"cuStreamDestroy", address(fake_unused)},
+    {"cuCtxSynchronize", address(fake_unused)},
+    {"cuDeviceTotalMem", address(fake_unused)},
+    {"cuMemGetInfo", address(fake_unused)},
+    {"cuMemsetD32Async", address(fake_unused)},
 };
 
 } // namespace

@@ -36,6 +36,8 @@ struct CUstream_st;
 struct CUmod_st;
 struct CUfunc_st;
 struct CUevent_st;
+struct CUgraph_st;
+struct CUgraphExec_st;
 
 // The driver's calling convention (cuda.h's CUDAAPI); #undef'd at the end of this file.
 #ifdef _WIN32
@@ -56,6 +58,8 @@ using stream = ::CUstream_st *;        ///< CUstream, cudaStream_t
 using module_handle = ::CUmod_st *;    ///< CUmodule
 using function_handle = ::CUfunc_st *; ///< CUfunction
 using event = ::CUevent_st *;          ///< CUevent
+using graph = ::CUgraph_st *;          ///< CUgraph
+using graph_exec = ::CUgraphExec_st *; ///< CUgraphExec
 using uint64 = std::uint64_t;          ///< cuuint64_t
 
 // CUresult values (cuda.h, enum cudaError_enum).
@@ -78,6 +82,15 @@ inline constexpr int attribute_multiprocessor_count = 16;              // ..._MU
 inline constexpr int attribute_compute_capability_major = 75;          // ..._MAJOR
 inline constexpr int attribute_compute_capability_minor = 76;          // ..._MINOR
 inline constexpr int attribute_max_shared_memory_per_block_optin = 97; // ..._PER_BLOCK_OPTIN
+inline constexpr int attribute_warp_size = 10;                         // ..._WARP_SIZE
+inline constexpr int attribute_clock_rate = 13;                        // ..._CLOCK_RATE (kHz)
+inline constexpr int attribute_memory_clock_rate = 36;                 // ..._MEMORY_CLOCK_RATE
+inline constexpr int attribute_global_memory_bus_width = 37;           // ..._BUS_WIDTH (bits)
+inline constexpr int attribute_l2_cache_size = 38;                     // ..._L2_CACHE_SIZE
+inline constexpr int attribute_max_registers_per_multiprocessor = 82;  // ..._PER_MULTIPROCESSOR
+inline constexpr int attribute_max_shared_memory_per_multiprocessor = 81; // ..._PER_MULTIPROC...
+inline constexpr int attribute_pci_bus_id = 33;                           // ..._PCI_BUS_ID
+inline constexpr int attribute_pci_device_id = 34;                        // ..._PCI_DEVICE_ID
 
 // CUfunction_attribute values (cuda.h, enum CUfunction_attribute_enum).
 inline constexpr int function_max_threads_per_block = 0;         // ..._MAX_THREADS_PER_BLOCK
@@ -100,6 +113,11 @@ inline constexpr unsigned memory_type_unified = 4; // CU_MEMORYTYPE_UNIFIED
 // CUevent_flags values (cuda.h, enum CUevent_flags_enum).
 inline constexpr unsigned event_default = 0;        // CU_EVENT_DEFAULT
 inline constexpr unsigned event_disable_timing = 2; // CU_EVENT_DISABLE_TIMING
+
+// CUstream_flags and CUstreamCaptureMode values (cuda.h).
+inline constexpr unsigned stream_non_blocking = 1;         // CU_STREAM_NON_BLOCKING
+inline constexpr int stream_capture_mode_thread_local = 1; // CU_STREAM_CAPTURE_MODE_THREAD_LOCAL
+inline constexpr result error_not_ready = 600;             // CUDA_ERROR_NOT_READY
 
 // cuGetProcAddress (cuda.h, enums CUdriverProcAddress_flags, CUdriverProcAddressQueryResult).
 inline constexpr uint64 get_proc_address_default = 0; // CU_GET_PROC_ADDRESS_DEFAULT
@@ -204,6 +222,15 @@ public:
   result(TK_DETAIL_CUDAAPI *event_elapsed_time)(float *ms, event start, event end) = nullptr;
   result(TK_DETAIL_CUDAAPI *event_destroy)(event e) = nullptr;
   result(TK_DETAIL_CUDAAPI *stream_synchronize)(stream s) = nullptr;
+  result(TK_DETAIL_CUDAAPI *event_query)(event e) = nullptr;
+  result(TK_DETAIL_CUDAAPI *stream_wait_event)(stream s, event e, unsigned flags) = nullptr;
+  result(TK_DETAIL_CUDAAPI *stream_create)(stream *s, unsigned flags) = nullptr;
+  result(TK_DETAIL_CUDAAPI *stream_destroy)(stream s) = nullptr;
+  result(TK_DETAIL_CUDAAPI *ctx_synchronize)() = nullptr;
+  result(TK_DETAIL_CUDAAPI *device_total_mem)(std::size_t *bytes, device_handle dev) = nullptr;
+  result(TK_DETAIL_CUDAAPI *mem_get_info)(std::size_t *free, std::size_t *total) = nullptr;
+  result(TK_DETAIL_CUDAAPI *memset_d32_async)(deviceptr dst, unsigned value, std::size_t count,
+                                              stream s) = nullptr;
   result(TK_DETAIL_CUDAAPI *mem_alloc)(deviceptr *ptr, std::size_t bytes) = nullptr;
   result(TK_DETAIL_CUDAAPI *mem_free)(deviceptr ptr) = nullptr;
   result(TK_DETAIL_CUDAAPI *memcpy_htod)(deviceptr dst, const void *src,
@@ -219,6 +246,15 @@ public:
                                             unsigned flags) = nullptr;
   result(TK_DETAIL_CUDAAPI *mem_host_get_device_pointer)(deviceptr *ptr, void *host,
                                                          unsigned flags) = nullptr;
+  /// CUDA graphs (stream capture, instantiate, launch), for timing and autotuning short
+  /// kernels; null where the driver lacks them.
+  result(TK_DETAIL_CUDAAPI *stream_begin_capture)(stream s, int mode) = nullptr;
+  result(TK_DETAIL_CUDAAPI *stream_end_capture)(stream s, graph *g) = nullptr;
+  result(TK_DETAIL_CUDAAPI *graph_instantiate)(graph_exec *exec, graph g,
+                                               unsigned long long flags) = nullptr;
+  result(TK_DETAIL_CUDAAPI *graph_launch)(graph_exec exec, stream s) = nullptr;
+  result(TK_DETAIL_CUDAAPI *graph_exec_destroy)(graph_exec exec) = nullptr;
+  result(TK_DETAIL_CUDAAPI *graph_destroy)(graph g) = nullptr;
   /// cuTensorMapEncodeTiled (CUDA 12.0: the enums as ints, the map as 128 bytes); null where the
   /// driver lacks it, and then kernels are compiled without tensor maps.
   result(TK_DETAIL_CUDAAPI *tensor_map_encode_tiled)(

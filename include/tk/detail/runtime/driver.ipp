@@ -197,12 +197,20 @@ TK_DECL void driver::resolve_all(std::source_location where) {
   resolve(event_elapsed_time, "cuEventElapsedTime");
   resolve(event_destroy, "cuEventDestroy");
   resolve(stream_synchronize, "cuStreamSynchronize");
+  resolve(event_query, "cuEventQuery");
+  resolve(stream_wait_event, "cuStreamWaitEvent");
+  resolve(stream_create, "cuStreamCreate");
+  resolve(stream_destroy, "cuStreamDestroy");
+  resolve(ctx_synchronize, "cuCtxSynchronize");
+  resolve(device_total_mem, "cuDeviceTotalMem");
+  resolve(mem_get_info, "cuMemGetInfo");
+  resolve(memset_d32_async, "cuMemsetD32Async");
   resolve(mem_alloc, "cuMemAlloc");
   resolve(mem_free, "cuMemFree");
   resolve(memcpy_htod, "cuMemcpyHtoD");
   resolve(memcpy_dtoh, "cuMemcpyDtoH");
   resolve(memset_d8, "cuMemsetD8");
-  // Optional: only TMA and device asserts need these.
+  // Optional: only TMA, device asserts and CUDA graphs need these.
   auto optional = [&](auto &slot, const char *name) {
     void *pfn = nullptr;
     int status = -1;
@@ -215,6 +223,12 @@ TK_DECL void driver::resolve_all(std::source_location where) {
   optional(module_get_global, "cuModuleGetGlobal");
   optional(mem_host_alloc, "cuMemHostAlloc");
   optional(mem_host_get_device_pointer, "cuMemHostGetDevicePointer");
+  optional(stream_begin_capture, "cuStreamBeginCapture");
+  optional(stream_end_capture, "cuStreamEndCapture");
+  optional(graph_instantiate, "cuGraphInstantiateWithFlags");
+  optional(graph_launch, "cuGraphLaunch");
+  optional(graph_exec_destroy, "cuGraphExecDestroy");
+  optional(graph_destroy, "cuGraphDestroy");
 }
 
 TK_DECL device_info driver::query(int ordinal, device_handle dev,
