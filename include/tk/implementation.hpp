@@ -35,6 +35,7 @@
 #include <tk/kernel.ipp>
 #include <tk/reduce.ipp>
 #include <tk/shape.ipp>
+#include <tk/testing.ipp>
 
 #if defined(TK_SEPARATE_COMPILATION)
 // The symbol every file of the program refers to (detail/config.hpp): missing without this file,

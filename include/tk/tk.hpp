@@ -23,3 +23,4 @@
 #include <tk/random.hpp>
 #include <tk/reduce.hpp>
 #include <tk/shape.hpp>
+#include <tk/testing.hpp>

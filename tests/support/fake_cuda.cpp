@@ -15,6 +15,12 @@
 ///   FAKE_CUDA_REJECT_IMAGES  1: cuModuleLoadData rejects every image, as it rejects anything
 ///                      but an ELF file or PTX text otherwise (CUDA_ERROR_INVALID_IMAGE)
 ///   FAKE_CUDA_LOAD_RESULT  N: cuModuleLoadData fails with CUresult N (2: out of memory)
+///   FAKE_CUDA_EVENT_US  how far the fake GPU clock moves at each cuEventRecord, in us
+///                      (default 1000): consecutive records are that far apart
+///   FAKE_CUDA_RECORD_RESULT, FAKE_CUDA_SYNC_RESULT, FAKE_CUDA_QUERY_RESULT,
+///                      FAKE_CUDA_CAPTURE_RESULT  N: cuEventRecord, cuStreamSynchronize and
+///                      cuCtxSynchronize, cuEventQuery, cuStreamEndCapture return CUresult N
+/// fake_cuda_stat(name) reports what the event, stream, memset and graph fakes were asked for.
 /// Device handles are ordinal + 100, so that mixing up ordinals and handles shows. Pointers
 /// 0x1000, 0x2000 and 0x3000 are device, page-locked host and managed memory; the driver knows
 /// no other address.
@@ -206,6 +212,92 @@ result fake_cuFuncGetAttribute(int *value, int attribute, void *) {
   *value = attribute == 4 ? 40 : env_int("FAKE_CUDA_LOCAL_BYTES", 0);
   return 0;
 }
+// Events, streams, memsets and graphs (tests/unit/testing.cpp): no work runs; an event records
+// the fake GPU clock, which every record moves on by FAKE_CUDA_EVENT_US.
+struct event_object {
+  double stamp;
+  unsigned flags;
+};
+double gpu_clock_ms = 0;
+struct {
+  long long events_live, streams_live, graphs_live, execs_live, memsets, memset_words,
+      graph_launches, captures;
+} stats;
+int stream_object, graph_object, exec_object;
+result fake_cuEventCreate(event_object **e, unsigned flags) {
+  *e = new event_object{0, flags};
+  ++stats.events_live;
+  return 0;
+}
+result fake_cuEventRecord(event_object *e, void *) {
+  if (const int r = env_int("FAKE_CUDA_RECORD_RESULT", 0))
+    return r;
+  gpu_clock_ms += env_int("FAKE_CUDA_EVENT_US", 1000) / 1000.0;
+  e->stamp = gpu_clock_ms;
+  return 0;
+}
+result fake_cuEventSynchronize(event_object *) { return 0; }
+result fake_cuEventQuery(event_object *) { return env_int("FAKE_CUDA_QUERY_RESULT", 0); }
+result fake_cuEventElapsedTime(float *ms, event_object *start, event_object *end) {
+  if ((start->flags | end->flags) & 2) // CU_EVENT_DISABLE_TIMING
+    return 1;
+  *ms = float(end->stamp - start->stamp);
+  return 0;
+}
+result fake_cuEventDestroy(event_object *e) {
+  delete e;
+  --stats.events_live;
+  return 0;
+}
+result fake_cuStreamWaitEvent(void *, event_object *, unsigned) { return 0; }
+result fake_cuStreamCreate(void **s, unsigned) {
+  *s = &stream_object;
+  ++stats.streams_live;
+  return 0;
+}
+result fake_cuStreamDestroy(void *) {
+  --stats.streams_live;
+  return 0;
+}
+result fake_cuStreamSynchronize(void *) { return env_int("FAKE_CUDA_SYNC_RESULT", 0); }
+result fake_cuCtxSynchronize() { return env_int("FAKE_CUDA_SYNC_RESULT", 0); }
+result fake_cuMemAlloc(unsigned long long *ptr, std::size_t) {
+  *ptr = 0x10000000;
+  return 0;
+}
+result fake_cuMemsetD32Async(unsigned long long, unsigned, std::size_t count, void *) {
+  ++stats.memsets;
+  stats.memset_words = static_cast<long long>(count);
+  return 0;
+}
+result fake_cuStreamBeginCapture(void *, int) {
+  ++stats.captures;
+  return 0;
+}
+result fake_cuStreamEndCapture(void *, void **graph) {
+  if (const int r = env_int("FAKE_CUDA_CAPTURE_RESULT", 0))
+    return r;
+  *graph = &graph_object;
+  ++stats.graphs_live;
+  return 0;
+}
+result fake_cuGraphInstantiateWithFlags(void **exec, void *, unsigned long long) {
+  *exec = &exec_object;
+  ++stats.execs_live;
+  return 0;
+}
+result fake_cuGraphLaunch(void *, void *) {
+  ++stats.graph_launches;
+  return 0;
+}
+result fake_cuGraphExecDestroy(void *) {
+  --stats.execs_live;
+  return 0;
+}
+result fake_cuGraphDestroy(void *) {
+  --stats.graphs_live;
+  return 0;
+}
 result fake_unused() { return 999; } // CUDA_ERROR_UNKNOWN: not expected to be called
 
 struct entry {
@@ -236,25 +328,31 @@ const entry entries[] = {
     {"cuFuncSetAttribute", address(fake_unused)},
     {"cuFuncGetAttribute", address(fake_cuFuncGetAttribute)},
     {"cuLaunchKernel", address(fake_unused)},
-    {"cuEventCreate", address(fake_unused)},
-    {"cuEventRecord", address(fake_unused)},
-    {"cuEventSynchronize", address(fake_unused)},
-    {"cuEventElapsedTime", address(fake_unused)},
-    {"cuEventDestroy", address(fake_unused)},
-    {"cuStreamSynchronize", address(fake_unused)},
-    {"cuMemAlloc", address(fake_unused)},
+    {"cuEventCreate", address(fake_cuEventCreate)},
+    {"cuEventRecord", address(fake_cuEventRecord)},
+    {"cuEventSynchronize", address(fake_cuEventSynchronize)},
+    {"cuEventElapsedTime", address(fake_cuEventElapsedTime)},
+    {"cuEventDestroy", address(fake_cuEventDestroy)},
+    {"cuStreamSynchronize", address(fake_cuStreamSynchronize)},
+    {"cuMemAlloc", address(fake_cuMemAlloc)},
     {"cuMemFree", address(fake_unused)},
     {"cuMemcpyHtoD", address(fake_unused)},
     {"cuMemcpyDtoH", address(fake_unused)},
     {"cuMemsetD8", address(fake_unused)},
-    {"cuEventQuery", address(fake_unused)},
-    {"cuStreamWaitEvent", address(fake_unused)},
-    {"cuStreamCreate", address(fake_unused)},
-    {"cuStreamDestroy", address(fake_unused)},
-    {"cuCtxSynchronize", address(fake_unused)},
+    {"cuEventQuery", address(fake_cuEventQuery)},
+    {"cuStreamWaitEvent", address(fake_cuStreamWaitEvent)},
+    {"cuStreamCreate", address(fake_cuStreamCreate)},
+    {"cuStreamDestroy", address(fake_cuStreamDestroy)},
+    {"cuCtxSynchronize", address(fake_cuCtxSynchronize)},
     {"cuDeviceTotalMem", address(fake_unused)},
     {"cuMemGetInfo", address(fake_unused)},
-    {"cuMemsetD32Async", address(fake_unused)},
+    {"cuMemsetD32Async", address(fake_cuMemsetD32Async)},
+    {"cuStreamBeginCapture", address(fake_cuStreamBeginCapture)},
+    {"cuStreamEndCapture", address(fake_cuStreamEndCapture)},
+    {"cuGraphInstantiateWithFlags", address(fake_cuGraphInstantiateWithFlags)},
+    {"cuGraphLaunch", address(fake_cuGraphLaunch)},
+    {"cuGraphExecDestroy", address(fake_cuGraphExecDestroy)},
+    {"cuGraphDestroy", address(fake_cuGraphDestroy)},
 };
 
 } // namespace
@@ -281,4 +379,25 @@ extern "C" __attribute__((visibility("default"))) result cuGetProcAddress_v2(
   if (status)
     *status = 1; // CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND
   return 500;    // CUDA_ERROR_NOT_FOUND
+}
+
+/// What the event, stream, memset and graph fakes were asked for: "events_live", "streams_live",
+/// "graphs_live", "execs_live" (created and not destroyed), "memsets", "memset_words" (the last
+/// one's count), "graph_launches", "captures"; -1 for another name.
+extern "C" __attribute__((visibility("default"))) long long fake_cuda_stat(const char *name) {
+  const struct {
+    const char *name;
+    long long value;
+  } all[] = {{"events_live", stats.events_live},
+             {"streams_live", stats.streams_live},
+             {"graphs_live", stats.graphs_live},
+             {"execs_live", stats.execs_live},
+             {"memsets", stats.memsets},
+             {"memset_words", stats.memset_words},
+             {"graph_launches", stats.graph_launches},
+             {"captures", stats.captures}};
+  for (const auto &s : all)
+    if (std::strcmp(s.name, name) == 0)
+      return s.value;
+  return -1;
 }
