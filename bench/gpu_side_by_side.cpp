@@ -28,8 +28,9 @@
 ///                        (also the last part of a plain run)
 ///   bench_gpu --cold NAME  (internal) one first launch of the cold-compile kernel NAME
 ///
-/// Timing: CUDA events on the default stream, median of 20 after 3 warm-up launches; every buffer
-/// is 512 MiB or more, far beyond the L2 cache. Inputs are random, never zeros.
+/// Timing: tk::do_bench on the default stream (CUDA events), median of 20 after 3 warm-up
+/// launches; every buffer is 512 MiB or more, far beyond the L2 cache. Inputs are random, never
+/// zeros.
 #include "../tests/support/cuda_driver.hpp"
 #include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"
@@ -120,26 +121,14 @@ template <class T> std::vector<T> download(CUdeviceptr p, std::size_t count) {
   return v;
 }
 
-/// Median milliseconds of `run`, each timed with events on the default stream.
+/// Median milliseconds of `run` on the default stream (tk::do_bench with fixed counts: `warmup`
+/// untimed runs, the first of them before a synchronize, then `reps` runs, each between its own
+/// pair of events; no L2 clearing, the buffers being far larger). The median is the upper middle
+/// run, as bench/peers.py takes it.
 double median_ms(const std::function<void()> &run, int warmup = 3, int reps = 20) {
-  CUevent start, stop;
-  require(cu.cuEventCreate(&start, 0), "cuEventCreate");
-  require(cu.cuEventCreate(&stop, 0), "cuEventCreate");
-  for (int i = 0; i < warmup; ++i)
-    run();
-  require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
-  std::vector<double> times;
-  for (int i = 0; i < reps; ++i) {
-    require(cu.cuEventRecord(start, nullptr), "cuEventRecord");
-    run();
-    require(cu.cuEventRecord(stop, nullptr), "cuEventRecord");
-    require(cu.cuEventSynchronize(stop), "cuEventSynchronize");
-    float ms = 0;
-    require(cu.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
-    times.push_back(double(ms));
-  }
-  cu.cuEventDestroy(start);
-  cu.cuEventDestroy(stop);
+  const tk::bench_result r =
+      tk::do_bench(run, {.clear_l2 = false, .warmup_runs = warmup - 1, .repeat_runs = reps});
+  std::vector<double> times = r.times;
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];
 }
