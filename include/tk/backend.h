@@ -41,7 +41,7 @@ extern "C" {
 
 /** The version of this interface, which tk_backend_abi_version returns; raised whenever a
  *  function is added or changes, so that a program refuses a backend built for another one. */
-#define TK_BACKEND_ABI_VERSION 6
+#define TK_BACKEND_ABI_VERSION 7
 
 /** The values tk_compile_options.num_stages may take. The front end checks launches and
  *  autotuning configs against the same range, so that what the interpreter accepts compiles. */
@@ -112,6 +112,9 @@ typedef struct tk_compile_options {
    *  descriptor takes the pointer path and the kernel has no such parameters. (Added in ABI
    *  version 4.) */
   int tensor_maps;
+  /** Non-zero: keep the text of the module after each stage, for tk_compile_result_stage_ir
+   *  (Triton's `compiled.asm`). Zero (the default): none is kept. (Added in ABI version 7.) */
+  int keep_stages;
 } tk_compile_options;
 
 /** The most dimensions of a tensor map. */
@@ -140,11 +143,25 @@ typedef struct tk_tensor_map {
   int swizzle; /**< 0, 32, 64 or 128 (added in ABI version 5) */
 } tk_tensor_map;
 
+/**
+ * What the compiled kernel uses, as ptxas reports it (Triton's `n_regs`, `n_spills` and
+ * metadata); -1 for what is unknown: registers, spills and stack without a cubin (PTX for the
+ * driver's JIT, or TK_OUTPUT_PTX), or from a producer that did not say. (Added in ABI version 7.)
+ */
+typedef struct tk_resources {
+  int registers;         /**< registers per thread */
+  int spill_store_bytes; /**< bytes of spill stores per thread */
+  int spill_load_bytes;  /**< bytes of spill loads per thread */
+  int stack_bytes;       /**< the stack frame per thread, spills included: local memory */
+  int shared_bytes;      /**< shared memory per block, static and dynamic */
+  int threads;           /**< threads per block: num_warps * 32 */
+} tk_resources;
+
 /** The outcome of one tk_compile; opaque, freed by tk_compile_result_free. */
 typedef struct tk_compile_result tk_compile_result;
 
 /** Sets the defaults: no target, 4 warps, 3 stages, TK_OUTPUT_AUTO, no debug, fp fusion on, no
- *  lowering_target, no tensor maps. */
+ *  lowering_target, no tensor maps, no stages kept. */
 TK_BACKEND_API void tk_compile_options_init(tk_compile_options *opts);
 
 /**
@@ -209,6 +226,37 @@ TK_BACKEND_API const char *tk_compile_result_producer_log(const tk_compile_resul
 /** Milliseconds spent in a stage (0 for stages not run). */
 TK_BACKEND_API double tk_compile_result_stage_ms(const tk_compile_result *res, tk_stage stage);
 
+/**
+ * Copies what the kernel uses to *out (tk_resources; -1 for what is unknown); returns 0, or -1
+ * for a failed result or a NULL pointer. A result from the disk cache has them too. (Added in
+ * ABI version 7.)
+ */
+TK_BACKEND_API int tk_compile_result_resources(const tk_compile_result *res, tk_resources *out);
+
+/**
+ * The texts tk_compile_options.keep_stages kept: the module after each stage, in order, each
+ * under a stable name:
+ *   "tk"           the `tk` IR as parsed (verified, printed without locations)
+ *   "tkgpu"        the last form in the tk and tkgpu dialects, before conversion to LLVM:
+ *                  layouts, coalescing, tensor-core layouts, pipelining and shared memory decided
+ *   "llvm-dialect" the module in the LLVM and NVVM dialects
+ *   "llir"         the LLVM IR after optimization (libdevice linked and inlined)
+ *   "ptx"          the PTX
+ * A module given in the LLVM dialect has no "tk" or "tkgpu" stage: its "llvm-dialect" is the
+ * text as parsed. The cubin, when one was made, is tk_compile_result_binary. A failed compile
+ * keeps the stages before the failure. 0 without keep_stages. (Added in ABI version 7.)
+ */
+TK_BACKEND_API int tk_compile_result_stage_ir_count(const tk_compile_result *res);
+/** The `index`-th stage's text (NUL-terminated), its name in *name when name is not NULL; NULL
+ *  (and *name NULL) when index is out of range. Both live as long as the result. (Added in ABI
+ *  version 7.) */
+TK_BACKEND_API const char *tk_compile_result_stage_ir(const tk_compile_result *res, int index,
+                                                      const char **name);
+/** The text of the stage named `name` ("tk", "tkgpu", "llvm-dialect", "llir", "ptx"), or NULL
+ *  when the result has none. (Added in ABI version 7.) */
+TK_BACKEND_API const char *tk_compile_result_stage_ir_named(const tk_compile_result *res,
+                                                            const char *name);
+
 /** "parse", "passes", "translate", "llvm-opt", "ptx", "cubin"; NULL when out of range. */
 TK_BACKEND_API const char *tk_stage_name(tk_stage stage);
 /** The supported targets, space-separated ("sm_75 sm_80 ..."). */
@@ -244,8 +292,11 @@ typedef enum tk_cache_mode {
  * verified on every read; a damaged or stale one is a miss (TK_DEBUG=1 says why). Without a
  * cache directory, or when it cannot be written, it compiles as tk_compile_named does.
  *
- * A result from the cache has the binary and its launch metadata; its PTX is "" (unless the
- * binary is PTX), its stage times and shared_bytes are 0. (Added in ABI version 6.)
+ * A result from the cache has the binary, its launch metadata, shared_bytes and resources
+ * (tk_compile_result_resources); its PTX is "" (unless the binary is PTX) and its stage times
+ * are 0. With tk_compile_options.keep_stages, the entry is not read (it keeps no stage IR): the
+ * kernel is compiled afresh, and its result may be stored as any other. keep_stages is not part
+ * of the key. (Added in ABI version 6.)
  */
 TK_BACKEND_API tk_status tk_compile_cached(const char *ir, size_t ir_len, const char *source_name,
                                            const tk_compile_options *opts, tk_cache_mode mode,

@@ -82,6 +82,11 @@ void fill_from_entry(tk_compile_result &result, cached_kernel &&k) {
   result.target = std::move(k.target);
   result.threadsPerBlock = int(k.threads_per_block);
   result.dynamicSharedBytes = k.dynamic_shared_bytes;
+  result.sharedBytes = size_t(k.static_shared_bytes) + k.dynamic_shared_bytes;
+  result.registers = k.registers;
+  result.spillStoreBytes = k.spill_store_bytes;
+  result.spillLoadBytes = k.spill_load_bytes;
+  result.stackBytes = k.stack_bytes;
   for (const tk::cache::tensor_map_recipe &r : k.tensor_maps)
     result.tensorMaps.push_back(copy_map<tk_tensor_map>(r));
 }
@@ -95,6 +100,11 @@ cached_kernel entry_of(const tk_compile_result &result) {
   k.target = result.target;
   k.threads_per_block = std::uint32_t(result.threadsPerBlock);
   k.dynamic_shared_bytes = std::uint32_t(result.dynamicSharedBytes);
+  k.static_shared_bytes = std::uint32_t(result.sharedBytes - result.dynamicSharedBytes);
+  k.registers = result.registers;
+  k.spill_store_bytes = result.spillStoreBytes;
+  k.spill_load_bytes = result.spillLoadBytes;
+  k.stack_bytes = result.stackBytes;
   for (const tk_tensor_map &m : result.tensorMaps)
     k.tensor_maps.push_back(copy_map<tk::cache::tensor_map_recipe>(m));
   return k;
@@ -139,8 +149,14 @@ tk_status tk_compile_cached(const char *ir, size_t ir_len, const char *source_na
     cache = current_cache();
     if (cache) {
       key = kernel_key(std::string_view(ir, ir_len), *opts);
+      // An entry keeps no stage IR: with keep_stages the kernel is compiled afresh (and may be
+      // stored, as the binary is the same), not taken from the entry.
       if (mode == TK_CACHE_REPLACE) {
         cache->remove(key, "cubin");
+      } else if (opts->keep_stages) {
+        if (tk::cache::debug_enabled())
+          tk::cache::log_line("keep_stages: compiling, not reading " +
+                              cache->entry_path(key, "cubin"));
       } else if (std::optional<std::string> bytes = cache->load(key, "cubin")) {
         if (std::optional<cached_kernel> k = tk::cache::deserialize(*bytes)) {
           auto *result = new tk_compile_result();

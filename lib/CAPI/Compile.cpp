@@ -17,6 +17,7 @@
 #include "SourceHash.inc"
 #include "Target/Cubin.h"
 #include "Target/PTXCodeGen.h"
+#include "Target/PtxasInfo.h"
 #include "Target/Targets.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -155,6 +156,14 @@ std::string checkLoweringTarget(const tk_compile_options &opts, const mlir::tk::
   return "";
 }
 
+/// The module's text, for tk_compile_options.keep_stages.
+std::string printed(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
 double msSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
       .count();
@@ -226,7 +235,11 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
   if (failed(mlir::tk::verifyBlockSizesIn(*module)))
     return fail(result, TK_ERROR_PARSE, "");
 
-  if (!isLLVMDialectModule(*module)) {
+  const bool keepStages = opts.keep_stages != 0;
+  const bool tkModule = !isLLVMDialectModule(*module);
+  if (keepStages)
+    result.stageIR.emplace_back(tkModule ? "tk" : "llvm-dialect", printed(*module));
+  if (tkModule) {
     start = std::chrono::steady_clock::now();
     mlir::tk::LoweringOptions lowering;
     lowering.numWarps = static_cast<unsigned>(opts.num_warps);
@@ -236,6 +249,9 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     lowering.sharedPerMultiprocessor = target.sharedKiBPerSM * 1024;
     lowering.sharedPerBlock = target.sharedKiBPerBlock * 1024;
     lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
+    std::string gpuIR;
+    if (keepStages)
+      lowering.gpuIROut = &gpuIR;
     lowering.tensorMaps = opts.tensor_maps != 0;
     lowering.tensorMapsOut = &result.tensorMaps;
     std::vector<std::pair<const char *, double>> passTimes;
@@ -245,17 +261,26 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     result.stageMs[TK_STAGE_PASSES] = msSince(start);
     for (const auto &[name, ms] : passTimes)
       llvm::errs() << "tk:   pass " << name << " " << llvm::format("%.2f", ms) << " ms\n";
+    if (!gpuIR.empty())
+      result.stageIR.emplace_back("tkgpu", std::move(gpuIR));
     if (failed(lowered))
       return fail(result, TK_ERROR_UNSUPPORTED, "");
+    if (keepStages)
+      result.stageIR.emplace_back("llvm-dialect", printed(*module));
     result.dynamicSharedBytes =
         static_cast<size_t>(mlir::tkgpu::TkGPUDialect::getModuleSharedBytes(*module));
   }
 
   FailureOr<mlir::tk::PTXModule> ptx = mlir::tk::translateToPTX(
       *module, target, static_cast<unsigned>(opts.num_warps) * 32,
-      /*fpFusion=*/opts.fp_fusion != 0, mlir::tkgpu::TkGPUDialect::getModulePtxVersion(*module));
+      /*fpFusion=*/opts.fp_fusion != 0, mlir::tkgpu::TkGPUDialect::getModulePtxVersion(*module),
+      /*keepLLVMIR=*/keepStages);
   if (failed(ptx))
     return fail(result, TK_ERROR_CODEGEN, "");
+  if (keepStages) {
+    result.stageIR.emplace_back("llir", std::move(ptx->llvmIR));
+    result.stageIR.emplace_back("ptx", ptx->ptx);
+  }
   result.stageMs[TK_STAGE_TRANSLATE] = ptx->translateMs;
   result.stageMs[TK_STAGE_LLVM_OPT] = ptx->optMs;
   result.stageMs[TK_STAGE_PTX] = ptx->ptxMs;
@@ -275,6 +300,12 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     if (cubin) {
       result.binary = std::move(cubin->bytes);
       result.kind = TK_OUTPUT_CUBIN;
+      const mlir::tk::KernelResources used =
+          mlir::tk::parsePtxasInfo(cubin->info, result.kernelName);
+      result.registers = used.registers;
+      result.spillStoreBytes = used.spillStoreBytes;
+      result.spillLoadBytes = used.spillLoadBytes;
+      result.stackBytes = used.stackBytes;
     } else if (opts.output == TK_OUTPUT_CUBIN) {
       return fail(result, TK_ERROR_NO_CUBIN, "no cubin: " + result.producerLog);
     } else {
@@ -310,6 +341,7 @@ void tk_compile_options_init(tk_compile_options *opts) {
   opts->fp_fusion = 1;
   opts->lowering_target = nullptr;
   opts->tensor_maps = 0;
+  opts->keep_stages = 0;
 }
 
 tk_status tk_compile(const char *ir, size_t ir_len, const tk_compile_options *opts,
@@ -416,6 +448,38 @@ double tk_compile_result_stage_ms(const tk_compile_result *res, tk_stage stage) 
   if (!res || stage < 0 || stage >= TK_STAGE_COUNT)
     return 0;
   return res->stageMs[stage];
+}
+
+int tk_compile_result_resources(const tk_compile_result *res, tk_resources *out) {
+  if (!res || !out || res->status != TK_OK)
+    return -1;
+  out->registers = res->registers;
+  out->spill_store_bytes = res->spillStoreBytes;
+  out->spill_load_bytes = res->spillLoadBytes;
+  out->stack_bytes = res->stackBytes;
+  out->shared_bytes = int(res->sharedBytes);
+  out->threads = res->threadsPerBlock;
+  return 0;
+}
+
+int tk_compile_result_stage_ir_count(const tk_compile_result *res) {
+  return res ? int(res->stageIR.size()) : 0;
+}
+
+const char *tk_compile_result_stage_ir(const tk_compile_result *res, int index, const char **name) {
+  const bool inRange = index >= 0 && index < tk_compile_result_stage_ir_count(res);
+  if (name)
+    *name = inRange ? res->stageIR[size_t(index)].first.c_str() : nullptr;
+  return inRange ? res->stageIR[size_t(index)].second.c_str() : nullptr;
+}
+
+const char *tk_compile_result_stage_ir_named(const tk_compile_result *res, const char *name) {
+  if (!res || !name)
+    return nullptr;
+  for (const auto &[stage, text] : res->stageIR)
+    if (stage == name)
+      return text.c_str();
+  return nullptr;
 }
 
 const char *tk_stage_name(tk_stage stage) {

@@ -164,6 +164,10 @@ LogicalResult lowerToLLVM(ModuleOp module, const LoweringOptions &options) {
     std::unique_ptr<Pass> pass = stage.create(options);
     if (!pass)
       continue; // not for this target or these options
+    if (options.gpuIROut && llvm::StringRef(stage.name) == "tk-to-llvm") {
+      llvm::raw_string_ostream os(*options.gpuIROut);
+      module->print(os);
+    }
     const auto start = std::chrono::steady_clock::now();
     PassManager passes(module->getName());
     passes.enableVerifier(stage.verify);

@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,9 @@ struct LoweringOptions {
   bool tensorMaps = false; // the caller encodes tensor maps: TMA for descriptors (sm_90+)
   /// Where the tensor maps' recipes go (tk-tma-descriptors' arguments, in order); may be null.
   std::vector<tk_tensor_map> *tensorMapsOut = nullptr;
+  /// Where the module's text goes just before tk-to-llvm: the last form in the tk and tkgpu
+  /// dialects, layouts, pipelining and shared memory decided (keep_stages); may be null.
+  std::string *gpuIROut = nullptr;
   /// Where each stage's name and wall time in ms go, in order (TK_DEBUG); may be null.
   std::vector<std::pair<const char *, double>> *stageTimesOut = nullptr;
 };

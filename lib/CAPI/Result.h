@@ -7,6 +7,7 @@
 #include "tk/backend.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 /// The opaque result of the C ABI (tk/backend.h): a binary and its launch metadata, or an error.
@@ -24,6 +25,13 @@ struct tk_compile_result {
   std::vector<tk_tensor_map> tensorMaps;
   std::string producerLog;
   double stageMs[TK_STAGE_COUNT] = {};
+  /// keep_stages: each stage's name and the module's text after it, in order.
+  std::vector<std::pair<std::string, std::string>> stageIR;
+  /// What ptxas or nvJitLink reported (Target/PtxasInfo.h); -1: unknown.
+  int registers = -1;
+  int spillStoreBytes = -1;
+  int spillLoadBytes = -1;
+  int stackBytes = -1;
 
   // Through the disk cache (tk_compile_cached): where the entry is, and whether the binary came
   // from it or is to be stored there (tk_compile_result_cache_store).

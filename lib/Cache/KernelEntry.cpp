@@ -7,16 +7,21 @@
 namespace tk::cache {
 
 namespace {
-constexpr std::uint8_t kernel_format_version = 3;
+// 4: resources (registers, spills, stack, static shared memory) after dynamic_shared_bytes.
+constexpr std::uint8_t kernel_format_version = 4;
 } // namespace
 
 std::string serialize(const cached_kernel &kernel) {
   std::string out;
-  out.reserve(26 + kernel.kernel_name.size() + kernel.target.size() + kernel.binary.size());
+  out.reserve(46 + kernel.kernel_name.size() + kernel.target.size() + kernel.binary.size());
   put_le(out, kernel_format_version, 1);
   put_le(out, kernel.binary_kind, 1);
   put_le(out, kernel.threads_per_block, 4);
   put_le(out, kernel.dynamic_shared_bytes, 4);
+  put_le(out, kernel.static_shared_bytes, 4);
+  for (std::int32_t value :
+       {kernel.registers, kernel.spill_store_bytes, kernel.spill_load_bytes, kernel.stack_bytes})
+    put_le(out, std::uint32_t(value), 4);
   put_le(out, kernel.kernel_name.size(), 4);
   out.append(kernel.kernel_name);
   put_le(out, kernel.target.size(), 4);
@@ -48,6 +53,10 @@ std::optional<cached_kernel> deserialize(std::string_view bytes) {
   kernel.binary_kind = static_cast<std::uint8_t>(in.integer(1));
   kernel.threads_per_block = static_cast<std::uint32_t>(in.integer(4));
   kernel.dynamic_shared_bytes = static_cast<std::uint32_t>(in.integer(4));
+  kernel.static_shared_bytes = static_cast<std::uint32_t>(in.integer(4));
+  for (std::int32_t *value : {&kernel.registers, &kernel.spill_store_bytes,
+                              &kernel.spill_load_bytes, &kernel.stack_bytes})
+    *value = std::int32_t(std::uint32_t(in.integer(4)));
   kernel.kernel_name = in.bytes(in.integer(4));
   kernel.target = in.bytes(in.integer(4));
   kernel.binary = in.bytes(in.integer(8));

@@ -38,13 +38,18 @@ struct cached_kernel {
   std::uint32_t dynamic_shared_bytes = 0;
   std::uint8_t binary_kind = cubin;
   std::vector<tensor_map_recipe> tensor_maps; ///< parameters after the kernel's arguments
+  /// What the kernel uses (tk_resources of <tk/backend.h>), -1 where unknown.
+  std::int32_t registers = -1, spill_store_bytes = -1, spill_load_bytes = -1, stack_bytes = -1;
+  std::uint32_t static_shared_bytes = 0; ///< shared memory besides dynamic_shared_bytes
 
   friend bool operator==(const cached_kernel &, const cached_kernel &) = default;
 };
 
 /// Explicit little-endian fixed-width fields, so that the bytes do not depend on the compiler's
-/// struct layout: u8 version (3), u8 binary_kind, u32 threads_per_block, u32
-/// dynamic_shared_bytes, then kernel_name, target and binary, each as a u32 length (u64 for the
+/// struct layout: u8 version (4), u8 binary_kind, u32 threads_per_block, u32
+/// dynamic_shared_bytes, u32 static_shared_bytes, then registers, spill_store_bytes,
+/// spill_load_bytes and stack_bytes as u32 (two's complement: -1 unknown), then kernel_name,
+/// target and binary, each as a u32 length (u64 for the
 /// binary) followed by its bytes, then a u32 count of tensor maps and each map's fields (u32
 /// rank, element_bytes, base_arg, then per dimension u32 shape_arg, u64 shape, u32 stride_arg,
 /// u64 stride, u32 box, then u32 swizzle; arguments and constants as two's complement).

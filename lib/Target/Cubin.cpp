@@ -40,6 +40,9 @@ struct NvJitLink {
   NvJitLinkResult (*errorLogSize)(NvJitLinkHandle, size_t *);
   NvJitLinkResult (*errorLog)(NvJitLinkHandle, char *);
   NvJitLinkResult (*version)(unsigned *, unsigned *);
+  // The info log (-verbose: what the kernel uses); optional, null when the library lacks them.
+  NvJitLinkResult (*infoLogSize)(NvJitLinkHandle, size_t *) = nullptr;
+  NvJitLinkResult (*infoLog)(NvJitLinkHandle, char *) = nullptr;
   std::string path; // the file that loaded
 };
 
@@ -69,6 +72,11 @@ const NvJitLink *loadNvJitLink(std::string &why) {
           resolve(library, "__nvJitLinkGetErrorLog_13_0", loaded.errorLog) &&
           resolve(library, "nvJitLinkVersion", loaded.version)) {
         loaded.path = candidate;
+        if (!resolve(library, "__nvJitLinkGetInfoLogSize_13_0", loaded.infoLogSize) ||
+            !resolve(library, "__nvJitLinkGetInfoLog_13_0", loaded.infoLog)) {
+          loaded.infoLogSize = nullptr;
+          loaded.infoLog = nullptr;
+        }
         return &loaded;
       }
       failure += candidate + ": lacks the CUDA 13.0 entry points; ";
@@ -81,15 +89,26 @@ const NvJitLink *loadNvJitLink(std::string &why) {
   return api;
 }
 
+/// The handle's info log: with -verbose, ptxas's lines about the kernel ("" when unavailable).
+std::string nvJitLinkInfo(const NvJitLink &api, NvJitLinkHandle handle) {
+  size_t size = 0;
+  if (!api.infoLogSize || !api.infoLog || api.infoLogSize(handle, &size) != 0 || size == 0)
+    return "";
+  std::string text(size, '\0');
+  if (api.infoLog(handle, text.data()) != 0)
+    return "";
+  return std::string(llvm::StringRef(text.c_str()));
+}
+
 std::optional<std::string> viaNvJitLink(const std::string &ptx, const GpuTarget &target,
-                                        std::string &why) {
+                                        std::string &why, std::string &info) {
   const NvJitLink *api = loadNvJitLink(why);
   if (!api)
     return std::nullopt;
   std::string arch = "-arch=" + target.name.str();
-  const char *options[] = {arch.c_str()};
+  const char *options[] = {arch.c_str(), "-verbose"};
   NvJitLinkHandle handle = nullptr;
-  if (api->create(&handle, 1, options) != 0) {
+  if (api->create(&handle, 2, options) != 0) {
     why = "nvJitLinkCreate failed for " + arch;
     return std::nullopt;
   }
@@ -101,6 +120,7 @@ std::optional<std::string> viaNvJitLink(const std::string &ptx, const GpuTarget 
     std::string bytes(size, '\0');
     if (api->cubin(handle, bytes.data()) == 0)
       cubin = std::move(bytes);
+    info = nvJitLinkInfo(*api, handle);
   }
   if (!cubin) {
     size_t size = 0;
@@ -165,8 +185,19 @@ std::string runPtxas(const std::string &ptxas, llvm::ArrayRef<llvm::StringRef> a
   return why;
 }
 
+/// `log` without ptxas -v's `ptxas info` lines: what is left of a failure's output.
+std::string withoutInfo(llvm::StringRef log) {
+  std::string out;
+  llvm::SmallVector<llvm::StringRef> lines;
+  log.split(lines, '\n');
+  for (llvm::StringRef line : lines)
+    if (!line.starts_with("ptxas info") && !line.trim().empty())
+      out += (out.empty() ? "" : "\n") + line.str();
+  return out;
+}
+
 std::optional<std::string> viaPtxas(const std::string &ptx, const GpuTarget &target,
-                                    std::string &why) {
+                                    std::string &why, std::string &info) {
   std::string tried;
   std::string ptxas = findPtxas(tried);
   if (ptxas.empty()) {
@@ -189,13 +220,16 @@ std::optional<std::string> viaPtxas(const std::string &ptx, const GpuTarget &tar
     os << ptx;
   }
   std::string arch = "-arch=" + target.name.str();
-  if (std::string failure = runPtxas(ptxas, {arch, input, "-o", output}, errors);
-      !failure.empty()) {
-    auto log = llvm::MemoryBuffer::getFile(errors);
-    std::string text = log ? (*log)->getBuffer().trim().str() : "";
+  // -v last: the arguments before it keep their places (tests' stand-ins for ptxas rely on it).
+  std::string failure = runPtxas(ptxas, {arch, input, "-o", output, "-v"}, errors);
+  auto log = llvm::MemoryBuffer::getFile(errors);
+  const llvm::StringRef logText = log ? (*log)->getBuffer() : llvm::StringRef();
+  if (!failure.empty()) {
+    std::string text = withoutInfo(logText);
     why = text.empty() ? failure : failure + ": " + text;
     return std::nullopt;
   }
+  info = logText.str();
   auto cubin = llvm::MemoryBuffer::getFile(output, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
   if (!cubin || (*cubin)->getBufferSize() == 0) {
@@ -284,10 +318,10 @@ std::optional<Cubin> compilePTXToCubin(const std::string &ptx, const GpuTarget &
                                        std::string &log) {
   const NvJitLinkUse use = nvJitLinkUse();
   auto tryNvJitLink = [&]() -> std::optional<Cubin> {
-    std::string why;
-    if (auto bytes = viaNvJitLink(ptx, target, why)) {
+    std::string why, info;
+    if (auto bytes = viaNvJitLink(ptx, target, why, info)) {
       log += "cubin by nvJitLink\n";
-      return Cubin{std::move(*bytes), "nvJitLink"};
+      return Cubin{std::move(*bytes), "nvJitLink", std::move(info)};
     }
     log += "nvJitLink failed: " + why + "\n";
     return std::nullopt;
@@ -295,10 +329,10 @@ std::optional<Cubin> compilePTXToCubin(const std::string &ptx, const GpuTarget &
   if (use == NvJitLinkUse::first)
     if (auto cubin = tryNvJitLink())
       return cubin;
-  std::string why;
-  if (auto bytes = viaPtxas(ptx, target, why)) {
+  std::string why, info;
+  if (auto bytes = viaPtxas(ptx, target, why, info)) {
     log += "cubin by ptxas\n";
-    return Cubin{std::move(*bytes), "ptxas"};
+    return Cubin{std::move(*bytes), "ptxas", std::move(info)};
   }
   log += "ptxas failed: " + why + "\n";
   if (use == NvJitLinkUse::afterPtxas)

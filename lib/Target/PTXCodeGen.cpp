@@ -211,8 +211,8 @@ static void allowContraction(llvm::Module &module) {
 }
 
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
-                                    unsigned threadsPerBlock, bool fpFusion,
-                                    unsigned minPtxVersion) {
+                                    unsigned threadsPerBlock, bool fpFusion, unsigned minPtxVersion,
+                                    bool keepLLVMIR) {
   PTXModule result;
   auto start = std::chrono::steady_clock::now();
 
@@ -282,6 +282,10 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
     return failure();
   result.optMs = msSince(start);
   result.sharedBytes = staticSharedBytes(*llvmModule);
+  if (keepLLVMIR) {
+    llvm::raw_string_ostream os(result.llvmIR);
+    llvmModule->print(os, nullptr);
+  }
 
   start = std::chrono::steady_clock::now();
   llvm::SmallString<0> ptx;

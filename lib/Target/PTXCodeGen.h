@@ -26,7 +26,8 @@ struct PTXModule {
   std::string kernelName;
   uint64_t sharedBytes = 0; // static shared memory (addrspace(3) globals)
   double translateMs = 0, optMs = 0, ptxMs = 0;
-  std::string log; // what TK_DEBUG shows: libdevice linked or not, ...
+  std::string llvmIR; // the LLVM IR after optimization, when asked for (keepLLVMIR)
+  std::string log;    // what TK_DEBUG shows: libdevice linked or not, ...
 };
 
 /// Registers what translateToPTX needs in a context: the LLVM and NVVM dialects and their
@@ -37,10 +38,11 @@ void registerPTXCodeGenDialects(DialectRegistry &registry);
 /// nvvm.maxntid = [threadsPerBlock, 1, 1]. With `fpFusion`, a multiply feeding an add may become
 /// one fma (rounded once); without it, each is rounded on its own. The PTX is written for the
 /// target's ISA, or for `minPtxVersion` (times ten) where that is higher: the ISA the module's
-/// instructions need (fp8 mma.sync needs 8.4).
+/// instructions need (fp8 mma.sync needs 8.4). With `keepLLVMIR`, the optimized LLVM IR's text
+/// is kept in PTXModule::llvmIR.
 FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
                                     unsigned threadsPerBlock, bool fpFusion = true,
-                                    unsigned minPtxVersion = 0);
+                                    unsigned minPtxVersion = 0, bool keepLLVMIR = false);
 
 } // namespace mlir::tk
 

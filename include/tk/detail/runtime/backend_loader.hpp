@@ -65,6 +65,10 @@ struct backend_library {
   decltype(&::tk_cache_load) cache_load = nullptr;
   decltype(&::tk_cache_store) cache_store = nullptr;
   decltype(&::tk_cache_free) cache_free = nullptr;
+  decltype(&::tk_compile_result_resources) result_resources = nullptr;
+  decltype(&::tk_compile_result_stage_ir_count) result_stage_ir_count = nullptr;
+  decltype(&::tk_compile_result_stage_ir) result_stage_ir = nullptr;
+  decltype(&::tk_compile_result_stage_ir_named) result_stage_ir_named = nullptr;
 
   /// The file it was loaded from.
   std::string path;

@@ -64,6 +64,10 @@ TK_DECL owned<backend_library> load_backend_from(const std::string &path, std::s
   resolve(lib->cache_load, "tk_cache_load");
   resolve(lib->cache_store, "tk_cache_store");
   resolve(lib->cache_free, "tk_cache_free");
+  resolve(lib->result_resources, "tk_compile_result_resources");
+  resolve(lib->result_stage_ir_count, "tk_compile_result_stage_ir_count");
+  resolve(lib->result_stage_ir, "tk_compile_result_stage_ir");
+  resolve(lib->result_stage_ir_named, "tk_compile_result_stage_ir_named");
   if (missing) {
     // Not ours, or from another version of TileKit: close it so a later search can load the
     // right one.
