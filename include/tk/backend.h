@@ -16,9 +16,11 @@
  *     tk_compile_result_free(res);
  *
  * Thread safety: tk_compile may run on many threads at once; a result belongs to its caller.
- * Environment: TK_DEBUG (log each stage and the binary producer's choice to stderr), TK_PTXAS
- * (the ptxas to run), TK_PTXAS_TIMEOUT (seconds a ptxas run may take), TK_NVJITLINK=0 (skip
- * nvJitLink), CUDA_PATH (where CUDA lives); see docs/backend.md.
+ * Environment: TK_DEBUG (log each stage and the binary producer's choice to stderr), TK_DUMP (1:
+ * print the IR after each pass of the lowering to stderr; a kernel name, or names separated by
+ * commas: those kernels only), TK_PTXAS (the ptxas to run), TK_PTXAS_TIMEOUT (seconds a ptxas
+ * run may take), TK_NVJITLINK=0 (skip nvJitLink), CUDA_PATH (where CUDA lives); see
+ * docs/backend.md.
  */
 #ifndef TK_BACKEND_H
 #define TK_BACKEND_H

@@ -29,6 +29,7 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
@@ -156,6 +157,31 @@ std::string checkLoweringTarget(const tk_compile_options &opts, const mlir::tk::
   return "";
 }
 
+/// TK_DUMP: a boolean word (1, on, ...: docs/environment.md) dumps every kernel's IR, or none;
+/// any other value is a kernel name, or names separated by commas, and only a module defining a
+/// function of one of those names is dumped. The backend reads it itself, so a name is never
+/// complained about as a bad boolean.
+bool dumpRequested(ModuleOp module) {
+  const char *value = std::getenv("TK_DUMP");
+  switch (::tk::detail::env::parse(value)) {
+  case ::tk::detail::env::setting::on:
+    return true;
+  case ::tk::detail::env::setting::off:
+  case ::tk::detail::env::setting::unset:
+    return false;
+  case ::tk::detail::env::setting::invalid:
+    break;
+  }
+  llvm::SmallVector<llvm::StringRef> names;
+  llvm::StringRef(value).split(names, ',', -1, /*KeepEmpty=*/false);
+  for (auto function : module.getOps<func::FuncOp>())
+    if (!function.isDeclaration())
+      for (llvm::StringRef name : names)
+        if (name.trim() == function.getSymName())
+          return true;
+  return false;
+}
+
 /// The module's text, for tk_compile_options.keep_stages.
 std::string printed(ModuleOp module) {
   std::string text;
@@ -248,7 +274,7 @@ tk_status compile(llvm::StringRef ir, llvm::StringRef bufferName, const tk_compi
     lowering.wgmma = loweringTarget.name == "sm_90a";
     lowering.sharedPerMultiprocessor = target.sharedKiBPerSM * 1024;
     lowering.sharedPerBlock = target.sharedKiBPerBlock * 1024;
-    lowering.dumpIR = ::tk::detail::env::flag("TK_DUMP");
+    lowering.dumpIR = dumpRequested(*module);
     std::string gpuIR;
     if (keepStages)
       lowering.gpuIROut = &gpuIR;
