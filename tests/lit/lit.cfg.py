@@ -1,6 +1,7 @@
 # lit configuration of TileKit's backend tests. Run from the build tree:
 #   /usr/lib/llvm-22/bin/lit -sv build/ci/tests/lit      (or: ctest -L lit, ninja check-tk)
 import os
+import shutil
 import sys
 
 import lit.formats
@@ -24,3 +25,15 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 if os.path.exists(os.path.join(config.tk_tools_dir, "tk-compile")):
     config.available_features.add("tk-compile")
     llvm_config.add_tool_substitutions(["tk-compile"], [config.tk_tools_dir])
+# ptxas, where tk-compile looks for it (CUDA_PATH, /usr/local/cuda, PATH): tests of cubins
+# REQUIRE it. The variables that choose it reach the tests.
+llvm_config.with_system_environment(["CUDA_PATH", "TK_PTXAS"])
+# TK_PTXAS, when set, is the only one tried (as the backend does).
+if os.environ.get("TK_PTXAS"):
+    _ptxas_candidates = [os.environ["TK_PTXAS"]]
+else:
+    _ptxas_candidates = ["/usr/local/cuda/bin/ptxas", shutil.which("ptxas") or ""]
+    if os.environ.get("CUDA_PATH"):
+        _ptxas_candidates.append(os.path.join(os.environ["CUDA_PATH"], "bin", "ptxas"))
+if any(p and os.access(p, os.X_OK) for p in _ptxas_candidates):
+    config.available_features.add("ptxas")

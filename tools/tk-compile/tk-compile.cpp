@@ -3,7 +3,7 @@
 /// IR file (or stdin) and writes the PTX (default) or the binary; used by the lit tests of code
 /// generation (tests/lit/Target) and to look at what the backend emits.
 ///   tk-compile --target=sm_90a [--lowering-target=sm_80] [--num-warps=4] [--emit=ptx|cubin|auto]
-///   [--tensor-maps] [-o out] [--time] in.mlir
+///   [--tensor-maps] [-o out] [--time] [--resources] [--dump-stages=DIR] in.mlir
 /// Exit status: 0 done, 1 the input could not be read, did not compile or the output could not
 /// be written, 2 a usage error (each with a message on stderr).
 #include "tk/backend.h"
@@ -12,6 +12,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -20,13 +21,17 @@ namespace {
 constexpr const char *kUsage =
     "usage: tk-compile --target=SM [--lowering-target=SM] [--num-warps=N] [--num-stages=N]\n"
     "                  [--no-fp-fusion] [--emit=ptx|cubin|auto] [--tensor-maps] [-o FILE]\n"
-    "                  [--time] FILE|-\n"
+    "                  [--time] [--resources] [--dump-stages=DIR] FILE|-\n"
     "Compiles tk or LLVM-dialect IR from FILE (- for stdin) and writes PTX (the default) or the\n"
     "binary to stdout or FILE. --num-warps: a power of two from 1 to 32 (default 4);\n"
     "--num-stages: 1 to 8 (default 3); --lowering-target: lower as for this older target\n"
     "(sm_80: mma.sync), still for --target's GPU; --tensor-maps: the caller encodes tensor maps\n"
     "(TMA on sm_90+), their recipes listed on stderr; --time: the producer and stage times on\n"
-    "stderr.\n"
+    "stderr; --resources: the kernel's registers, local and shared memory and threads on\n"
+    "stderr (registers and local memory need a cubin: --emit=cubin or auto); --dump-stages=DIR:\n"
+    "the module after each stage into DIR (made if missing), as KERNEL.tk.mlir,\n"
+    "KERNEL.tkgpu.mlir, KERNEL.llvm.mlir, KERNEL.ll, KERNEL.ptx and KERNEL.cubin (with a cubin),\n"
+    "also the stages before a failed one.\n"
     "Exit status: 0 done, 1 input, compile or output failed, 2 usage error.\n";
 
 int usage(const std::string &why) {
@@ -96,14 +101,72 @@ std::string writeOutput(const std::string &output, const void *data, size_t size
   return ok ? "" : "cannot write " + name + ": " + std::strerror(error);
 }
 
+/// The line the runtime logs for a loaded kernel under TK_DEBUG (docs/environment.md), from the
+/// backend's numbers: "tk: kernel 'matmul' for sm_90a: 255 registers, 400 bytes of local memory
+/// per thread (spills or stack), 32768 bytes of shared memory, 256 threads". Without a cubin
+/// the registers and local memory are unknown, and the line says so.
+std::string resourceLine(const tk_compile_result *result, const std::string &loweringTarget) {
+  tk_resources used{};
+  tk_compile_result_resources(result, &used);
+  std::string line = std::string("tk: kernel '") + tk_compile_result_kernel_name(result) +
+                     "' for " + tk_compile_result_target(result);
+  if (!loweringTarget.empty() && loweringTarget != tk_compile_result_target(result))
+    line += " (lowered for " + loweringTarget + ")";
+  line += ": ";
+  if (used.registers < 0 || used.stack_bytes < 0)
+    line += "registers and local memory unknown (no cubin)";
+  else
+    line += std::to_string(used.registers) + " registers, " + std::to_string(used.stack_bytes) +
+            " bytes of local memory per thread" +
+            (used.stack_bytes > 0 ? " (spills or stack)" : "");
+  return line + ", " + std::to_string(used.shared_bytes) + " bytes of shared memory, " +
+         std::to_string(used.threads) + " threads\n";
+}
+
+/// The file name a stage's text goes to in --dump-stages's directory, after the kernel's name.
+std::string stageFileSuffix(const std::string &stage) {
+  if (stage == "llir")
+    return ".ll";
+  if (stage == "ptx")
+    return ".ptx";
+  if (stage == "llvm-dialect")
+    return ".llvm.mlir";
+  return "." + stage + ".mlir";
+}
+
+/// Writes every stage `result` kept (and its cubin) into `dir`; an error message, empty on
+/// success.
+std::string dumpStages(const tk_compile_result *result, const std::string &dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error)
+    return "cannot make " + dir + ": " + error.message();
+  std::string kernel = tk_compile_result_kernel_name(result);
+  if (kernel.empty())
+    kernel = "kernel"; // a compile that failed before the kernel was named
+  const std::string base = (std::filesystem::path(dir) / kernel).string();
+  for (int i = 0; i < tk_compile_result_stage_ir_count(result); ++i) {
+    const char *name = nullptr;
+    const char *text = tk_compile_result_stage_ir(result, i, &name);
+    if (std::string why = writeOutput(base + stageFileSuffix(name), text, std::strlen(text));
+        !why.empty())
+      return why;
+  }
+  size_t size = 0;
+  const void *binary = tk_compile_result_binary(result, &size);
+  if (binary && tk_compile_result_kind(result) == TK_OUTPUT_CUBIN)
+    return writeOutput(base + ".cubin", binary, size);
+  return "";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   tk_compile_options opts;
   tk_compile_options_init(&opts);
   opts.output = TK_OUTPUT_PTX;
-  std::string target, loweringTarget, input, output = "-", value;
-  bool time = false;
+  std::string target, loweringTarget, input, output = "-", value, stagesDir;
+  bool time = false, resources = false;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
@@ -138,6 +201,13 @@ int main(int argc, char **argv) {
       opts.tensor_maps = 1;
     } else if (std::strcmp(arg, "--time") == 0) {
       time = true;
+    } else if (std::strcmp(arg, "--resources") == 0) {
+      resources = true;
+    } else if (option(arg, "--dump-stages", value)) {
+      if (value.empty())
+        return usage("--dump-stages takes a directory");
+      stagesDir = value;
+      opts.keep_stages = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return usage(std::string("unknown option ") + arg);
     } else if (!input.empty()) {
@@ -157,10 +227,17 @@ int main(int argc, char **argv) {
   tk_compile_result *result = nullptr;
   const std::string name = input == "-" ? "<stdin>" : input;
   tk_status status = tk_compile_named(text.data(), text.size(), name.c_str(), &opts, &result);
+  const std::string dumpError = stagesDir.empty() ? "" : dumpStages(result, stagesDir);
   if (status != TK_OK) {
     std::fputs(tk_compile_result_error(result), stderr);
     tk_compile_result_free(result);
+    if (!dumpError.empty())
+      failure(dumpError);
     return 1;
+  }
+  if (!dumpError.empty()) {
+    tk_compile_result_free(result);
+    return failure(dumpError);
   }
   size_t size = 0;
   const void *binary = tk_compile_result_binary(result, &size);
@@ -177,6 +254,8 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "%s%d", d ? "x" : " ", map.box[d]);
     std::fprintf(stderr, ", swizzle %d\n", map.swizzle);
   }
+  if (resources)
+    std::fputs(resourceLine(result, loweringTarget).c_str(), stderr);
   if (time) {
     std::fprintf(stderr, "%s for %s\n%s", tk_compile_result_kernel_name(result),
                  tk_compile_result_target(result), tk_compile_result_producer_log(result));
