@@ -1,12 +1,17 @@
 /// @file backend_check.hpp
 /// Shared by the programs that test libtilekit_backend.so through its C ABI: a check that
-/// prints a line and counts failures, and one tk_compile call with its result.
+/// prints a line and counts failures, one tk_compile call with its result, reading a file, and
+/// whether a ptxas is there.
 #pragma once
 
 #include "tk/backend.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace backend_test {
 
@@ -23,6 +28,25 @@ inline void check(bool ok, const std::string &what, const std::string &detail = 
 
 inline bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
+}
+
+/// The whole of a file ("" when it cannot be read).
+inline std::string readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+/// Whether tk_compile can find a ptxas: TK_PTXAS, CUDA_PATH/bin, /usr/local/cuda/bin or PATH.
+inline bool ptxasAvailable() {
+  if (const char *p = std::getenv("TK_PTXAS"); p && access(p, X_OK) == 0)
+    return true;
+  if (const char *root = std::getenv("CUDA_PATH"))
+    if (access((std::string(root) + "/bin/ptxas").c_str(), X_OK) == 0)
+      return true;
+  return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ||
+         std::system("command -v ptxas > /dev/null 2>&1") == 0;
 }
 
 struct Compiled {

@@ -27,6 +27,7 @@ namespace {
 using backend_test::check;
 using backend_test::Compiled;
 using backend_test::contains;
+using backend_test::ptxasAvailable;
 
 std::string inputDir;
 
@@ -90,16 +91,6 @@ void timings(const std::string &vectorAdd) {
     std::printf(" %s %.2f", tk_stage_name(static_cast<tk_stage>(s)),
                 tk_compile_result_stage_ms(c.result, static_cast<tk_stage>(s)));
   std::printf("\n     producer: %s", tk_compile_result_producer_log(c.result));
-}
-
-bool ptxasAvailable() {
-  if (const char *p = std::getenv("TK_PTXAS"); p && access(p, X_OK) == 0)
-    return true;
-  if (const char *root = std::getenv("CUDA_PATH"))
-    if (access((std::string(root) + "/bin/ptxas").c_str(), X_OK) == 0)
-      return true;
-  return access("/usr/local/cuda/bin/ptxas", X_OK) == 0 ||
-         std::system("command -v ptxas > /dev/null 2>&1") == 0;
 }
 
 void cubins(const std::string &vectorAdd, const std::string &expShared) {

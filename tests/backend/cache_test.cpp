@@ -19,17 +19,11 @@
 namespace fs = std::filesystem;
 using backend_test::check;
 using backend_test::contains;
+using backend_test::readFile;
 
 namespace {
 
 fs::path scratch;
-
-std::string readFile(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 /// One tk_compile_cached call and its result.
 struct Cached {
