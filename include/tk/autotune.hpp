@@ -1095,7 +1095,8 @@ private:
                     configs_text,
                     words,
                     device.target + (arch.empty() ? "" : " lowered for " + arch),
-                    device.name};
+                    device.name,
+                    options_.use_cuda_graph ? "cuda graph" : "events"};
       }
     }
     if (disk)
@@ -1106,6 +1107,8 @@ private:
                                              "from the disk cache")
                            .c_str(),
                        stderr);
+          for (const detail::memory_target &r : memory.resets) // as after a timed tuning
+            detail::zero_memory(r, static_cast<detail::cu::stream>(options.stream), where);
           return {configs[t->best], values[t->best]};
         }
 
