@@ -794,8 +794,15 @@ private:
     const bool interpret = detail::interprets(options);
     auto &cache = tunings<std::remove_cv_t<A>...>();
     detail::tuning_key<N> key{identity_, nullptr, {}};
+    // launch_options::device: tuned (events, streams, hooks' copies) and launched in that
+    // device's context, which is current until the launch returns; tunings are per device.
+    std::optional<detail::cu::scoped_context> on_device;
     if (!interpret) {
-      key.context = detail::gpu_driver(kernel_.name(), where).launch_context(where);
+      const detail::cu::driver &driver = detail::gpu_driver(kernel_.name(), where);
+      key.context = options.device < 0 ? driver.launch_context(where)
+                                       : driver.device_context(options.device, where);
+      if (options.device >= 0)
+        on_device.emplace(driver, key.context, where);
       key.target_arch = detail::arch_word(detail::requested_target_arch(options.target_arch).name);
     }
     key.words = {

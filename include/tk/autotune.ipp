@@ -342,6 +342,8 @@ TK_DECL std::optional<tuning_table> deserialize_tuning(std::string_view s, std::
 
 TK_DECL std::optional<std::string> load_tuning(const backend_library &backend,
                                                const std::vector<std::string> &key) {
+  if (env::flag(always_compile_variable)) // TK_ALWAYS_COMPILE: tuned again, and stored again
+    return std::nullopt;
   const tuning_key_parts k(key);
   std::size_t size = 0;
   void *payload = backend.cache_load("tune", k.parts.data(), k.sizes.data(), k.parts.size(), &size);

@@ -22,6 +22,7 @@
 #include <tk/detail/config.hpp>
 
 #include <tk/detail/runtime/driver.hpp>
+#include <tk/device.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +43,8 @@ namespace detail {
 class device_memory {
 public:
   device_memory() = default;
-  TK_DECL device_memory(std::size_t bytes, std::source_location where);
+  /// On `device` (its primary context), or in the context launches use when it is -1.
+  TK_DECL device_memory(std::size_t bytes, int device, std::source_location where);
   device_memory(device_memory &&other) noexcept
       : address_(std::exchange(other.address_, 0)), bytes_(std::exchange(other.bytes_, 0)),
         context_(std::exchange(other.context_, nullptr)),
@@ -71,6 +73,8 @@ public:
   TK_DECL void upload(const void *host, std::size_t bytes, std::source_location where);
   /// Copies the first `bytes` to `host`.
   TK_DECL void download(void *host, std::size_t bytes, std::source_location where) const;
+  /// The device the memory is on; -1 when `on_host()`.
+  TK_DECL int device(std::source_location where) const;
   /// Sets every byte to `byte`.
   TK_DECL void fill_bytes(unsigned char byte, std::source_location where);
 
@@ -102,7 +106,18 @@ public:
   /// `count` uninitialized elements.
   explicit device_buffer(std::size_t count,
                          std::source_location where = std::source_location::current())
-      : memory_(count * sizeof(T), where), size_(count) {}
+      : memory_(count * sizeof(T), -1, where), size_(count) {}
+  /// `count` uninitialized elements on device `on.index` (the context launches use is not
+  /// consulted); host memory where launches go to the interpreter, as for the others.
+  device_buffer(std::size_t count, on_device on,
+                std::source_location where = std::source_location::current())
+      : memory_(count * sizeof(T), on.index, where), size_(count) {}
+  /// A copy of `host` on device `on.index`.
+  device_buffer(const std::vector<T> &host, on_device on,
+                std::source_location where = std::source_location::current())
+      : memory_(host.size() * sizeof(T), on.index, where), size_(host.size()) {
+    copy_in(host.data(), host.size(), where);
+  }
 
   /// A copy of `host`: a std::vector<T>, or a std::span of T or const T.
   explicit device_buffer(const std::vector<T> &host,
@@ -162,6 +177,11 @@ public:
   void download(std::span<T, Extent> host,
                 std::source_location where = std::source_location::current()) const {
     copy_out(host.data(), host.size(), where);
+  }
+
+  /// The device the buffer is on; -1 when it is host memory for the interpreter (`on_host()`).
+  int device(std::source_location where = std::source_location::current()) const {
+    return memory_.device(where);
   }
 
   /// The elements, copied to the host.

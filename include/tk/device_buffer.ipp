@@ -16,8 +16,10 @@ namespace tk::detail {
 /// Host memory is aligned as cuMemAlloc aligns, so that launches specialize on it alike.
 inline constexpr std::align_val_t host_memory_alignment{256};
 
-TK_DECL device_memory::device_memory(std::size_t bytes, std::source_location where)
+TK_DECL device_memory::device_memory(std::size_t bytes, int device, std::source_location where)
     : bytes_(bytes) {
+  if (device < -1)
+    fail(where, "tk::on_device(", device, "): a device index is 0 or more");
   // The driver is asked only when TK_INTERPRET does not select the interpreter, and a driver
   // that cannot run kernels here (none, a stub, too old, no GPU) leaves the interpreter, which
   // takes host memory. A GPU that fails later (allocation, context) is an error, as it was.
@@ -34,9 +36,14 @@ TK_DECL device_memory::device_memory(std::size_t bytes, std::source_location whe
       address_ = reinterpret_cast<std::uintptr_t>(::operator new(bytes, host_memory_alignment));
     return;
   }
-  context_ = driver->launch_context(where);
+  context_ = device < 0 ? driver->launch_context(where) : driver->device_context(device, where);
+  const cu::scoped_context in_context(*driver, context_, where);
   if (bytes > 0)
     driver->check(driver->mem_alloc(&address_, bytes), "cuMemAlloc", where);
+}
+
+TK_DECL int device_memory::device(std::source_location where) const {
+  return on_host_ ? -1 : cu::get_driver(where).device_of(context_, where).ordinal;
 }
 
 TK_DECL void device_memory::upload(const void *host, std::size_t bytes,
@@ -45,6 +52,7 @@ TK_DECL void device_memory::upload(const void *host, std::size_t bytes,
     std::memcpy(reinterpret_cast<void *>(address_), host, bytes);
   } else if (bytes > 0) {
     const cu::driver &driver = cu::get_driver(where);
+    const cu::scoped_context in_context(driver, context_, where);
     driver.check(driver.memcpy_htod(address_, host, bytes), "cuMemcpyHtoD", where);
   }
 }
@@ -55,6 +63,7 @@ TK_DECL void device_memory::download(void *host, std::size_t bytes,
     std::memcpy(host, reinterpret_cast<const void *>(address_), bytes);
   } else if (bytes > 0) {
     const cu::driver &driver = cu::get_driver(where);
+    const cu::scoped_context in_context(driver, context_, where);
     driver.check(driver.memcpy_dtoh(host, address_, bytes), "cuMemcpyDtoH", where);
   }
 }
@@ -64,6 +73,7 @@ TK_DECL void device_memory::fill_bytes(unsigned char byte, std::source_location 
     std::memset(reinterpret_cast<void *>(address_), byte, bytes_);
   } else if (bytes_ > 0) {
     const cu::driver &driver = cu::get_driver(where);
+    const cu::scoped_context in_context(driver, context_, where);
     driver.check(driver.memset_d8(address_, byte, bytes_), "cuMemsetD8", where);
   }
 }

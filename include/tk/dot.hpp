@@ -17,6 +17,9 @@ enum class input_precision {
   /// three TF32 passes: x = big + small with big = tf32(x), small = tf32(x - big), and a * b as
   /// big_a big_b + big_a small_b + small_a big_b: close to ieee, on tensor cores
   tf32x3,
+  /// what TK_F32_DEFAULT says (tf32, ieee or tf32x3, as Triton's TRITON_F32_DEFAULT), else tf32:
+  /// the default of tk::dot, as Triton's input_precision=None
+  automatic,
 };
 
 namespace detail {
@@ -41,13 +44,14 @@ template <class A, int RA, class B, int RB> constexpr void check_dot() {
 
 /// The precision the IR records for inputs of type A: `precision` for f32, ieee for the others
 /// (exact products; Triton ignores input_precision for them too).
-template <class A> constexpr dot_precision precision_for(input_precision precision) {
+template <class A> dot_precision precision_for(input_precision precision) {
   if constexpr (!std::is_same_v<A, float>)
     return dot_precision::ieee;
   else
     return precision == input_precision::tf32     ? dot_precision::tf32
            : precision == input_precision::tf32x3 ? dot_precision::tf32x3
-                                                  : dot_precision::ieee;
+           : precision == input_precision::ieee   ? dot_precision::ieee
+                                                  : default_f32_precision();
 }
 
 template <class C>
@@ -73,7 +77,7 @@ value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc,
 /// cores may add them with fewer bits than f32 (docs/writing-kernels.md, "Matrix products").
 template <class A, int RA, class B, int RB>
 auto dot(const block<A, RA> &a, const block<B, RB> &b,
-         input_precision precision = input_precision::tf32,
+         input_precision precision = input_precision::automatic,
          std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
   using C = typename detail::dot_accumulator<A>::type;
@@ -85,7 +89,7 @@ auto dot(const block<A, RA> &a, const block<B, RB> &b,
 /// a x b + acc. The accumulator is f32 (or f16 for f16 inputs; f32 for fp8), i32 for i8 inputs.
 template <class A, int RA, class B, int RB, class C>
 block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> &acc,
-                input_precision precision = input_precision::tf32,
+                input_precision precision = input_precision::automatic,
                 std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
   using Default = typename detail::dot_accumulator<A>::type;

@@ -30,6 +30,7 @@
 #include <tk/detail/trace/primitives.ipp>
 #include <tk/detail/trace/semantics.ipp>
 #include <tk/detail/trace/value.ipp>
+#include <tk/device.ipp>
 #include <tk/device_buffer.ipp>
 #include <tk/error.ipp>
 #include <tk/kernel.ipp>

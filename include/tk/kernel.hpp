@@ -7,6 +7,7 @@
 #include <tk/detail/config.hpp>
 
 #include <tk/block.hpp>
+#include <tk/compiled_kernel.hpp>
 #include <tk/detail/kernel/arguments.hpp>
 #include <tk/detail/kernel/parameters.hpp>
 #include <tk/detail/kernel/run.hpp>
@@ -20,6 +21,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace tk {
 
@@ -64,12 +66,38 @@ concept grid_callable = !std::is_convertible_v<std::remove_cvref_t<G>, grid> &&
                         (std::is_class_v<std::remove_cvref_t<G>> ||
                          std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<G>>>);
 
+/// How a kernel is specialized on its arguments (Triton's `@triton.jit(do_not_specialize=...)`).
+/// By default a kernel is compiled anew for each pointer alignment and integer divisibility (1,
+/// 2, 4, 8 or 16) it is launched with, and for integers equal to 1, so that it can use vector
+/// loads and fold unit strides; parameters named here (by index, from 0) are compiled once for
+/// all values instead (docs/runtime.md, "Specialization").
+struct jit_options {
+  /// Integers: neither divisibility nor "equals 1"; pointers: no alignment.
+  std::vector<int> do_not_specialize{};
+  /// Divisibility and alignment only; an integer equal to 1 is still specialized on.
+  std::vector<int> do_not_specialize_on_alignment{};
+};
+
+namespace detail {
+/// The parameter mask of one jit_options list; errors name `loc`, the tk::jit call.
+TK_DECL std::uint64_t parameter_mask(const std::vector<int> &indices, const char *option,
+                                     const std::string &kernel, std::source_location loc);
+} // namespace detail
+
 template <class F> class kernel {
 public:
   kernel(std::string name, F fn, std::source_location loc = std::source_location::current())
       : name_(std::move(name)), fn_(std::move(fn)), loc_(loc) {
     detail::check_name(name_, loc);
     origin_ = detail::intern_origin(name_, loc_);
+  }
+  kernel(std::string name, F fn, const jit_options &options,
+         std::source_location loc = std::source_location::current())
+      : kernel(std::move(name), std::move(fn), loc) {
+    unspecialized_ =
+        detail::parameter_mask(options.do_not_specialize, "do_not_specialize", name_, loc);
+    unaligned_ = detail::parameter_mask(options.do_not_specialize_on_alignment,
+                                        "do_not_specialize_on_alignment", name_, loc);
   }
 
   const std::string &name() const { return name_; }
@@ -122,6 +150,48 @@ public:
            std::forward<A>(args)...);
   }
 
+  /// Compiles the kernel for these arguments and options, and loads it, as its first launch with
+  /// them would, without launching it (Triton's `kernel.warmup`): the launch after it finds the
+  /// kernel in the caches. The arguments are those of a launch; only what the kernel is
+  /// specialized on matters (types, constants, pointer alignment and integer divisibility), and
+  /// pointers are not dereferenced. On the interpreter it traces the kernel, so that errors show.
+  /// Errors about the arguments name the line that made the kernel (it has no grid to name).
+  template <class... A> void warmup(const launch_options &options, A &&...args) const {
+    using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
+    if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>())
+      detail::warmup_kernel<Params>(ref<Params>(), detail::compiled_kernels_of<F, Params>, options,
+                                    loc_, args...);
+  }
+
+  template <class... A>
+    requires(sizeof...(A) == 0 ||
+             !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
+                             launch_options>)
+  void warmup(A &&...args) const {
+    warmup(launch_options{}, std::forward<A>(args)...);
+  }
+
+  /// What the kernel compiles to for these arguments and options (Triton's CompiledKernel:
+  /// `.asm`, `n_regs`, `n_spills`, `metadata`): the IR after each backend stage, the PTX, the
+  /// binary, registers, spills, shared memory and threads (tk::compiled_kernel). For the
+  /// launch's device, or without a GPU for the target launch_options::target_arch names; the
+  /// arguments are those of a launch (pointers are not dereferenced). Nothing is loaded.
+  template <class... A> compiled_kernel compiled(const launch_options &options, A &&...args) const {
+    using Params = typename detail::kernel_params<F, detail::launch_arg_t<A>...>::type;
+    if constexpr (detail::arguments_fit<F, Params, detail::launch_arg_t<A>...>())
+      return detail::compiled_kernel_for<Params>(ref<Params>(), options, loc_, args...);
+    else
+      return {};
+  }
+
+  template <class... A>
+    requires(sizeof...(A) == 0 ||
+             !std::is_same_v<std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A..., int>>>,
+                             launch_options>)
+  compiled_kernel compiled(A &&...args) const {
+    return compiled(launch_options{}, std::forward<A>(args)...);
+  }
+
   /// Runs the kernel on the CPU interpreter, whatever the environment says.
   template <class... A> void interpret(const grid &g, A &&...args) const {
     launch(g, launch_options{.backend = backend::interpreter}, std::forward<A>(args)...);
@@ -165,8 +235,12 @@ private:
 
   /// What the signature-independent launch code (detail/kernel/run.hpp) needs of this kernel,
   /// for parameters `Params`.
+  std::uint64_t unspecialized_ = 0; ///< jit_options::do_not_specialize, as a mask
+  std::uint64_t unaligned_ = 0;     ///< jit_options::do_not_specialize_on_alignment
+
   template <class Params> detail::kernel_ref ref() const {
-    return {name_, loc_, origin_, identity_, &fn_, &detail::call_body<F, Params>};
+    return {name_,          loc_,      origin_, identity_, &fn_, &detail::call_body<F, Params>,
+            unspecialized_, unaligned_};
   }
 };
 
@@ -175,6 +249,13 @@ private:
 template <class F>
 kernel<F> jit(std::string name, F fn, std::source_location loc = std::source_location::current()) {
   return kernel<F>(std::move(name), std::move(fn), loc);
+}
+
+/// A kernel specialized on its arguments as `options` say (see jit_options).
+template <class F>
+kernel<F> jit(std::string name, F fn, const jit_options &options,
+              std::source_location loc = std::source_location::current()) {
+  return kernel<F>(std::move(name), std::move(fn), options, loc);
 }
 
 } // namespace tk

@@ -38,4 +38,20 @@ TK_DECL int gpu_multiprocessor_count() {
   }
 }
 
+namespace detail {
+
+TK_DECL std::uint64_t parameter_mask(const std::vector<int> &indices, const char *option,
+                                     const std::string &kernel, std::source_location loc) {
+  std::uint64_t mask = 0;
+  for (int index : indices) {
+    if (index < 0 || index >= 64)
+      fail(loc, "tk::jit_options::", option, " of kernel '", kernel, "' names parameter ", index,
+           "; parameters are numbered from 0, and at most 64 can be named");
+    mask |= std::uint64_t{1} << index;
+  }
+  return mask;
+}
+
+} // namespace detail
+
 } // namespace tk

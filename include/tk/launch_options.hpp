@@ -36,7 +36,11 @@ struct launch_options {
   /// A float multiply feeding an add may become one fma, rounded once (Triton's
   /// enable_fp_fusion). Off, each operation is rounded on its own, as the interpreter does.
   bool fp_fusion = true;
-  void *stream = nullptr; ///< a CUstream / cudaStream_t
+  void *stream = nullptr; ///< a CUstream / cudaStream_t, of the launch's device
+  /// GPU: the device to launch on, in its primary context (the CUDA runtime's), whatever context
+  /// is current; -1 (the default): the thread's current context, else device 0's primary
+  /// context (tk::device_guard, tk::set_device). The interpreter ignores it.
+  int device = -1;
   tk::backend backend = tk::backend::automatic;
   /// Interpreter: also report signed integer overflow, misaligned addresses and, for buffer
   /// arguments, accesses outside them; as TK_INTERPRET_CHECK=1 does (docs/interpreter.md).

@@ -7,10 +7,12 @@
 #include <tk/autotune.hpp>
 #include <tk/block.hpp>
 #include <tk/block_pointer.hpp>
+#include <tk/compiled_kernel.hpp>
 #include <tk/control.hpp>
 #include <tk/creation.hpp>
 #include <tk/debug.hpp>
 #include <tk/descriptor.hpp>
+#include <tk/device.hpp>
 #include <tk/device_buffer.hpp>
 #include <tk/dot.hpp>
 #include <tk/dtype.hpp>

@@ -81,6 +81,9 @@ result fake_cuDeviceGetAttribute(int *value, int attribute, int device) {
   case 97: // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
     *value = 232448;
     return 0;
+  case 38: // L2_CACHE_SIZE: 50 MiB, plus the device's ordinal, so that devices differ
+    *value = 52428800 + (device - 100);
+    return 0;
   default:
     return 1; // CUDA_ERROR_INVALID_VALUE
   }
@@ -210,6 +213,12 @@ result fake_cuFuncGetAttribute(int *value, int attribute, void *) {
   if (attribute != 3 && attribute != 4)
     return 999;
   *value = attribute == 4 ? 40 : env_int("FAKE_CUDA_LOCAL_BYTES", 0);
+  return 0;
+}
+result fake_cuDeviceTotalMem(std::size_t *bytes, int device) {
+  if (device < 100 || device >= 108)
+    return 101; // CUDA_ERROR_INVALID_DEVICE
+  *bytes = std::size_t{80} << 30;
   return 0;
 }
 // Events, streams, memsets and graphs (tests/unit/testing.cpp): no work runs; an event records
@@ -344,7 +353,7 @@ const entry entries[] = {
     {"cuStreamCreate", address(fake_cuStreamCreate)},
     {"cuStreamDestroy", address(fake_cuStreamDestroy)},
     {"cuCtxSynchronize", address(fake_cuCtxSynchronize)},
-    {"cuDeviceTotalMem", address(fake_unused)},
+    {"cuDeviceTotalMem", address(fake_cuDeviceTotalMem)},
     {"cuMemGetInfo", address(fake_unused)},
     {"cuMemsetD32Async", address(fake_cuMemsetD32Async)},
     {"cuStreamBeginCapture", address(fake_cuStreamBeginCapture)},

@@ -509,7 +509,7 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
   CHECK(*back == kernel);
 
   // Fixed little-endian layout, independent of the host and of struct layout.
-  CHECK(bytes.substr(0, 10) == std::string("\x03\x00\x80\x00\x00\x00\x00\xc0\x00\x00", 10));
+  CHECK(bytes.substr(0, 10) == std::string("\x04\x00\x80\x00\x00\x00\x00\xc0\x00\x00", 10));
 
   SECTION("every truncation is rejected") {
     for (std::size_t length = 0; length < bytes.size(); ++length) {
@@ -526,7 +526,10 @@ TEST_CASE("cache: cached_kernel serialization", "[cache]") {
     other[0] = 2; // the format before swizzled maps
     CHECK_FALSE(tk::cache::deserialize(other));
     other = bytes;
-    other[0] = 4;
+    other[0] = 3; // the format before resources
+    CHECK_FALSE(tk::cache::deserialize(other));
+    other = bytes;
+    other[0] = 5;
     CHECK_FALSE(tk::cache::deserialize(other));
     other = bytes;
     other[other.size() - 4] = 16; // the last map's swizzle: not a TMA mode

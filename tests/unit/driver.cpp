@@ -239,6 +239,70 @@ TEST_CASE("device information is queried and cached per device", "[driver]") {
   }
 }
 
+TEST_CASE("device properties beyond what compiling needs are read when the driver has them",
+          "[driver][device]") {
+  auto d = load_fake();
+  const cu::device_info &info = d->device_at(1);
+  CHECK(info.total_memory == std::size_t{80} << 30);
+  CHECK(info.l2_cache_bytes == 52428800 + 1);
+  CHECK(info.clock_khz == 0); // the stand-in does not answer: left 0, not an error
+}
+
+TEST_CASE("each device has its primary context, retained once", "[driver][device]") {
+  auto d = load_fake();
+  cu::context none = nullptr;
+  REQUIRE(d->ctx_set_current(none) == cu::success);
+  const cu::context zero = d->device_context(0), one = d->device_context(1);
+  CHECK(zero != one);
+  CHECK(d->device_context(1) == one);
+  CHECK(d->device_of(one).ordinal == 1);
+  CHECK(d->current_context() == nullptr); // not made current
+  CHECK(d->launch_context() == zero);     // device 0's, when the thread has none
+  REQUIRE(d->ctx_set_current(none) == cu::success);
+}
+
+TEST_CASE("a device the driver does not have is named with the ones it has", "[driver][device]") {
+  auto d = load_fake();
+  int line = 0;
+  for (int ordinal : {2, -1})
+    expect_error("driver.cpp", line,
+                 "device " + std::to_string(ordinal) +
+                     " does not exist: the CUDA driver sees 2 devices (0 to 1)",
+                 [&] {
+                   line = __LINE__ + 1;
+                   d->device_context(ordinal);
+                 });
+  scoped_env one("FAKE_CUDA_DEVICES", "1");
+  scoped_env visible("CUDA_VISIBLE_DEVICES", "3");
+  auto single = load_fake();
+  expect_error("driver.cpp", line,
+               "device 1 does not exist: the CUDA driver sees 1 device (0); "
+               "CUDA_VISIBLE_DEVICES=\"3\"",
+               [&] {
+                 line = __LINE__ + 1;
+                 single->device_context(1);
+               });
+}
+
+TEST_CASE("scoped_context makes a context current for its scope only when it is not",
+          "[driver][device]") {
+  auto d = load_fake();
+  cu::context none = nullptr;
+  REQUIRE(d->ctx_set_current(none) == cu::success);
+  const cu::context zero = d->launch_context(), one = d->device_context(1);
+  {
+    const cu::scoped_context in_one(*d, one, std::source_location::current());
+    CHECK(d->current_context() == one);
+  }
+  CHECK(d->current_context() == zero);
+  {
+    const cu::scoped_context in_zero(*d, zero, std::source_location::current());
+    CHECK(d->current_context() == zero);
+  }
+  CHECK(d->current_context() == zero);
+  REQUIRE(d->ctx_set_current(none) == cu::success);
+}
+
 TEST_CASE("GPUs older than sm_75 are refused", "[driver]") {
   scoped_env cc("FAKE_CUDA_CC", "7.0");
   auto d = load_fake();

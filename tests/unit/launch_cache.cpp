@@ -68,6 +68,7 @@ struct backend_state {
   /// The stand-in disk cache: an entry per target, lowering target and tensor_maps option.
   std::map<std::string, std::string> entries;
   int stores = 0;
+  std::string ir; ///< what the last compile was given
 };
 backend_state state;
 
@@ -75,9 +76,11 @@ tk::detail::backend_library fake_backend() {
   state = backend_state{};
   tk::detail::backend_library b;
   b.compile_options_init = [](tk_compile_options *opts) { *opts = tk_compile_options{}; };
-  b.compile_cached = [](const char *, size_t, const char *, const tk_compile_options *opts,
-                        tk_cache_mode mode, tk_compile_result **out) -> tk_status {
+  b.compile_cached = [](const char *ir, size_t ir_size, const char *,
+                        const tk_compile_options *opts, tk_cache_mode mode,
+                        tk_compile_result **out) -> tk_status {
     state.modes.push_back(mode);
+    state.ir.assign(ir, ir_size);
     state.target = opts->target ? opts->target : "";
     state.lowering_target = opts->lowering_target ? opts->lowering_target : "(null)";
     state.num_warps = opts->num_warps;
@@ -119,6 +122,9 @@ tk::detail::backend_library fake_backend() {
     return r->binary.data();
   };
   b.result_kind = [](const tk_compile_result *r) { return r->kind; };
+  b.result_ptx = [](const tk_compile_result *r) -> const char * {
+    return r->from_cache ? "" : "// PTX of the stand-in\n.version 8.0\n";
+  };
   b.result_kernel_name = [](const tk_compile_result *) -> const char * { return "vector_add"; };
   b.result_threads_per_block = [](const tk_compile_result *) { return 128; };
   b.result_dynamic_shared_bytes = [](const tk_compile_result *) {
@@ -208,7 +214,66 @@ TEST_CASE("launch cache: TK_DEBUG logs each loaded kernel's registers and spills
   CHECK(tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); }).empty());
 }
 
+TEST_CASE("launch cache: TK_ALWAYS_COMPILE compiles every time, replacing the disk cache's entry",
+          "[launch_cache][environment]") {
+  fixture f;
+  CHECK(f.load().function != nullptr);
+  scoped_env always("TK_ALWAYS_COMPILE", "1");
+  CHECK(f.load().function != nullptr);
+  CHECK(f.load().function != nullptr);
+  CHECK(state.compiles == 3);
+  CHECK(state.modes == std::vector{TK_CACHE_USE, TK_CACHE_REPLACE, TK_CACHE_REPLACE});
+  CHECK(f.stored()); // what was compiled is stored again, for runs without the variable
+}
+
 #if !defined(_WIN32)
+TEST_CASE("launch cache: TK_DUMP_DIR writes the IR and the PTX of each kernel compiled",
+          "[launch_cache][environment]") {
+  fixture f;
+  CHECK(f.load().function != nullptr); // now in the disk cache
+  tk_test::temp_dir dir;
+  scoped_env dump("TK_DUMP_DIR", dir.path().c_str());
+  CHECK(f.load().function != nullptr);
+  CHECK(state.modes.back() == TK_CACHE_REPLACE); // compiled afresh: a cached entry has no PTX
+  CHECK(tk_test::read_file(dir.path() / "vector_add.mlir") == f.ir);
+  CHECK(tk_test::read_file(dir.path() / "vector_add.ptx") ==
+        "// PTX of the stand-in\n.version 8.0\n");
+}
+
+TEST_CASE("launch cache: TK_OVERRIDE_DIR replaces a kernel's IR or PTX, and says so",
+          "[launch_cache][environment]") {
+  fixture f;
+  tk_test::temp_dir dir;
+  scoped_env override_dir("TK_OVERRIDE_DIR", dir.path().c_str());
+  // Nothing there for this kernel: compiled as traced, silently.
+  CHECK(tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); }).empty());
+  CHECK(state.ir == f.ir);
+
+  const std::string edited = "module { func.func @vector_add() { return } } // edited";
+  tk_test::write_file(dir.path() / "vector_add.mlir", edited);
+  const std::string said = tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); });
+  CHECK(state.ir == edited);
+  CHECK(said == "tk: kernel 'vector_add': using " + (dir.path() / "vector_add.mlir").string() +
+                    " (TK_OVERRIDE_DIR)\n");
+
+  // PTX that the driver rejects names where it came from.
+  tk_test::write_file(dir.path() / "vector_add.ptx", "not PTX");
+  int line = 0;
+  const std::string log = tk_test::capture_stderr([&] {
+    expect_error("launch_cache.cpp", line,
+                 "cannot load kernel 'vector_add' on Fake GPU 0 (sm_90a): cuModuleLoadData "
+                 "failed: CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid); its PTX "
+                 "came from TK_OVERRIDE_DIR (vector_add.ptx)",
+                 [&] {
+                   line = __LINE__ + 1;
+                   f.load();
+                 });
+  });
+  CHECK(log.find("vector_add.ptx (TK_OVERRIDE_DIR)") != std::string::npos);
+  tk_test::write_file(dir.path() / "vector_add.ptx", "//\n// edited PTX\n.version 8.0\n");
+  CHECK(tk_test::capture_stderr([&] { CHECK(f.load().function != nullptr); }).size() > 0);
+}
+
 TEST_CASE("launch cache: a cached binary the driver rejects is replaced, compiled again once",
           "[launch_cache]") {
   fixture f;

@@ -7,6 +7,7 @@
 /// Exit status: 0 done, 1 the input could not be read, did not compile or the output could not
 /// be written, 2 a usage error (each with a message on stderr).
 #include "tk/backend.h"
+#include "tk/detail/runtime/resources.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -102,25 +103,13 @@ std::string writeOutput(const std::string &output, const void *data, size_t size
 }
 
 /// The line the runtime logs for a loaded kernel under TK_DEBUG (docs/environment.md), from the
-/// backend's numbers: "tk: kernel 'matmul' for sm_90a: 255 registers, 400 bytes of local memory
-/// per thread (spills or stack), 32768 bytes of shared memory, 256 threads". Without a cubin
-/// the registers and local memory are unknown, and the line says so.
+/// backend's numbers (tk/detail/runtime/resources.hpp).
 std::string resourceLine(const tk_compile_result *result, const std::string &loweringTarget) {
   tk_resources used{};
   tk_compile_result_resources(result, &used);
-  std::string line = std::string("tk: kernel '") + tk_compile_result_kernel_name(result) +
-                     "' for " + tk_compile_result_target(result);
-  if (!loweringTarget.empty() && loweringTarget != tk_compile_result_target(result))
-    line += " (lowered for " + loweringTarget + ")";
-  line += ": ";
-  if (used.registers < 0 || used.stack_bytes < 0)
-    line += "registers and local memory unknown (no cubin)";
-  else
-    line += std::to_string(used.registers) + " registers, " + std::to_string(used.stack_bytes) +
-            " bytes of local memory per thread" +
-            (used.stack_bytes > 0 ? " (spills or stack)" : "");
-  return line + ", " + std::to_string(used.shared_bytes) + " bytes of shared memory, " +
-         std::to_string(used.threads) + " threads\n";
+  return tk::detail::resource_line(
+      tk_compile_result_kernel_name(result), tk_compile_result_target(result), loweringTarget,
+      false, used.registers, used.stack_bytes, used.shared_bytes, used.threads);
 }
 
 /// The file name a stage's text goes to in --dump-stages's directory, after the kernel's name.

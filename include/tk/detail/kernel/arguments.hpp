@@ -45,6 +45,11 @@ struct launch_argument {
   /// passed as const).
   const device_memory *device = nullptr;
   device_memory *write_back = nullptr;
+  /// Whether the compiled code may depend on an integer's being 1 (`specialize_value`) and on
+  /// the divisibility of an integer or a pointer's address (`specialize_alignment`): off for the
+  /// parameters a kernel's tk::jit_options names (apply_specialization_options).
+  bool specialize_value = true;
+  bool specialize_alignment = true;
 };
 
 /// The error for integer launch argument `index`, whose value is `value`, that does not fit its
@@ -154,6 +159,10 @@ struct kernel_ref {
   std::uint64_t identity; ///< what the launch cache keys the kernel on (new_identity)
   const void *fn;         ///< the callable, for `call`
   void (*call)(const void *fn, value_ref *values, const launch_argument *args);
+  /// Bit i: parameter i is not specialized on at all (do_not_specialize), or not on its
+  /// divisibility (do_not_specialize_on_alignment).
+  std::uint64_t unspecialized = 0;
+  std::uint64_t unaligned = 0;
 };
 
 } // namespace tk::detail

@@ -7,6 +7,7 @@
 
 #include <tk/detail/config.hpp>
 
+#include <tk/compiled_kernel.hpp>
 #include <tk/detail/kernel/arguments.hpp>
 #include <tk/detail/runtime/driver.hpp>
 #include <tk/detail/runtime/launch.hpp>
@@ -33,6 +34,11 @@ TK_DECL int divisibility_of(const launch_argument &a);
 /// log2 of divisibility_of, or 8 for an integer equal to 1, as the trace specializes on them;
 /// 0 for others.
 TK_DECL std::uint64_t specialization_word(const launch_argument &a);
+
+/// Turns specialization off for the arguments whose parameters kernel `k`'s tk::jit_options
+/// names; errors (a constant named, a parameter past the last) name `loc`.
+TK_DECL void apply_specialization_options(const kernel_ref &k, std::span<launch_argument> args,
+                                          std::source_location loc);
 
 /// Checks a launch's grid and options; errors name the grid's line.
 TK_DECL void check_launch(const grid &g, const launch_options &o);
@@ -62,6 +68,24 @@ TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_o
 TK_DECL loaded_kernel trace_and_load(const kernel_ref &k, std::span<const launch_argument> args,
                                      cu::context ctx, const code_options &code, loc_t loc);
 
+/// What kernel::warmup does: on the GPU, the kernel for these arguments and options compiled
+/// (or taken from the disk cache) and loaded into the launch's context, as its first launch would,
+/// without launching it; on the interpreter, the kernel traced, so that its errors show.
+TK_DECL void prepare_kernel(const kernel_ref &k, compiled_kernels &compiled,
+                            const launch_options &o, std::span<const launch_argument> args,
+                            std::source_location loc);
+
+/// What kernel::compiled returns: the kernel traced for `args` and compiled by the backend with
+/// every stage kept, for the launch's device (or, without a GPU, for the target
+/// launch_options::target_arch or TK_TARGET_ARCH names); errors name `loc`.
+TK_DECL compiled_kernel compile_artifacts(const kernel_ref &k, const launch_options &o,
+                                          std::span<const launch_argument> args,
+                                          std::source_location loc);
+
+/// The number of kernels compiled and loaded by this process (each a trace, a backend call and a
+/// module load): what shows that a launch found its kernel in the caches.
+TK_DECL std::uint64_t kernels_loaded();
+
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args);
 
@@ -88,15 +112,40 @@ template <class Params, class... A>
 void launch_kernel(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                    const launch_options &o, A &...args) {
   check_launch(g, o);
-  const auto described =
-      describe_arguments<Params>(g.loc, std::index_sequence_for<A...>{}, args...);
+  auto described = describe_arguments<Params>(g.loc, std::index_sequence_for<A...>{}, args...);
+  if (k.unspecialized | k.unaligned)
+    apply_specialization_options(k, {described.data(), described.size()}, g.loc);
   run_kernel(k, compiled, g, o, {described.data(), described.size()});
+}
+
+/// kernel::compiled once the arguments fit the parameters `Params`.
+template <class Params, class... A>
+compiled_kernel compiled_kernel_for(const kernel_ref &k, const launch_options &o,
+                                    std::source_location loc, A &...args) {
+  check_launch(grid(1, 1, 1, loc), o);
+  auto described = describe_arguments<Params>(loc, std::index_sequence_for<A...>{}, args...);
+  if (k.unspecialized | k.unaligned)
+    apply_specialization_options(k, {described.data(), described.size()}, loc);
+  return compile_artifacts(k, o, {described.data(), described.size()}, loc);
+}
+
+/// kernel::warmup once the arguments fit the parameters `Params`.
+template <class Params, class... A>
+void warmup_kernel(const kernel_ref &k, compiled_kernels &compiled, const launch_options &o,
+                   std::source_location loc, A &...args) {
+  check_launch(grid(1, 1, 1, loc), o);
+  auto described = describe_arguments<Params>(loc, std::index_sequence_for<A...>{}, args...);
+  if (k.unspecialized | k.unaligned)
+    apply_specialization_options(k, {described.data(), described.size()}, loc);
+  prepare_kernel(k, compiled, o, {described.data(), described.size()}, loc);
 }
 
 /// kernel::ir once the arguments fit the parameters `Params`.
 template <class Params, class... A>
 std::string trace_kernel_for(const kernel_ref &k, std::source_location loc, A &...args) {
-  const auto described = describe_arguments<Params>(loc, std::index_sequence_for<A...>{}, args...);
+  auto described = describe_arguments<Params>(loc, std::index_sequence_for<A...>{}, args...);
+  if (k.unspecialized | k.unaligned)
+    apply_specialization_options(k, {described.data(), described.size()}, loc);
   return trace_kernel(k, {described.data(), described.size()});
 }
 

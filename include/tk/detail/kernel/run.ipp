@@ -14,6 +14,8 @@
 #include <tk/error.hpp>
 
 #include <array>
+#include <atomic>
+#include <optional>
 #include <vector>
 
 namespace tk::detail {
@@ -21,7 +23,7 @@ namespace tk::detail {
 TK_DECL int divisibility_of(const launch_argument &a) {
   const bool integer = a.type.is_int() && a.type.code != dtype::i1;
   if (a.kind == launch_argument::role::constant || (!a.type.is_pointer() && !integer) ||
-      (a.type.is_pointer() && a.i == 0))
+      (a.type.is_pointer() && a.i == 0) || !a.specialize_alignment)
     return 1;
   int d = 1;
   while (d < 16 && a.i % (2 * d) == 0)
@@ -33,12 +35,33 @@ TK_DECL std::uint64_t specialization_word(const launch_argument &a) {
   if (a.kind == launch_argument::role::constant)
     return a.bits;
   const bool integer = a.type.is_int() && a.type.code != dtype::i1;
-  if (a.kind == launch_argument::role::scalar && integer && a.i == 1)
+  if (a.kind == launch_argument::role::scalar && integer && a.i == 1 && a.specialize_value)
     return 8;
   std::uint64_t log2 = 0; // 0 to 4
   for (int d = divisibility_of(a); d > 1; d /= 2)
     ++log2;
   return log2;
+}
+
+TK_DECL void apply_specialization_options(const kernel_ref &k, std::span<launch_argument> args,
+                                          std::source_location loc) {
+  for (std::size_t index = 0; index < 64; ++index) {
+    const bool none = (k.unspecialized >> index) & 1, unaligned = (k.unaligned >> index) & 1;
+    if (!none && !unaligned)
+      continue;
+    const char *option = none ? "do_not_specialize" : "do_not_specialize_on_alignment";
+    if (index >= args.size())
+      fail(loc, "tk::jit_options::", option, " of kernel '", k.name, "' names parameter ", index,
+           ", but the kernel is launched with ", args.size(),
+           args.size() == 1 ? " argument" : " arguments");
+    launch_argument &a = args[index];
+    if (a.kind == launch_argument::role::constant)
+      fail(loc, "tk::jit_options::", option, " of kernel '", k.name, "' names parameter ", index,
+           ", a tk::constant: its value is compiled into the kernel; make it a scalar parameter "
+           "(tk::i32, say) to compile one kernel for every value");
+    a.specialize_value = a.specialize_value && !none;
+    a.specialize_alignment = false;
+  }
 }
 
 TK_DECL void check_launch(const grid &g, const launch_options &o) {
@@ -49,6 +72,9 @@ TK_DECL void check_launch(const grid &g, const launch_options &o) {
            limits[d]);
   if (const std::string why = invalid_code_options(o.num_warps, o.num_stages); !why.empty())
     fail(g.loc, why);
+  if (o.device < -1)
+    fail(g.loc, "launch_options::device is ", o.device,
+         "; it must be a device index (0 for the first GPU) or -1, the thread's current device");
 }
 
 TK_DECL code_options code_options_of(const launch_options &o) {
@@ -72,7 +98,7 @@ TK_DECL value_ref bind_argument(context &ctx, function *traced, const launch_arg
         divisibility > 1 ? "tk.divisibility = " + std::to_string(divisibility) + " : i32" : "");
     // An integer equal to 1 is specialized on, as in Triton (a unit stride makes addresses
     // contiguous): the kernel computes with the constant 1, and the argument stays unused.
-    if (integer && a.i == 1)
+    if (integer && a.i == 1 && a.specialize_value)
       return const_value(a.type, {}, 1.0, 1, loc);
     return v;
   }
@@ -200,10 +226,19 @@ TK_DECL void run_kernel(const kernel_ref &k, compiled_kernels &compiled, const g
     launch_on_gpu(k, compiled, g, o, args);
 }
 
+/// How many kernels this process has compiled and loaded (kernels_loaded).
+inline std::atomic<std::uint64_t> &loaded_counter() {
+  static std::atomic<std::uint64_t> count{0};
+  return count;
+}
+
+TK_DECL std::uint64_t kernels_loaded() { return loaded_counter().load(); }
+
 /// Traces the kernel for `code` and compiles and loads it, with its device asserts registered
 /// (detail/runtime/asserts.hpp).
 TK_DECL loaded_kernel trace_and_load(const kernel_ref &k, std::span<const launch_argument> args,
                                      cu::context ctx, const code_options &code, loc_t loc) {
+  loaded_counter().fetch_add(1);
   std::vector<assert_site> asserts;
   const std::string ir = trace_kernel(k, args, code.debug, &asserts);
   loaded_kernel loaded = compile_and_load(k.name, ir, ctx, code, loc);
@@ -212,13 +247,117 @@ TK_DECL loaded_kernel trace_and_load(const kernel_ref &k, std::span<const launch
   return loaded;
 }
 
+TK_DECL void prepare_kernel(const kernel_ref &k, compiled_kernels &compiled,
+                            const launch_options &o, std::span<const launch_argument> args,
+                            std::source_location loc) {
+  if (interprets(o)) {
+    (void)trace_kernel(k, args, debug_requested(o));
+    return;
+  }
+  for (std::size_t index = 0; index < args.size(); ++index)
+    if (args[index].kind == launch_argument::role::pointer)
+      check_pointer(args[index], index, loc);
+  const cu::driver &driver = gpu_driver(k.name, loc);
+  const cu::context ctx =
+      o.device < 0 ? driver.launch_context(loc) : driver.device_context(o.device, loc);
+  const cu::scoped_context on_device(driver, ctx, loc);
+  small_buffer<std::uint64_t, 16> words(args.size());
+  for (std::size_t index = 0; index < args.size(); ++index)
+    words.data()[index] = specialization_word(args[index]);
+  const kernel_key key{k.identity, ctx, code_options_of(o), words.span()};
+  (void)compiled.get(key, [&] { return trace_and_load(k, args, ctx, key.code, loc); });
+}
+
+TK_DECL compiled_kernel compile_artifacts(const kernel_ref &k, const launch_options &o,
+                                          std::span<const launch_argument> args,
+                                          std::source_location loc) {
+  const backend_library &backend = get_backend(loc);
+  const requested_arch requested = requested_target_arch(o.target_arch);
+  // The launch's device when there is a GPU; else the target asked for, as the device.
+  std::string target, lowering;
+  bool tensor_maps = true;
+  const cu::driver *driver = nullptr;
+  try {
+    driver = &cu::get_driver(loc);
+  } catch (const error &e) {
+    if (requested.name.empty())
+      fail(loc, "kernel '", k.name, "': no GPU to compile for (", e.message(),
+           "); name a target with launch_options::target_arch or TK_TARGET_ARCH (\"sm_90a\", "
+           "say; the backend's targets: ",
+           backend.targets(), ")");
+    target = std::string(requested.name);
+    if ((" " + std::string(backend.targets()) + " ").find(" " + target + " ") == std::string::npos)
+      fail(loc, requested.source, " is ", target, ", which this backend cannot compile for (its ",
+           "targets: ", backend.targets(), ")");
+  }
+  if (driver) {
+    const cu::context ctx =
+        o.device < 0 ? driver->launch_context(loc) : driver->device_context(o.device, loc);
+    const cu::device_info &device = driver->device_of(ctx, loc);
+    target = device.target;
+    lowering = resolve_target_arch(requested, device, backend.targets(), loc);
+    tensor_maps = driver->tensor_map_encode_tiled != nullptr;
+  }
+  compiled_kernel out;
+  out.ir = trace_kernel(k, args, debug_requested(o));
+  out.target = target;
+  out.lowering_target = lowering;
+  out.num_warps = o.num_warps;
+  out.num_stages = o.num_stages;
+  tk_compile_options opts;
+  backend.compile_options_init(&opts);
+  opts.target = target.c_str();
+  opts.num_warps = o.num_warps;
+  opts.num_stages = o.num_stages;
+  opts.fp_fusion = o.fp_fusion ? 1 : 0;
+  opts.tensor_maps = tensor_maps ? 1 : 0;
+  opts.lowering_target = lowering.empty() ? nullptr : lowering.c_str();
+  opts.output = TK_OUTPUT_AUTO;
+  opts.keep_stages = 1;
+  tk_compile_result *raw = nullptr;
+  const tk_status status =
+      backend.compile_cached(out.ir.data(), out.ir.size(), nullptr, &opts, TK_CACHE_USE, &raw);
+  const compile_result result(backend, raw);
+  if (status != TK_OK)
+    fail(loc, "cannot compile kernel '", k.name, "' for ", target, ":\n",
+         backend.result_error(raw));
+  for (int i = 0, n = backend.result_stage_ir_count(raw); i < n; ++i) {
+    const char *name = nullptr;
+    const char *text = backend.result_stage_ir(raw, i, &name);
+    out.stages.emplace_back(name ? name : "", text ? text : "");
+  }
+  std::size_t size = 0;
+  const void *binary = backend.result_binary(raw, &size);
+  out.binary_is_cubin = backend.result_kind(raw) == TK_OUTPUT_CUBIN;
+  out.binary.assign(static_cast<const char *>(binary), size);
+  out.name = backend.result_kernel_name(raw);
+  tk_resources used{};
+  backend.result_resources(raw, &used);
+  out.n_regs = used.registers;
+  out.spill_store_bytes = used.spill_store_bytes;
+  out.local_bytes = used.stack_bytes;
+  out.shared_bytes = used.shared_bytes;
+  out.dynamic_shared_bytes = int(backend.result_dynamic_shared_bytes(raw));
+  out.num_threads = used.threads;
+  out.tensor_maps = backend.result_tensor_map_count(raw);
+  out.resources = resource_line(k.name, target, lowering, false, used.registers, used.stack_bytes,
+                                used.shared_bytes, used.threads);
+  return out;
+}
+
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args) {
   for (std::size_t index = 0; index < args.size(); ++index)
     if (args[index].kind == launch_argument::role::pointer)
       check_pointer(args[index], index, g.loc);
   const cu::driver &driver = gpu_driver(k.name, g.loc);
-  const cu::context ctx = driver.launch_context(g.loc);
+  const cu::context ctx =
+      o.device < 0 ? driver.launch_context(g.loc) : driver.device_context(o.device, g.loc);
+  // launch_options::device: its context is current for the launch (and a compile, which loads
+  // the module into it), then the thread's again.
+  std::optional<cu::scoped_context> on_device;
+  if (o.device >= 0)
+    on_device.emplace(driver, ctx, g.loc);
   small_buffer<std::uint64_t, 16> words(args.size());
   for (std::size_t index = 0; index < args.size(); ++index)
     words.data()[index] = specialization_word(args[index]);

@@ -149,15 +149,25 @@ inline constexpr bool usable_on_device(pointer_kind k) { return k != pointer_kin
 
 /// A GPU as TileKit sees it.
 struct device_info {
-  int ordinal = 0;                ///< its index among the devices the process sees
-  device_handle handle = 0;       ///< its CUdevice
-  std::string name;               ///< "NVIDIA H100 80GB HBM3"
-  int major = 0;                  ///< compute capability
-  int minor = 0;                  ///<
-  std::string target;             ///< the backend's target: "sm_90a", "sm_86"
-  int max_shared_bytes = 0;       ///< shared memory per block without opting in (48 KiB)
-  int max_shared_bytes_optin = 0; ///< shared memory per block with opting in (the limit)
-  int sm_count = 0;               ///< streaming multiprocessors
+  int ordinal = 0;                 ///< its index among the devices the process sees
+  device_handle handle = 0;        ///< its CUdevice
+  std::string name;                ///< "NVIDIA H100 80GB HBM3"
+  int major = 0;                   ///< compute capability
+  int minor = 0;                   ///<
+  std::string target;              ///< the backend's target: "sm_90a", "sm_86"
+  int max_shared_bytes = 0;        ///< shared memory per block without opting in (48 KiB)
+  int max_shared_bytes_optin = 0;  ///< shared memory per block with opting in (the limit)
+  int sm_count = 0;                ///< streaming multiprocessors
+  std::size_t total_memory = 0;    ///< bytes of device memory
+  int l2_cache_bytes = 0;          ///<
+  int warp_size = 32;              ///<
+  int clock_khz = 0;               ///< the SM clock's peak
+  int memory_clock_khz = 0;        ///< the memory clock's peak
+  int memory_bus_bits = 0;         ///< the memory bus width
+  int max_shared_bytes_per_sm = 0; ///<
+  int max_registers_per_sm = 0;    ///<
+  int pci_bus = 0;                 ///<
+  int pci_device = 0;              ///<
 };
 
 /// The compute capabilities TileKit compiles for start here.
@@ -291,6 +301,15 @@ public:
   /// device 0's primary context (the CUDA runtime's too), which becomes current for this thread.
   context launch_context(std::source_location where = std::source_location::current()) const;
 
+  /// The primary context of device `ordinal` (the CUDA runtime's for that device), retained
+  /// once for the life of the process. It is not made current. Throws tk::error at `where` for
+  /// an ordinal the driver does not have.
+  context device_context(int ordinal,
+                         std::source_location where = std::source_location::current()) const;
+
+  /// The calling thread's current context, null when it has none.
+  context current_context(std::source_location where = std::source_location::current()) const;
+
   /// The GPU of device ordinal `ordinal`, queried once. Throws tk::error for a GPU that TileKit
   /// cannot compile for.
   const device_info &device_at(int ordinal,
@@ -315,10 +334,10 @@ private:
     device_handle handle = 0;
     std::once_flag once;
     device_info info;
+    std::once_flag primary_once;
+    context primary = nullptr; ///< retained on first use, for the life of the process
   };
   mutable std::vector<device_slot> devices_; // each device is queried once, on first use
-  mutable std::once_flag primary_once_;
-  mutable context primary_ = nullptr;
 
   /// Resolves the table through cuGetProcAddress; throws naming the first missing function.
   void resolve_all(std::source_location where);
@@ -346,6 +365,31 @@ inline const device_info &device_of(context ctx,
                                     std::source_location where = std::source_location::current()) {
   return get_driver(where).device_of(ctx, where);
 }
+
+/// Makes a context current for the calling thread for the scope of the object, when it is not
+/// already, and then makes the one before it current again: a launch on a device other than the
+/// thread's (launch_options::device), a buffer freed or copied in the context it came from.
+class scoped_context {
+public:
+  scoped_context(const driver &d, context ctx, std::source_location where) : driver_(d) {
+    if (d.current_context(where) != ctx) {
+      d.check(d.ctx_push_current(ctx), "cuCtxPushCurrent", where);
+      pushed_ = true;
+    }
+  }
+  ~scoped_context() {
+    if (pushed_) {
+      context popped = nullptr;
+      driver_.ctx_pop_current(&popped);
+    }
+  }
+  scoped_context(const scoped_context &) = delete;
+  scoped_context &operator=(const scoped_context &) = delete;
+
+private:
+  const driver &driver_;
+  bool pushed_ = false;
+};
 
 /// get_driver().kind_of(ptr, where).
 inline pointer_kind kind_of(deviceptr ptr,

@@ -94,19 +94,37 @@ TK_DECL void driver::check(result r, const char *what, std::source_location wher
     fail(where, what, " failed: ", describe(r));
 }
 
-TK_DECL context driver::launch_context(std::source_location where) const {
+TK_DECL context driver::current_context(std::source_location where) const {
   context ctx = nullptr;
   check(ctx_get_current(&ctx), "cuCtxGetCurrent", where);
-  if (ctx)
+  return ctx;
+}
+
+TK_DECL context driver::launch_context(std::source_location where) const {
+  if (const context ctx = current_context(where))
     return ctx;
-  std::call_once(primary_once_, [&] {
+  const context primary = device_context(0, where);
+  check(ctx_set_current(primary), "cuCtxSetCurrent", where);
+  return primary;
+}
+
+TK_DECL context driver::device_context(int ordinal, std::source_location where) const {
+  if (ordinal < 0 || ordinal >= device_count)
+    fail(where, "device ", ordinal, " does not exist: the CUDA driver sees ", device_count,
+         device_count == 1 ? " device (0)"
+                           : " devices (0 to " + std::to_string(device_count - 1) + ")",
+         [&] {
+           const auto visible = os::environment("CUDA_VISIBLE_DEVICES");
+           return visible ? "; CUDA_VISIBLE_DEVICES=\"" + *visible + "\"" : std::string();
+         }());
+  device_slot &slot = devices_[static_cast<std::size_t>(ordinal)];
+  // An error leaves the flag unset: the next call retains (and fails) again.
+  std::call_once(slot.primary_once, [&] {
     context primary = nullptr;
-    check(device_primary_ctx_retain(&primary, devices_[0].handle), "cuDevicePrimaryCtxRetain",
-          where);
-    primary_ = primary; // retained once, for the life of the process
+    check(device_primary_ctx_retain(&primary, slot.handle), "cuDevicePrimaryCtxRetain", where);
+    slot.primary = primary;
   });
-  check(ctx_set_current(primary_), "cuCtxSetCurrent", where);
-  return primary_;
+  return slot.primary;
 }
 
 TK_DECL const device_info &driver::device_at(int ordinal, std::source_location where) const {
@@ -249,6 +267,22 @@ TK_DECL device_info driver::query(int ordinal, device_handle dev,
   info.sm_count = attribute(attribute_multiprocessor_count);
   info.max_shared_bytes = attribute(attribute_max_shared_memory_per_block);
   info.max_shared_bytes_optin = attribute(attribute_max_shared_memory_per_block_optin);
+  // Descriptive only: a driver that does not answer one leaves it 0.
+  auto optional_attribute = [&](int a) {
+    int value = 0;
+    return device_get_attribute(&value, a, dev) == success ? value : 0;
+  };
+  info.warp_size = optional_attribute(attribute_warp_size);
+  info.l2_cache_bytes = optional_attribute(attribute_l2_cache_size);
+  info.clock_khz = optional_attribute(attribute_clock_rate);
+  info.memory_clock_khz = optional_attribute(attribute_memory_clock_rate);
+  info.memory_bus_bits = optional_attribute(attribute_global_memory_bus_width);
+  info.max_shared_bytes_per_sm = optional_attribute(attribute_max_shared_memory_per_multiprocessor);
+  info.max_registers_per_sm = optional_attribute(attribute_max_registers_per_multiprocessor);
+  info.pci_bus = optional_attribute(attribute_pci_bus_id);
+  info.pci_device = optional_attribute(attribute_pci_device_id);
+  if (std::size_t bytes = 0; device_total_mem(&bytes, dev) == success)
+    info.total_memory = bytes;
   const std::string arch = "sm_" + std::to_string(info.major * 10 + info.minor);
   if (info.major * 10 + info.minor < minimum_compute_capability)
     fail(where, "GPU ", info.name, " is ", arch, "; TileKit needs sm_", minimum_compute_capability,

@@ -14,6 +14,7 @@
 #include <tk/detail/env.hpp>
 #include <tk/detail/runtime/backend_loader.hpp>
 #include <tk/detail/runtime/driver.hpp>
+#include <tk/detail/runtime/resources.hpp>
 #include <tk/detail/trace/ownership.hpp>
 #include <tk/error.hpp>
 
@@ -25,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -245,10 +247,29 @@ inline bool image_rejected(cu::result r) {
          r == cu::error_not_found;
 }
 
-/// Loads the binary of `result` into the current context: the function and what a launch needs,
-/// or the call that failed (`failed_call`) and its result.
+/// Loads the binary of `result` into the current context, or `image_override` (PTX text) in its
+/// place: the function and what a launch needs, or the call that failed (`failed_call`) and its
+/// result.
 TK_DECL cu::result load_kernel(const kernel_toolchain &tools, const compile_result &result,
-                               loaded_kernel &loaded, const char *&failed_call);
+                               loaded_kernel &loaded, const char *&failed_call,
+                               const std::string *image_override = nullptr);
+
+/// The environment variables of experiments with a kernel's code (docs/environment.md): compile
+/// every kernel afresh, bypassing the disk cache; write each compiled kernel's IR and PTX to a
+/// directory; take a kernel's IR or PTX from a directory instead.
+inline constexpr const char *always_compile_variable = "TK_ALWAYS_COMPILE";
+inline constexpr const char *dump_dir_variable = "TK_DUMP_DIR";
+inline constexpr const char *override_dir_variable = "TK_OVERRIDE_DIR";
+
+/// The contents of the file at `path`, if it can be read.
+TK_DECL std::optional<std::string> read_text_file(const std::string &path);
+
+/// `$TK_OVERRIDE_DIR/<kernel><suffix>` when it exists (said on stderr, as it changes the code).
+TK_DECL std::optional<std::string> override_file(const std::string &kernel,
+                                                 std::string_view suffix);
+
+/// Writes `text` to `$TK_DUMP_DIR/<kernel><suffix>` when the variable is set.
+TK_DECL void dump_file(const std::string &kernel, std::string_view suffix, std::string_view text);
 
 /// `source` compiled for its device and loaded into the current context: the backend takes it
 /// from its disk cache when it has the binary, else compiles it, and it is stored once it has

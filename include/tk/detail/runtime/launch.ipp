@@ -184,11 +184,13 @@ TK_DECL compile_result compile_kernel(const backend_library &backend, const kern
 }
 
 TK_DECL cu::result load_kernel(const kernel_toolchain &tools, const compile_result &result,
-                               loaded_kernel &loaded, const char *&failed_call) {
+                               loaded_kernel &loaded, const char *&failed_call,
+                               const std::string *image_override) {
   const backend_library &backend = tools.backend;
   std::size_t size = 0;
   // A cubin is an ELF image; PTX for the driver's JIT comes NUL-terminated.
-  const void *image = backend.result_binary(result.get(), &size);
+  const void *image =
+      image_override ? image_override->c_str() : backend.result_binary(result.get(), &size);
   cu::module_handle module = nullptr;
   cu::result r = tools.driver.module_load_data(&module, image);
   failed_call = "cuModuleLoadData";
@@ -218,23 +220,70 @@ TK_DECL void log_resources(const cu::driver &driver, const kernel_source &source
   int registers = -1, local = -1;
   driver.func_get_attribute(&registers, cu::function_num_regs, loaded.function);
   driver.func_get_attribute(&local, cu::function_local_size_bytes, loaded.function);
-  std::fputs(
-      ("tk: kernel '" + source.name + "' for " + source.device.target +
-       (source.lowering_target.empty() ? "" : " (lowered for " + source.lowering_target + ")") +
-       (from_cache ? " (from the disk cache)" : "") + ": " + std::to_string(registers) +
-       " registers, " + std::to_string(local) + " bytes of local memory per thread" +
-       (local > 0 ? " (spills or stack)" : "") + ", " + std::to_string(loaded.shared_bytes) +
-       " bytes of shared memory, " + std::to_string(loaded.threads) + " threads\n")
-          .c_str(),
-      stderr);
+  std::fputs(resource_line(source.name, source.device.target, source.lowering_target, from_cache,
+                           registers, local, loaded.shared_bytes, int(loaded.threads))
+                 .c_str(),
+             stderr);
 }
 
-TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kernel_source &source,
+TK_DECL std::optional<std::string> read_text_file(const std::string &path) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return std::nullopt;
+  std::string text;
+  char chunk[4096];
+  for (std::size_t n; (n = std::fread(chunk, 1, sizeof chunk, file)) > 0;)
+    text.append(chunk, n);
+  std::fclose(file);
+  return text;
+}
+
+TK_DECL std::optional<std::string> override_file(const std::string &kernel,
+                                                 std::string_view suffix) {
+  const std::optional<std::string> dir = os::environment(override_dir_variable);
+  if (!dir || dir->empty())
+    return std::nullopt;
+  const std::string path = *dir + "/" + kernel + std::string(suffix);
+  std::optional<std::string> text = read_text_file(path);
+  if (text)
+    std::fputs(("tk: kernel '" + kernel + "': using " + path + " (" + override_dir_variable + ")\n")
+                   .c_str(),
+               stderr);
+  return text;
+}
+
+TK_DECL void dump_file(const std::string &kernel, std::string_view suffix, std::string_view text) {
+  const std::optional<std::string> dir = os::environment(dump_dir_variable);
+  if (!dir || dir->empty() || text.empty())
+    return;
+  const std::string path = *dir + "/" + kernel + std::string(suffix);
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file || std::fwrite(text.data(), 1, text.size(), file) != text.size())
+    std::fputs(("tk: cannot write " + path + " (" + dump_dir_variable + ")\n").c_str(), stderr);
+  if (file)
+    std::fclose(file);
+}
+
+TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kernel_source &traced,
                                        std::source_location where) {
-  const cu::device_info &device = source.device;
+  const cu::device_info &device = traced.device;
   const backend_library &backend = tools.backend;
-  compile_result result = compile_kernel(backend, source, TK_CACHE_USE, where);
+  // TK_OVERRIDE_DIR: the kernel's IR, or its PTX, from a file instead.
+  const std::optional<std::string> ir_override = override_file(traced.name, ".mlir");
+  const std::optional<std::string> ptx_override = override_file(traced.name, ".ptx");
+  const kernel_source source{traced.name, ir_override ? *ir_override : traced.ir, traced.device,
+                             traced.code, traced.lowering_target};
+  // TK_ALWAYS_COMPILE, TK_DUMP_DIR: compiled afresh (the entry replaced), which also gives the
+  // PTX to dump.
+  const bool dump = os::environment(dump_dir_variable).value_or("") != "";
+  const bool fresh = dump || env::flag(always_compile_variable);
+  compile_result result =
+      compile_kernel(backend, source, fresh ? TK_CACHE_REPLACE : TK_CACHE_USE, where);
   bool from_cache = backend.result_from_cache(result.get()) != 0;
+  if (dump) {
+    dump_file(source.name, ".mlir", source.ir);
+    dump_file(source.name, ".ptx", backend.result_ptx(result.get()));
+  }
 
   const std::size_t shared = backend.result_dynamic_shared_bytes(result.get());
   if (shared > std::size_t(device.max_shared_bytes_optin))
@@ -242,7 +291,7 @@ TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kern
          device.name, " has at most ", device.max_shared_bytes_optin, ": use smaller blocks");
   loaded_kernel loaded;
   const char *call = nullptr;
-  cu::result r = load_kernel(tools, result, loaded, call);
+  cu::result r = load_kernel(tools, result, loaded, call, ptx_override ? &*ptx_override : nullptr);
   bool retried = false;
   if (r != cu::success && from_cache && image_rejected(r)) {
     if (env::flag("TK_DEBUG"))
@@ -254,9 +303,13 @@ TK_DECL loaded_kernel compile_and_load(const kernel_toolchain &tools, const kern
     result = compile_kernel(backend, source, TK_CACHE_REPLACE, where);
     from_cache = false;
     retried = true;
-    r = load_kernel(tools, result, loaded, call);
+    r = load_kernel(tools, result, loaded, call, ptx_override ? &*ptx_override : nullptr);
   }
   if (r != cu::success) {
+    if (ptx_override)
+      fail(where, "cannot load kernel '", source.name, "' on ", device.name, " (", device.target,
+           "): ", call, " failed: ", tools.driver.describe(r), "; its PTX came from ",
+           override_dir_variable, " (", source.name, ".ptx)");
     const char *kind = backend.result_kind(result.get()) == TK_OUTPUT_PTX ? "PTX" : "cubin";
     fail(where, "cannot load kernel '", source.name, "' on ", device.name, " (", device.target,
          "): ", call, " failed: ", tools.driver.describe(r), "; the ", kind,

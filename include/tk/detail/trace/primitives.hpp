@@ -300,6 +300,10 @@ TK_DECL std::vector<value_ref> scan(const std::vector<value_ref> &xs, int axis, 
 /// bf16 and i8 inputs always come as `ieee`). The name is the IR's `input_precision`.
 enum class dot_precision : unsigned char { ieee, tf32, tf32x3 };
 
+/// The precision TK_F32_DEFAULT names (tf32, ieee or tf32x3, as Triton's TRITON_F32_DEFAULT),
+/// read once per process: tf32 when it is unset, or (reported once) when it names none.
+TK_DECL dot_precision default_f32_precision();
+
 inline const char *precision_name(dot_precision p) {
   return p == dot_precision::tf32 ? "tf32" : p == dot_precision::tf32x3 ? "tf32x3" : "ieee";
 }

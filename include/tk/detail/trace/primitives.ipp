@@ -4,9 +4,27 @@
 /// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
 #pragma once
 
+#include <tk/detail/env.hpp>
+#include <tk/detail/runtime/os.hpp>
 #include <tk/detail/trace/primitives.hpp>
 
 namespace tk::detail {
+
+TK_DECL dot_precision default_f32_precision() {
+  static const dot_precision precision = [] {
+    const auto value = os::environment("TK_F32_DEFAULT");
+    if (!value || value->empty() || *value == "tf32")
+      return dot_precision::tf32;
+    if (*value == "ieee")
+      return dot_precision::ieee;
+    if (*value == "tf32x3")
+      return dot_precision::tf32x3;
+    env::complain_once("TK_F32_DEFAULT", value->c_str(), "tf32, ieee or tf32x3",
+                       "the default, tf32");
+    return dot_precision::tf32;
+  }();
+  return precision;
+}
 
 TK_DECL region_scope::region_scope(context &ctx, region &r) : ctx_(ctx) {
   ctx_.frames.push_back({&r, {}});
