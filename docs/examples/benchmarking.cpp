@@ -22,35 +22,10 @@ auto add = tk::jit("add", [](tk::ptr<float> out, tk::ptr<const float> x, tk::ptr
 });
 // [/snippet]
 
-/// Sets TK_INTERPRET=1 for its lifetime where there is no GPU, so that the examples run anyway.
-class interpret_without_gpu {
-public:
-  interpret_without_gpu() {
-    if (tk::gpu_available())
-      return;
-    if (const char *v = std::getenv("TK_INTERPRET"))
-      old_ = v;
-    setenv("TK_INTERPRET", "1", 1);
-    set_ = true;
-  }
-  ~interpret_without_gpu() {
-    if (set_ && old_)
-      setenv("TK_INTERPRET", old_->c_str(), 1);
-    else if (set_)
-      unsetenv("TK_INTERPRET");
-  }
-  interpret_without_gpu(const interpret_without_gpu &) = delete;
-  interpret_without_gpu &operator=(const interpret_without_gpu &) = delete;
-
-private:
-  bool set_ = false;
-  std::optional<std::string> old_;
-};
-
 } // namespace
 
 DOC_EXAMPLE("benchmarking.do_bench") {
-  interpret_without_gpu scope;
+  doc::interpret_without_gpu scope;
   const int n = 1 << 16;
   // [snippet:do_bench]
   std::vector<float> hx(n, 1.0f), hy(n, 2.0f);
@@ -67,7 +42,7 @@ DOC_EXAMPLE("benchmarking.do_bench") {
 }
 
 DOC_EXAMPLE("benchmarking.event") {
-  interpret_without_gpu scope;
+  doc::interpret_without_gpu scope;
   const int n = 1 << 14;
   std::vector<float> hx(n, 1.0f);
   tk::device_buffer<float> x(hx), out(hx.size());
@@ -83,7 +58,7 @@ DOC_EXAMPLE("benchmarking.event") {
 }
 
 DOC_EXAMPLE("benchmarking.perf_report") {
-  interpret_without_gpu scope;
+  doc::interpret_without_gpu scope;
   const int most = 1 << 16;
   tk::device_buffer<float> x(std::vector<float>(most, 1.0f)), out{std::size_t(most)};
   // [snippet:perf_report]

@@ -13,6 +13,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <source_location>
 #include <sstream>
 #include <stdexcept>
@@ -53,6 +55,31 @@ inline void check_near(double got, double want, double tol = 1e-6,
   s << "got " << got << ", want " << want;
   check(std::fabs(got - want) <= tol * std::fmax(1.0, std::fabs(want)), s.str(), loc);
 }
+
+/// Sets TK_INTERPRET=1 for its lifetime where there is no GPU, so that the examples run anyway.
+class interpret_without_gpu {
+public:
+  interpret_without_gpu() {
+    if (tk::gpu_available())
+      return;
+    if (const char *v = std::getenv("TK_INTERPRET"))
+      old_ = v;
+    ::setenv("TK_INTERPRET", "1", 1);
+    set_ = true;
+  }
+  ~interpret_without_gpu() {
+    if (set_ && old_)
+      ::setenv("TK_INTERPRET", old_->c_str(), 1);
+    else if (set_)
+      ::unsetenv("TK_INTERPRET");
+  }
+  interpret_without_gpu(const interpret_without_gpu &) = delete;
+  interpret_without_gpu &operator=(const interpret_without_gpu &) = delete;
+
+private:
+  bool set_ = false;
+  std::optional<std::string> old_;
+};
 
 } // namespace doc
 

@@ -22,6 +22,7 @@ auto scaled = tk::jit("scaled", body);
 } // namespace
 
 DOC_EXAMPLE("runtime.devices") {
+  doc::interpret_without_gpu scope;
   const int n = 1000;
   std::vector<float> host(n, 1.0f);
   // [snippet:devices]
@@ -60,6 +61,7 @@ DOC_EXAMPLE("runtime.specialization") {
 }
 
 DOC_EXAMPLE("runtime.warmup") {
+  doc::interpret_without_gpu scope;
   std::vector<float> host(1024, 1.0f);
   tk::device_buffer<float> x(host);
   // [snippet:warmup]
