@@ -226,7 +226,8 @@ TEST_CASE("without a GPU, synchronize, events and do_bench say why at the caller
   void *handle = tk::detail::os::open_library(cu::default_library, why);
   tk::detail::os::close_library(handle);
   if (handle) {
-    WARN("this machine has a CUDA driver; the no-driver errors cannot be checked here");
+    // (or an earlier test left a stand-in loaded under the driver's name)
+    SUCCEED("a CUDA driver loads here; the no-driver errors cannot be checked");
     return;
   }
   scoped_env interpret("TK_INTERPRET", nullptr);
