@@ -6,6 +6,5 @@ void check() {
   auto k = tk::jit("k", [](tk::ptr<float> p, tk::constant<int> BLOCK) {
     tk::store(p + tk::arange(0, BLOCK), 1.0f);
   });
-  (void)tk::heuristics(
-      k, {{"BLOCK", [](const tk::launch_view &a) { return a.arg<float *>(0); }}});
+  (void)tk::heuristics(k, {{"BLOCK", [](const tk::launch_view &a) { return a.arg<float *>(0); }}});
 }
