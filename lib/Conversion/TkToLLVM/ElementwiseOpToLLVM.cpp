@@ -78,6 +78,13 @@ template <class ShiftOp> struct ShiftOpConversion : OpConversionPattern<ShiftOp>
     Location loc = op.getLoc();
     Value x = adaptor.getLhs(), amount = adaptor.getRhs();
     const unsigned width = type.getWidth();
+    Value limit =
+        LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, width));
+    // A 64-bit amount is clamped to the width first: NVPTX folds the select below into PTX's
+    // shl/shr, which clamp their amount themselves but take it as 32 bits, so that an amount
+    // of 2^32 or more (the i64 minimum, say) would shift by its low word.
+    if (width > 32)
+      amount = LLVM::UMinOp::create(rewriter, loc, amount, limit);
     Value shifted, beyond;
     if constexpr (std::is_same_v<ShiftOp, arith::ShLIOp>)
       shifted = LLVM::ShlOp::create(rewriter, loc, x, amount);
@@ -91,8 +98,6 @@ template <class ShiftOp> struct ShiftOpConversion : OpConversionPattern<ShiftOp>
           LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, width - 1)));
     else
       beyond = LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, 0));
-    Value limit =
-        LLVM::ConstantOp::create(rewriter, loc, type, rewriter.getIntegerAttr(type, width));
     Value tooFar = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::uge, amount, limit);
     rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, tooFar, beyond, shifted);
     return success();

@@ -4,9 +4,10 @@
 // RUN: tk-opt %s -split-input-file -tk-to-llvm | FileCheck %s
 
 // CHECK-LABEL: llvm.func @scalar
+// CHECK: %[[W:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-NOT: llvm.intr.umin
 // CHECK: %[[SHL:.*]] = llvm.shl %arg0, %arg1 : i32
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
-// CHECK: %[[W:.*]] = llvm.mlir.constant(32 : i32) : i32
 // CHECK: %[[FAR:.*]] = llvm.icmp "uge" %arg1, %[[W]] : i32
 // CHECK: llvm.select %[[FAR]], %[[ZERO]], %[[SHL]] : i1, i32
 // CHECK: %[[ASHR:.*]] = llvm.ashr %arg0, %arg1 : i32
@@ -21,6 +22,22 @@ func.func @scalar(%x: i32, %n: i32, %p: !tk.ptr<i32>) {
   %3 = arith.addi %0, %1 : i32
   %4 = arith.addi %3, %2 : i32
   "tk.store"(%p, %4) : (!tk.ptr<i32>, i32) -> ()
+  func.return
+}
+
+// -----
+
+// A 64-bit amount is clamped to 64 before the shift: PTX takes the amount as 32 bits, so the
+// i64 minimum would otherwise shift by its low word, 0.
+// CHECK-LABEL: llvm.func @wide
+// CHECK: %[[W:.*]] = llvm.mlir.constant(64 : i64) : i64
+// CHECK: %[[AMOUNT:.*]] = llvm.intr.umin(%arg1, %[[W]]) : (i64, i64) -> i64
+// CHECK: %[[SHL:.*]] = llvm.shl %arg0, %[[AMOUNT]] : i64
+// CHECK: %[[FAR:.*]] = llvm.icmp "uge" %[[AMOUNT]], %[[W]] : i64
+// CHECK: llvm.select %[[FAR]], %{{.*}}, %[[SHL]] : i1, i64
+func.func @wide(%x: i64, %n: i64, %p: !tk.ptr<i64>) {
+  %0 = arith.shli %x, %n : i64
+  "tk.store"(%p, %0) : (!tk.ptr<i64>, i64) -> ()
   func.return
 }
 
