@@ -7,6 +7,7 @@
 
 #include <tk/block.hpp>
 #include <tk/detail/trace/debug.hpp>
+#include <tk/math.hpp>
 
 #include <cstdint>
 #include <initializer_list>
@@ -103,6 +104,18 @@ void device_assert(const C &condition, std::string_view message = "",
   static_assert(any_block<C> && std::is_same_v<detail::element_of<C>, bool>,
                 "tk::device_assert: the condition must be a boolean block or tk::i1, e.g. x >= 0");
   detail::assert_true(detail::value_of(condition, loc), message, loc);
+}
+
+/// Checks `condition` only where `mask` is true (Triton's `device_assert(cond, msg, mask)`): the
+/// condition and the mask broadcast together, and a lane the mask leaves out never fails.
+template <class C, class M>
+  requires(any_block<M> && std::is_same_v<detail::element_of<M>, bool>)
+void device_assert(const C &condition, std::string_view message, const M &mask,
+                   std::source_location loc = std::source_location::current()) {
+  static_assert(any_block<C> && std::is_same_v<detail::element_of<C>, bool>,
+                "tk::device_assert: the condition must be a boolean block or tk::i1, e.g. x >= 0");
+  if (detail::asserts_on(loc)) // no select is traced when asserts are off
+    device_assert(tk::where(mask, condition, true, loc), message, loc);
 }
 
 /// Every thread of the program instance waits here (`bar.sync 0`).

@@ -448,6 +448,22 @@ TEST_CASE("device_assert: with debugging on, a tk::error at the assert naming th
   }
 }
 
+TEST_CASE("device_assert: with a mask, lanes the mask leaves out never fail", "[debug][assert]") {
+  int line = 0;
+  std::vector<float> x{1, 2, 3, 4, -5, -6, -7, -8};
+  auto k = tk::jit("assert_masked", [&](tk::ptr<const float> p, tk::i32 n) {
+    auto offs = tk::arange(0, 8);
+    auto v = tk::load(p + offs);
+    line = __LINE__ + 1;
+    tk::device_assert(v > 0, "x must be positive", offs < n);
+  });
+  CHECK_NOTHROW(k.launch(tk::grid(1), debug_on, std::as_const(x), 4)); // -5 ... -8 masked off
+  tk_test::expect_error(this_file, line,
+                        "device assertion failed: x must be positive (program (0, 0, 0), lane 4 "
+                        "(index [4] of the [8] block))",
+                        [&] { k.launch(tk::grid(1), debug_on, std::as_const(x), 5); });
+}
+
 TEST_CASE("device_assert: 2-D and scalar conditions, no message, in a loop", "[debug][assert]") {
   int line = 0;
   SECTION("a 2-D condition names the lane's index") {

@@ -48,6 +48,10 @@ TK_DECL void print_values(std::string_view prefix, const std::vector<value_ref> 
 /// with debugging off.
 TK_DECL void assert_true(const value_ref &condition, std::string_view message, loc_t loc);
 
+/// Whether device asserts are checked in the kernel being traced or interpreted
+/// (launch_options::debug, TK_DEBUG).
+TK_DECL bool asserts_on(loc_t loc);
+
 TK_DECL void debug_barrier(loc_t loc);
 
 /// The compiler hints: `x` itself, with the fact recorded for the compiler.

@@ -157,6 +157,8 @@ TK_DECL void assert_true(const value_ref &condition, std::string_view message, l
            ")");
 }
 
+TK_DECL bool asserts_on(loc_t loc) { return active(loc).debug; }
+
 TK_DECL void debug_barrier(loc_t loc) {
   context &ctx = active(loc);
   if (ctx.tracing())
