@@ -19,7 +19,7 @@ TK_DECL std::vector<value_ref> arg_combine::operator()(const std::vector<value_r
   // argmax several times slower there); a unit test checks that both agree.
   if (!current_context()->tracing())
     return arg_keeps_lhs(greater, *lhs[0], *lhs[1], *rhs[0], *rhs[1]) ? lhs : rhs;
-  return arg_combine_ops(greater, lhs, rhs, loc);
+  return arg_combine_ops(greater, tie_left, lhs, rhs, loc);
 }
 
 TK_DECL bool arg_keeps_lhs(bool greater, const value &lv, const value &li, const value &rv,
@@ -38,20 +38,27 @@ TK_DECL bool arg_keeps_lhs(bool greater, const value &lv, const value &li, const
   return (greater ? before(r, l) : before(l, r)) || (l == r && lower);
 }
 
-TK_DECL std::vector<value_ref> arg_combine_ops(bool greater, const std::vector<value_ref> &lhs,
+TK_DECL std::vector<value_ref> arg_combine_ops(bool greater, bool tie_left,
+                                               const std::vector<value_ref> &lhs,
                                                const std::vector<value_ref> &rhs, loc_t loc) {
   // Named in order: C++ leaves the order of function arguments unspecified (IR op order).
-  auto better = compare(greater ? cmpop::gt : cmpop::lt, lhs[0], rhs[0], loc);
-  auto same = compare(cmpop::eq, lhs[0], rhs[0], loc);
-  auto lower = compare(cmpop::lt, lhs[1], rhs[1], loc);
-  auto tie = binary(binop::bit_and, same, lower, loc);
-  auto take = binary(binop::bit_or, better, tie, loc);
+  auto take = compare(greater ? cmpop::gt : cmpop::lt, lhs[0], rhs[0], loc);
+  value_ref lower;
+  if (tie_left) {
+    auto same = compare(cmpop::eq, lhs[0], rhs[0], loc);
+    lower = compare(cmpop::lt, lhs[1], rhs[1], loc);
+    auto tie = binary(binop::bit_and, same, lower, loc);
+    take = binary(binop::bit_or, take, tie, loc);
+  }
   if (lhs[0]->type.is_float()) {
-    // take = (lhs is NaN and (rhs is a number or lower)) or (rhs is a number and take)
+    // take = (lhs is NaN and (rhs is a number or lower)) or (rhs is a number and take); with
+    // ties broken either way, a NaN on the left wins whatever the right holds.
     auto lhs_nan = compare(cmpop::ne, lhs[0], lhs[0], loc);
     auto rhs_number = compare(cmpop::eq, rhs[0], rhs[0], loc);
-    auto nan_first = binary(binop::bit_or, rhs_number, lower, loc);
-    auto nan_wins = binary(binop::bit_and, lhs_nan, nan_first, loc);
+    auto nan_wins = lhs_nan;
+    if (tie_left)
+      nan_wins =
+          binary(binop::bit_and, lhs_nan, binary(binop::bit_or, rhs_number, lower, loc), loc);
     auto number_wins = binary(binop::bit_and, rhs_number, take, loc);
     take = binary(binop::bit_or, nan_wins, number_wins, loc);
   }

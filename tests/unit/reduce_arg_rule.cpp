@@ -56,13 +56,24 @@ TEST_CASE("argmax/argmin: the interpreter's rule is the traced ops' and an order
       for (const bool greater : {true, false}) {
         for (const auto &a : pairs)
           for (const auto &b : pairs) {
-            const auto ops = d::arg_combine_ops(greater, make(a, type), make(b, type), loc);
-            const pair by_ops{type == tk::dtype::f32 ? ops[0]->f[0] : double(ops[0]->i[0]),
-                              std::int32_t(ops[1]->i[0])};
+            const auto as_pair = [&](const std::vector<d::value_ref> &ops) {
+              return pair{type == tk::dtype::f32 ? ops[0]->f[0] : double(ops[0]->i[0]),
+                          std::int32_t(ops[1]->i[0])};
+            };
+            const pair by_ops =
+                as_pair(d::arg_combine_ops(greater, true, make(a, type), make(b, type), loc));
             const pair direct = fast(greater, a, b, type);
             INFO("greater " << greater << " (" << a.value << ", " << a.index << ") vs (" << b.value
                             << ", " << b.index << ")");
             CHECK(same(by_ops, direct));
+            // tk::tie_break::any: the same value, and either index only where the values tie.
+            const pair any =
+                as_pair(d::arg_combine_ops(greater, false, make(a, type), make(b, type), loc));
+            const bool tie = a.value == b.value || (a.value != a.value && b.value != b.value);
+            if (tie)
+              CHECK((same(any, a) || same(any, b)));
+            else
+              CHECK(same(any, direct));
             if (a.index != b.index)
               CHECK(same(direct, fast(greater, b, a, type)));
             for (const auto &c : pairs) {
