@@ -110,6 +110,42 @@ auto shapes = tk::jit("shapes", [](tk::ptr<std::int32_t> out) {
 });
 // [/snippet]
 
+// [snippet:int4]
+// Two signed 4-bit weights per byte, low nibble first, unpacked to i8 in order.
+auto unpack_int4 =
+    tk::jit("unpack_int4", [](tk::ptr<std::int8_t> out, tk::ptr<const std::uint8_t> packed,
+                              tk::constant<int> N) {
+      auto bytes = tk::cast<std::int32_t>(tk::load(packed + tk::arange(0, N)));
+      auto lo = tk::cast<std::int8_t>((bytes << 28) >> 28); // arithmetic shifts sign-extend
+      auto hi = tk::cast<std::int8_t>((bytes << 24) >> 28);
+      tk::store(out + tk::arange(0, 2 * N), tk::interleave(lo, hi)); // lo0, hi0, lo1, hi1, ...
+    });
+// [/snippet]
+
+// [snippet:rotary]
+// Rotary embedding on interleaved pairs: (x0, x1) -> (x0 cos - x1 sin, x0 sin + x1 cos).
+auto rotary =
+    tk::jit("rotary", [](tk::ptr<float> out, tk::ptr<const float> x, tk::ptr<const float> cos_t,
+                         tk::ptr<const float> sin_t, tk::constant<int> D) {
+      auto offs = tk::arange(0, D);
+      auto [x0, x1] = tk::split(tk::reshape(tk::load(x + offs), {D / 2, 2}));
+      auto c = tk::load(cos_t + tk::arange(0, D / 2)), s = tk::load(sin_t + tk::arange(0, D / 2));
+      tk::store(out + offs, tk::interleave(x0 * c - x1 * s, x0 * s + x1 * c));
+    });
+// [/snippet]
+
+// [snippet:gather]
+// Each of 8 tokens picks a row of a 16 x 4 table held in registers.
+auto pick_rows = tk::jit("pick_rows", [](tk::ptr<float> out, tk::ptr<const float> table,
+                                         tk::ptr<const std::int32_t> ids) {
+  auto r = tk::arange(0, 16)(tk::_, tk::newaxis), c = tk::arange(0, 4)(tk::newaxis, tk::_);
+  auto tile = tk::load(table + r * 4 + c); // [16, 4]
+  auto t = tk::arange(0, 8)(tk::_, tk::newaxis);
+  auto rows = tk::gather(tile, tk::broadcast_to(tk::load(ids + t), {8, 4}), 0); // [8, 4]
+  tk::store(out + t * 4 + c, tk::flip(rows, 1));                                // reversed too
+});
+// [/snippet]
+
 } // namespace
 
 DOC_EXAMPLE("memory.masked_load") {
@@ -182,6 +218,33 @@ DOC_EXAMPLE("memory.transpose") {
   for (int i = 0; i < 16; ++i)
     for (int j = 0; j < 32; ++j)
       doc::check(out[std::size_t(j * 16 + i)] == in[std::size_t(i * 32 + j)], "transpose");
+}
+
+DOC_EXAMPLE("memory.int4") {
+  const std::vector<std::uint8_t> packed = {0x21, 0xF8, 0x7F, 0x90};
+  std::vector<std::int8_t> out(8);
+  unpack_int4.interpret(tk::grid(1), out.data(), packed.data(), 4);
+  doc::check(out == std::vector<std::int8_t>{1, 2, -8, -1, -1, 7, 0, -7}, "nibbles, low first");
+}
+
+DOC_EXAMPLE("memory.rotary") {
+  std::vector<float> x(8), c(4, 0.0f), s(4, 1.0f), out(8); // a quarter turn
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = float(k);
+  rotary.interpret(tk::grid(1), out.data(), x.data(), c.data(), s.data(), 8);
+  doc::check(out == std::vector<float>{-1, 0, -3, 2, -5, 4, -7, 6}, "(x0, x1) -> (-x1, x0)");
+}
+
+DOC_EXAMPLE("memory.gather") {
+  std::vector<float> table(64), out(32);
+  for (std::size_t k = 0; k < table.size(); ++k)
+    table[k] = float(k);
+  const std::vector<std::int32_t> ids = {3, 0, 15, 3, 7, 1, 2, 9};
+  pick_rows.interpret(tk::grid(1), out.data(), table.data(), ids.data());
+  for (int t = 0; t < 8; ++t)
+    for (int c = 0; c < 4; ++c)
+      doc::check(out[std::size_t(t * 4 + c)] == float(ids[std::size_t(t)] * 4 + 3 - c),
+                 "row ids[t], columns reversed");
 }
 
 DOC_EXAMPLE("memory.shapes") {

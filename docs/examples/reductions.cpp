@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -74,7 +75,87 @@ auto sum_types = tk::jit("sum_types", [](tk::ptr<std::int8_t> p) {
 });
 // [/snippet]
 
+// [snippet:welford]
+// The mean and variance of each row in one pass: (mean, M2, count) triples merged pairwise.
+auto row_stats = tk::jit("row_stats", [](tk::ptr<float> mean_out, tk::ptr<float> var_out,
+                                         tk::ptr<const float> x, tk::i32 n,
+                                         tk::constant<int> BLOCK) {
+  auto cols = tk::arange(0, BLOCK);
+  auto mask = cols < n;
+  auto v = tk::load(x + tk::program_id(0) * n + cols, mask, 0.f);
+  auto count = tk::where(mask, 1.f, 0.f); // masked lanes weigh nothing
+  auto welford = [](tk::f32 mean_a, tk::f32 m2_a, tk::f32 n_a, tk::f32 mean_b, tk::f32 m2_b,
+                    tk::f32 n_b) {
+    auto total = n_a + n_b;
+    auto b_share = tk::where(total == 0.f, 0.f, n_b / total);
+    auto delta = mean_b - mean_a;
+    return std::tuple{mean_a + delta * b_share, m2_a + m2_b + delta * delta * n_a * b_share, total};
+  };
+  auto [mean, m2, total] = tk::reduce(std::tuple{v, tk::zeros_like(v), count}, 0, welford);
+  tk::store(mean_out + tk::program_id(0), mean);
+  tk::store(var_out + tk::program_id(0), m2 / total);
+});
+// [/snippet]
+
+// [snippet:indices]
+auto top = tk::jit("top", [](tk::ptr<float> best, tk::ptr<std::int32_t> where,
+                             tk::ptr<std::int64_t> total, tk::ptr<const std::int32_t> in) {
+  auto x = tk::load(in + tk::arange(0, 64));
+  auto [value, index] = tk::max(tk::cast<float>(x), 0, tk::return_indices);
+  tk::store(best, value);
+  tk::store(where, index);
+  tk::store(total, tk::sum<std::int64_t>(x)); // Triton's dtype=: accumulate in i64
+});
+// [/snippet]
+
+// [snippet:segmented]
+// Running sums that restart wherever `starts` is 1: (value, flag) pairs scanned together.
+auto segmented = tk::jit("segmented", [](tk::ptr<float> out, tk::ptr<const float> in,
+                                         tk::ptr<const std::int32_t> starts) {
+  auto offs = tk::arange(0, 16);
+  auto pairs = std::tuple{tk::load(in + offs), tk::load(starts + offs)};
+  auto [sums, flags] =
+      tk::associative_scan(pairs, 0, [](tk::f32 s1, tk::i32 f1, tk::f32 s2, tk::i32 f2) {
+        return std::tuple{tk::where(f2 != 0, s2, s1 + s2), f1 | f2};
+      });
+  tk::store(out + offs, sums);
+  (void)flags;
+});
+// [/snippet]
+
 } // namespace
+
+DOC_EXAMPLE("reductions.welford") {
+  const int n = 5;
+  const std::vector<float> x = {1, 2, 3, 4, 10};
+  float mean = 0, var = 0;
+  row_stats.interpret(tk::grid(1), &mean, &var, x.data(), n, 8);
+  doc::check_near(mean, 4.0, 1e-6);
+  doc::check_near(var, 10.0, 1e-5); // (9 + 4 + 1 + 0 + 36) / 5
+}
+
+DOC_EXAMPLE("reductions.indices") {
+  std::vector<std::int32_t> in(64);
+  for (std::size_t k = 0; k < in.size(); ++k)
+    in[k] = std::int32_t(k % 13) * 100'000'000;
+  float best = 0;
+  std::int32_t where = -1;
+  std::int64_t total = 0;
+  top.interpret(tk::grid(1), &best, &where, &total, in.data());
+  std::int64_t want = 0;
+  for (auto v : in)
+    want += v;
+  doc::check(best == 1.2e9f && where == 12 && total == want, "value, first index, i64 sum");
+}
+
+DOC_EXAMPLE("reductions.segmented") {
+  const std::vector<float> in(16, 1.0f);
+  const std::vector<std::int32_t> starts = {1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1};
+  std::vector<float> out(16);
+  segmented.interpret(tk::grid(1), out.data(), in.data(), starts.data());
+  const std::vector<float> want = {1, 2, 3, 1, 2, 3, 4, 5, 1, 2, 3, 4, 5, 6, 7, 1};
+  doc::check(out == want, "sums restart at each flag");
+}
 
 DOC_EXAMPLE("reductions.softmax") {
   const int rows = 3, cols = 100, stride = 128;

@@ -9,6 +9,8 @@
 #include <tk/detail/trace/extern_elementwise.hpp>
 #include <tk/reduce.hpp>
 
+#include <utility>
+
 #include <limits>
 
 namespace tk {
@@ -396,6 +398,34 @@ template <class T, int R>
 auto softmax(const block<T, R> &x, int dim, keep_dims_t, bool ieee_rounding = false,
              std::source_location loc = std::source_location::current()) {
   return tk::softmax(x, dim, true, ieee_rounding, loc);
+}
+
+namespace detail {
+
+/// The smaller of two operands: `tk::minimum` for blocks, plain C++ for numbers (swizzle2d works
+/// on both).
+template <class A, class B> auto min_of(const A &a, const B &b) {
+  if constexpr (literal<A> && literal<B>)
+    return unwrap_constant(a) < unwrap_constant(b) ? unwrap_constant(a) : unwrap_constant(b);
+  else
+    return tk::minimum(a, b);
+}
+
+} // namespace detail
+
+/// Triton's `tl.swizzle2d`: maps the row-major index (`i`, `j`) of a `size_i` x `size_j` grid to
+/// a column-major order within groups of `size_g` rows, so that consecutive program ids share
+/// rows of A and columns of B in a matmul (better L2 reuse). Takes and returns numbers or integer
+/// blocks: `auto [pid_m, pid_n] = tk::swizzle2d(pid / n, pid % n, m, n, GROUP_M);`.
+template <class I, class J, class SI, class SJ, class SG>
+auto swizzle2d(const I &i, const J &j, const SI &size_i, const SJ &size_j, const SG &size_g) {
+  auto ij = i * size_j + j;                               // the unrolled index
+  auto size_gj = size_g * size_j;                         // elements in a group of size_g rows
+  auto group = ij / size_gj;                              // the group (i, j) is in
+  auto first_row = group * size_g;                        // its first row
+  auto rows = detail::min_of(size_i - first_row, size_g); // the last group may be shorter
+  auto in_group = ij % size_gj;
+  return std::pair{first_row + in_group % rows, in_group / rows};
 }
 
 } // namespace tk

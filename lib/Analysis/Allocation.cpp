@@ -101,7 +101,13 @@ unsigned mlir::tk::getDotScratchBytes(DotOp op) {
 
 unsigned mlir::tk::getViewScratchBytes(Operation *op) {
   std::optional<ViewMap> map = getViewMap(op);
-  if (!map || !map->srcType || mapInRegisters(*map))
+  if (!map || !map->srcType)
+    return 0;
+  bool inRegisters = mapInRegisters(*map).has_value();
+  if (isa<SplitOp>(op)) // one exchange serves both halves
+    if (std::optional<ViewMap> second = getViewMap(op, 1))
+      inRegisters = inRegisters && mapInRegisters(*second);
+  if (inRegisters)
     return 0;
   // A dot operand read from a tile (ConvertToDotOperand.cpp): the tile, its rows' padding too.
   if (isa<tkgpu::ConvertLayoutOp>(op) && map->srcType.getRank() == 2 &&
@@ -117,8 +123,13 @@ unsigned mlir::tk::getViewScratchBytes(Operation *op) {
             getVectorizedExchange(map->srcType, map->dstType))
       return unsigned(map->srcType.getDimSize(0) * exchange->rowStride *
                       getScratchElementBytes(map->srcType.getElementType()));
-  return unsigned(map->srcType.getNumElements()) *
+  return unsigned(map->numSources * map->srcType.getNumElements()) *
          getScratchElementBytes(map->srcType.getElementType());
+}
+
+unsigned mlir::tk::getGatherScratchBytes(GatherOp op) {
+  RankedTensorType src = op.getSrc().getType();
+  return unsigned(src.getNumElements()) * getScratchElementBytes(src.getElementType());
 }
 
 uint64_t mlir::tk::getTmaTileBytes(RankedTensorType block) {
@@ -167,8 +178,11 @@ unsigned mlir::tk::getScratchBytes(Operation *op) {
     return getScanScratchBytes(scan);
   if (auto dot = dyn_cast<DotOp>(op))
     return getDotScratchBytes(dot);
-  if (isa<tkgpu::ConvertLayoutOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp>(op))
+  if (isa<tkgpu::ConvertLayoutOp, BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp, FlipOp, JoinOp,
+          CatOp, SplitOp>(op))
     return getViewScratchBytes(op);
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return getGatherScratchBytes(gather);
   return getTmaScratchBytes(op);
 }
 

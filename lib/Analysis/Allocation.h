@@ -73,6 +73,7 @@ unsigned getReduceScratchBytes(ReduceOp op); ///< the warps' partials, when warp
 unsigned getScanScratchBytes(ScanOp op);     ///< the warps' totals, when warps hold the axis
 unsigned getDotScratchBytes(DotOp op);       ///< a then b, row-major
 unsigned getViewScratchBytes(Operation *op); ///< the operand, when it cannot stay in registers
+unsigned getGatherScratchBytes(GatherOp op); ///< the operand, read at the indices
 /// The tile a TMA copy of `block` fills or reads: its elements row-major, unpadded.
 uint64_t getTmaTileBytes(RankedTensorType block);
 /// The scratch of a tk.descriptor_load / tk.descriptor_store through a tensor map (TmaOpToLLVM):

@@ -99,19 +99,41 @@ int64_t dotProduct(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
 
 } // namespace
 
-std::optional<ViewMap> mlir::tk::getViewMap(Operation *op) {
+std::optional<ViewMap> mlir::tk::getViewMap(Operation *op, unsigned result) {
   ViewMap map;
   map.src = op->getOperand(0);
   map.srcType = dyn_cast<RankedTensorType>(map.src.getType());
-  map.dstType = cast<RankedTensorType>(op->getResult(0).getType());
+  map.dstType = dyn_cast<RankedTensorType>(op->getResult(result).getType());
+  if (!map.dstType) // tk.split of a tensor<2xT>: scalar halves, lowered without a map
+    return std::nullopt;
   const unsigned rank = map.dstType.getRank();
+  if (isa<JoinOp, CatOp>(op)) {
+    map.numSources = 2;
+    if (!map.srcType) { // a join of two scalars: element k is operand k
+      map.coef.assign({1});
+      return map;
+    }
+  }
   if (!map.srcType) {
     map.coef.assign(rank, 0);
     return map;
   }
   ArrayRef<int64_t> srcShape = map.srcType.getShape();
   SmallVector<int64_t> srcStrides = getRowMajorStrides(srcShape);
-  if (isa<BroadcastOp>(op)) {
+  if (isa<JoinOp>(op)) {
+    map.coef = srcStrides;
+    map.coef.push_back(map.srcType.getNumElements());
+  } else if (isa<CatOp>(op)) {
+    map.coef = getRowMajorStrides(map.dstType.getShape());
+  } else if (isa<SplitOp>(op)) {
+    map.coef.assign(srcStrides.begin(), srcStrides.end() - 1);
+    map.base = result;
+  } else if (auto flip = dyn_cast<FlipOp>(op)) {
+    const auto axis = size_t(flip.getAxis());
+    map.coef = srcStrides;
+    map.coef[axis] = -srcStrides[axis];
+    map.base = (srcShape[axis] - 1) * srcStrides[axis];
+  } else if (isa<BroadcastOp>(op)) {
     for (unsigned d = 0; d < rank; ++d)
       map.coef.push_back(srcShape[d] == 1 ? 0 : srcStrides[d]);
   } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
@@ -177,13 +199,17 @@ static std::optional<SmallVector<unsigned>> computeMapInRegisters(const ViewMap 
   const unsigned threads = warps * kThreadsPerWarp;
   LayoutTable src(map.srcType, threads), dst(map.dstType, threads);
 
-  // Thread 0: the first operand element at each linear index.
+  // Thread 0: the first operand element at each linear index. Stacked operands (tk.join,
+  // tk.cat) number their elements one operand after the other, as the lowering unpacks them.
+  const auto count = unsigned(src.bases.size());
+  const int64_t numElements = map.srcType.getNumElements();
   llvm::DenseMap<int64_t, unsigned> elemAt;
-  for (unsigned e = 0; e < src.bases.size(); ++e)
-    elemAt.try_emplace(dotProduct(src.bases[e], src.strides), e);
+  for (unsigned k = 0; k < map.numSources; ++k)
+    for (unsigned e = 0; e < count; ++e)
+      elemAt.try_emplace(k * numElements + dotProduct(src.bases[e], src.strides), k * count + e);
   SmallVector<unsigned> mapping;
   for (const SmallVector<int64_t> &base : dst.bases) {
-    auto it = elemAt.find(dotProduct(base, map.coef));
+    auto it = elemAt.find(map.base + dotProduct(base, map.coef));
     if (it == elemAt.end())
       return std::nullopt;
     mapping.push_back(it->second);
@@ -191,7 +217,8 @@ static std::optional<SmallVector<unsigned>> computeMapInRegisters(const ViewMap 
   // Every thread: the matched element is the one the result element reads.
   for (unsigned t = 0; t < threads; ++t)
     for (unsigned e = 0; e < mapping.size(); ++e)
-      if (src.linear(t, mapping[e], src.strides) != dst.linear(t, e, map.coef))
+      if ((mapping[e] / count) * numElements + src.linear(t, mapping[e] % count, src.strides) !=
+          map.base + dst.linear(t, e, map.coef))
         return std::nullopt;
   return mapping;
 }
@@ -200,7 +227,9 @@ std::optional<SmallVector<unsigned>> mlir::tk::mapInRegisters(const ViewMap &map
   auto *dialect = map.dstType.getContext()->getLoadedDialect<tkgpu::TkGPUDialect>();
   if (!dialect) // no layouts without the dialect: nothing to remember
     return computeMapInRegisters(map);
-  return dialect->getLayoutMemo().registerMap(map.srcType, map.dstType, map.coef,
+  SmallVector<int64_t> key(map.coef);
+  key.append({map.base, int64_t(map.numSources)});
+  return dialect->getLayoutMemo().registerMap(map.srcType, map.dstType, key,
                                               [&] { return computeMapInRegisters(map); });
 }
 

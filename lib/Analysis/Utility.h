@@ -44,18 +44,21 @@ std::optional<CombineAxis> getCombineAxis(RankedTensorType type, unsigned axis);
 /// The row-major strides of `shape` (in elements).
 llvm::SmallVector<int64_t> getRowMajorStrides(llvm::ArrayRef<int64_t> shape);
 
-/// What a view op (tk.broadcast, tk.expand_dims, tk.reshape, tk.trans, tkgpu.convert_layout)
-/// reads: result element I takes the operand element whose row-major linear index is
-/// sum over d of coef[d] * I[d].
+/// What a view op (tk.broadcast, tk.expand_dims, tk.reshape, tk.trans, tk.flip, tk.join,
+/// tk.cat, tk.split, tkgpu.convert_layout) reads: result element I takes the operand element
+/// whose row-major linear index is base + sum over d of coef[d] * I[d]. The operands of
+/// tk.join and tk.cat are stacked: operand k's element L has index k * N + L (N elements each).
 struct ViewMap {
   Value src;
-  RankedTensorType srcType; ///< null for a scalar operand
+  RankedTensorType srcType; ///< null for a scalar operand; each operand's type when stacked
   RankedTensorType dstType;
   llvm::SmallVector<int64_t> coef; ///< one per result dimension
+  int64_t base = 0;
+  unsigned numSources = 1;
 };
 
-/// The map of a view op; none for other ops.
-std::optional<ViewMap> getViewMap(Operation *op);
+/// The map of a view op's result `result` (tk.split has two); none for other ops.
+std::optional<ViewMap> getViewMap(Operation *op, unsigned result = 0);
 
 /// For each result element, the operand element of the same thread it reads, when that is the
 /// same position in every thread's struct (checked for every thread of the block); else none:

@@ -374,13 +374,23 @@ struct generator {
     case op::broadcast:
     case op::reshape:
     case op::trans:
+    case op::flip:
+    case op::unzip:
+    case op::gather:
       return arg(s, 0);
+    case op::zip:
+    case op::cat: {
+      const bound a = arg(s, 0), b = arg(s, 1);
+      return cap({a.exact && b.exact, std::max(a.scale, b.scale), std::max(a.err, b.err)});
+    }
     case op::reduce: {
       const bound x = arg(s, 0);
       const auto &in = types[std::size_t(s.args[0])];
       const double n = double(s.a1 < 0 ? in.numel() : in.shape[std::size_t(s.a1)]);
       if (s.a0 == r_argmax || s.a0 == r_argmin)
         return {true, n, 0};
+      if (s.a0 == r_xor || s.a0 == r_or) // within the next power of two of the operands
+        return cap({true, 2 * x.scale + 1, 0});
       if (s.a0 != r_sum)
         return cap(x);
       if (!is_float(t))
@@ -1096,6 +1106,44 @@ struct generator {
     return add(out, s);
   }
 
+  /// flip, one half of a split, interleave, cat and gather: data movement, exact.
+  int data_movement(std::vector<stmt> &out) {
+    const int x = find([&](int v) { return types[std::size_t(v)].rank() > 0; });
+    if (x < 0)
+      return -1;
+    const vtype t = types[std::size_t(x)];
+    const auto last = std::size_t(t.rank() - 1);
+    stmt s{op::flip};
+    s.args = {x};
+    s.type = t;
+    switch (uniform(0, 4)) {
+    case 0:
+      s.a0 = uniform(0, int(last));
+      break;
+    case 1:
+      if (t.shape[last] < 2)
+        return -1;
+      s.kind = op::unzip;
+      s.a0 = uniform(0, 1);
+      s.type.shape[last] /= 2;
+      break;
+    case 2:
+    case 3: {
+      s.kind = chance(0.5) ? op::zip : op::cat;
+      s.args.push_back(find([&](int v) { return types[std::size_t(v)] == t; }));
+      s.type.shape[s.kind == op::zip ? last : 0] *= 2;
+      break;
+    }
+    default:
+      s.kind = op::gather;
+      s.a0 = uniform(0, int(last));
+      s.a1 = 2 * uniform(0, 3) + 1; // odd: a permutation of 0 .. n-1 (n a power of two)
+      s.a2 = int(uniform(0, int(t.shape[std::size_t(s.a0)]) - 1));
+      break;
+    }
+    return add(out, s);
+  }
+
   int reduce(std::vector<stmt> &out) {
     const int x = find([&](int v) { return types[std::size_t(v)].rank() > 0; });
     if (x < 0)
@@ -1104,16 +1152,21 @@ struct generator {
     const bound b = bounds[std::size_t(x)];
     stmt s{op::reduce};
     s.args = {x};
-    std::vector<int> kinds{r_max, r_min};
+    std::vector<int> kinds{r_max, r_min, r_custom};
     if (t.t != ty::i1)
       kinds.push_back(r_sum);
+    if (!is_float(t.t))
+      kinds.insert(kinds.end(), {r_xor, r_or});
     if (b.exact)
       kinds.insert(kinds.end(), {r_argmax, r_argmin});
     s.a0 = pick(kinds);
-    s.a1 = (s.a0 >= r_argmax || chance(0.7)) ? uniform(0, t.rank() - 1) : -1;
+    s.a1 = (s.a0 >= r_custom || chance(0.7)) ? uniform(0, t.rank() - 1) : -1;
+    s.a2 = s.a1 >= 0 && chance(0.3) ? 1 : 0; // tk::keep_dims
     shape_t shape = t.shape;
     if (s.a1 < 0)
       shape.clear();
+    else if (s.a2)
+      shape[std::size_t(s.a1)] = 1;
     else
       shape.erase(shape.begin() + s.a1);
     ty rt = t.t;
@@ -1578,7 +1631,7 @@ struct generator {
         break;
       }
       case 9:
-        r = shape_op(out);
+        r = chance(0.6) ? shape_op(out) : data_movement(out);
         break;
       case 10:
         r = reduce(out);

@@ -227,10 +227,36 @@ struct printer {
       return "tk::reshape(" + a + ", " + shape_list(s.to_shape) + ")";
     case op::trans:
       return "tk::trans(" + a + ")";
+    case op::flip:
+      return "tk::flip(" + a + ", " + std::to_string(s.a0) + ")";
+    case op::unzip: {
+      shape_t pairs = s.type.shape; // the halves' shape, then the pairs
+      pairs.push_back(2);
+      return "std::get<" + std::to_string(s.a0) + ">(tk::split(tk::reshape(" + a + ", " +
+             shape_list(pairs) + ")))";
+    }
+    case op::zip:
+      return "tk::interleave(" + a + ", " + b + ")";
+    case op::cat:
+      return "tk::cat(" + a + ", " + b + ")";
+    case op::gather: {
+      const shape_t &shape = s.type.shape; // the operand's too
+      const std::string n = std::to_string(shape[std::size_t(s.a0)]);
+      std::string index = "(tk::arange(0, " + n + ") * " + std::to_string(s.a1) + " + " +
+                          std::to_string(s.a2) + ") % " + n;
+      if (shape.size() == 2)
+        index = "tk::broadcast_to(tk::expand_dims(" + index + ", " + std::to_string(1 - s.a0) +
+                "), " + shape_list(shape) + ")";
+      return "tk::gather(" + a + ", " + index + ", " + std::to_string(s.a0) + ")";
+    }
     case op::reduce: {
-      constexpr const char *names[] = {"sum", "max", "min", "argmax", "argmin"};
+      constexpr const char *names[] = {"sum",       "max",    "min",    "xor_sum",
+                                       "reduce_or", "reduce", "argmax", "argmin"};
+      const std::string combine =
+          s.a0 == r_custom ? ", [](auto l, auto r) { return tk::maximum(l, r); }" : "";
       return std::string("tk::") + names[s.a0] + "(" + a +
-             (s.a1 < 0 ? "" : ", " + std::to_string(s.a1)) + ")";
+             (s.a1 < 0 ? "" : ", " + std::to_string(s.a1)) + combine +
+             (s.a2 ? ", tk::keep_dims" : "") + ")";
     }
     case op::scan:
       return std::string(s.a0 == 0 ? "tk::cumsum(" : "tk::cumprod(") + a + ", " +

@@ -200,7 +200,12 @@ enum class op : std::uint8_t {
   broadcast, // arg 0, to shape
   reshape,   // arg 0, to shape
   trans,     // arg 0
-  reduce,    // a0: reduce kind; a1: axis (-1: all); arg 0
+  flip,      // arg 0; a0: dim
+  unzip,     // arg 0; a0: which half of tk::split(tk::reshape(x, [..., n / 2, 2]))
+  zip,       // args 0, 1 (one type and shape): tk::interleave
+  cat,       // args 0, 1 (one type and shape): tk::cat
+  gather,    // arg 0; a0: axis; indices (arange(0, n) * a1 + a2) % n along it (a1 odd)
+  reduce,    // a0: reduce kind; a1: axis (-1: all); a2: 1 for tk::keep_dims; arg 0
   scan,      // a0: 0 cumsum, 1 cumprod; a1: axis; a2: reverse; arg 0
   dot,       // args a, b (and acc); a0: input precision for f32
   loop,      // i[0]: trip count (or -1: s1); body; carried
@@ -323,7 +328,8 @@ enum binary_kind : int {
   b_count
 };
 enum compare_kind : int { c_lt, c_le, c_gt, c_ge, c_eq, c_ne, c_count };
-enum reduce_kind : int { r_sum, r_max, r_min, r_argmax, r_argmin, r_count };
+/// r_custom: a user combine (tk::maximum) through tk::reduce; r_argmax and later are exact-only.
+enum reduce_kind : int { r_sum, r_max, r_min, r_xor, r_or, r_custom, r_argmax, r_argmin, r_count };
 
 struct stmt {
   op kind;

@@ -365,6 +365,38 @@ struct runner {
         return set(s, tk::broadcast_to(x, shape));
       }
       break;
+    case op::flip:
+      if constexpr (R > 0)
+        return set(s, tk::flip(x, s.a0));
+      break;
+    case op::unzip:
+      if constexpr (R > 0) {
+        auto pairs = [&] {
+          if constexpr (R == 1) {
+            const std::int64_t shape[2] = {s.type.shape[0], 2};
+            return tk::reshape(x, shape);
+          } else {
+            const std::int64_t shape[3] = {s.type.shape[0], s.type.shape[1], 2};
+            return tk::reshape(x, shape);
+          }
+        }();
+        auto [lo, hi] = tk::split(pairs);
+        return set(s, s.a0 ? hi : lo);
+      }
+      break;
+    case op::gather:
+      if constexpr (R == 1 || R == 2) {
+        const std::int64_t n = s.type.shape[std::size_t(s.a0)];
+        auto index = (tk::arange(0, n) * s.a1 + s.a2) % n;
+        if constexpr (R == 1) {
+          return set(s, tk::gather(x, index, s.a0));
+        } else {
+          const std::int64_t shape[2] = {s.type.shape[0], s.type.shape[1]};
+          return set(
+              s, tk::gather(x, tk::broadcast_to(tk::expand_dims(index, 1 - s.a0), shape), s.a0));
+        }
+      }
+      break;
     default: // reshape
       if constexpr (R > 0) {
         if (s.to_shape.size() == 1) {
@@ -381,20 +413,42 @@ struct runner {
   template <class T, int R> void reduce(const stmt &s, const tk::block<T, R> &x) {
     if constexpr (R > 0) {
       const bool all = s.a1 < 0;
+      // tk::keep_dims where the generator asked for it (s.a2), along axis s.a1.
+      auto along = [&](auto f) {
+        if (s.a2)
+          set(s, f(tk::keep_dims));
+        else
+          set(s, f());
+      };
+#define TK_RANDOM_REDUCE(CALL)                                                                     \
+  return all ? set(s, tk::CALL(x)) : along([&](auto... keep) { return tk::CALL(x, s.a1, keep...); })
       switch (s.a0) {
       case r_sum:
         if constexpr (!std::is_same_v<T, bool>)
-          return all ? set(s, tk::sum(x)) : set(s, tk::sum(x, s.a1));
+          TK_RANDOM_REDUCE(sum);
         break;
       case r_max:
-        return all ? set(s, tk::max(x)) : set(s, tk::max(x, s.a1));
+        TK_RANDOM_REDUCE(max);
       case r_min:
-        return all ? set(s, tk::min(x)) : set(s, tk::min(x, s.a1));
+        TK_RANDOM_REDUCE(min);
+      case r_xor:
+        if constexpr (std::is_integral_v<T>)
+          TK_RANDOM_REDUCE(xor_sum);
+        break;
+      case r_or:
+        if constexpr (std::is_integral_v<T>)
+          TK_RANDOM_REDUCE(reduce_or);
+        break;
+      case r_custom:
+        return along([&](auto... keep) {
+          return tk::reduce(x, s.a1, [](auto l, auto r) { return tk::maximum(l, r); }, keep...);
+        });
       case r_argmax:
-        return set(s, tk::argmax(x, s.a1));
+        return along([&](auto... keep) { return tk::argmax(x, s.a1, keep...); });
       case r_argmin:
-        return set(s, tk::argmin(x, s.a1));
+        return along([&](auto... keep) { return tk::argmin(x, s.a1, keep...); });
       }
+#undef TK_RANDOM_REDUCE
     }
     fail("reduction kind " + std::to_string(s.a0));
   }
@@ -854,7 +908,25 @@ struct runner {
     case op::broadcast:
     case op::reshape:
     case op::trans:
+    case op::flip:
+    case op::unzip:
+    case op::gather:
       return with(s.args[0], [&](const auto &x) { shape_op(s, x); });
+    case op::zip:
+    case op::cat:
+      return with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &x) {
+        with_like<T, R>(s.args[1], [&](const auto &y) {
+          if constexpr (R > 0 &&
+                        std::is_same_v<std::remove_cvref_t<decltype(y)>, tk::block<T, R>>) {
+            if (s.kind == op::zip)
+              set(s, tk::interleave(x, y));
+            else
+              set(s, tk::cat(x, y));
+          } else {
+            fail("interleave or cat of scalars, or of blocks of two shapes");
+          }
+        });
+      });
     case op::reduce:
       return with(s.args[0], [&](const auto &x) { reduce(s, x); });
     case op::scan:

@@ -46,6 +46,8 @@ using llvm::SmallVector;
 
 namespace {
 
+constexpr unsigned kThreadsPerWarp = 32;
+
 int64_t dotProduct(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   int64_t sum = 0;
   for (auto [x, y] : llvm::zip_equal(a, b))
@@ -85,14 +87,24 @@ SmallVector<int> firstCopy(RankedTensorType type) {
   return copies;
 }
 
-/// The result elements, read through the scratch area at `scratch` (bytes).
-SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, unsigned scratch,
-                                         const ViewMap &map, ArrayRef<Value> srcElements,
-                                         Type elementType) {
+/// Writes the operands' elements to the scratch area at `scratch` (bytes), operand k at element
+/// k * N (barriers before and after: an earlier op may still be reading the scratch; the writes
+/// must be visible).
+void stackInShared(OpBuilder &b, Location loc, unsigned scratch, const ViewMap &map,
+                   ArrayRef<Value> srcElements) {
+  emitBarrier(b, loc);
+  const size_t count = srcElements.size() / map.numSources;
+  for (unsigned k = 0; k < map.numSources; ++k)
+    storeTensorToShared(b, loc, scratch, map.srcType, srcElements.slice(k * count, count),
+                        /*offset=*/k * map.srcType.getNumElements());
+  emitBarrier(b, loc);
+}
+
+/// The result elements, read from the scratch area at `scratch` (bytes) that stackInShared
+/// filled.
+SmallVector<Value> readFromShared(OpBuilder &b, Location loc, unsigned scratch, const ViewMap &map,
+                                  Type elementType) {
   Type stored = scratchType(elementType);
-  emitBarrier(b, loc);
-  storeTensorToShared(b, loc, scratch, map.srcType, srcElements, /*offset=*/0);
-  emitBarrier(b, loc);
   SmallVector<SmallVector<Value>> dstIndices = emitIndices(b, loc, map.dstType);
   SmallVector<int> dstCopies = firstCopy(map.dstType);
   SmallVector<Value> results;
@@ -101,7 +113,8 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &b, Location loc, unsigned sc
       results.push_back(results[dstCopies[e]]);
       continue;
     }
-    Value address = getSharedAddress(b, loc, scratch, stored, linearIndex(b, loc, index, map.coef));
+    Value linear = addConst(b, loc, linearIndex(b, loc, index, map.coef), map.base);
+    Value address = getSharedAddress(b, loc, scratch, stored, linear);
     Value value = LLVM::LoadOp::create(b, loc, stored, address);
     if (stored != elementType)
       value = LLVM::TruncOp::create(b, loc, elementType, value);
@@ -193,42 +206,145 @@ struct ViewOpConversion : ConversionPattern {
 
   LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                                 ConversionPatternRewriter &rewriter) const override {
-    if (!isa<BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp, tkgpu::ConvertLayoutOp>(op))
-      return failure();
-    std::optional<ViewMap> map = getViewMap(op);
-    if (!map)
+    if (!isa<BroadcastOp, ExpandDimsOp, ReshapeOp, TransOp, FlipOp, JoinOp, CatOp, SplitOp,
+             tkgpu::ConvertLayoutOp>(op))
       return failure();
     Location loc = op->getLoc();
+    if (auto split = dyn_cast<SplitOp>(op); split && !isa<RankedTensorType>(split.getType(0)))
+      return lowerScalarSplit(split, operands[0], rewriter);
+    SmallVector<ViewMap> maps;
+    for (unsigned r = 0; r < op->getNumResults(); ++r) {
+      std::optional<ViewMap> map = getViewMap(op, r);
+      if (!map)
+        return failure();
+      maps.push_back(*map);
+    }
+    const ViewMap &first = maps.front();
     auto structType =
-        dyn_cast_or_null<LLVM::LLVMStructType>(getTypeConverter()->convertType(map->dstType));
-    Type elementType = getTypeConverter()->convertType(map->dstType.getElementType());
+        dyn_cast_or_null<LLVM::LLVMStructType>(getTypeConverter()->convertType(first.dstType));
+    Type elementType = getTypeConverter()->convertType(first.dstType.getElementType());
     if (!structType || !elementType)
       return rewriter.notifyMatchFailure(op, "result has no distributed layout");
     const unsigned count = structType.getBody().size();
 
-    if (!map->srcType) { // a scalar made a one-element tensor: every element is the scalar
+    if (!first.srcType) {
+      // A scalar made a one-element tensor: every element is the scalar. A join of two scalars:
+      // element k is operand k, by the element's index in this thread.
       SmallVector<Value> elements(count, operands[0]);
+      if (first.numSources == 2) {
+        SmallVector<SmallVector<Value>> indices = emitIndices(rewriter, loc, first.dstType);
+        for (unsigned e = 0; e < count; ++e) {
+          Value isFirst = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                               indices[e][0], i32Constant(rewriter, loc, 0));
+          elements[e] = LLVM::SelectOp::create(rewriter, loc, isFirst, operands[0], operands[1]);
+        }
+      }
       rewriter.replaceOp(op, packElements(rewriter, loc, structType, elements));
       return success();
     }
-    if (!isa<LLVM::LLVMStructType>(operands[0].getType()))
-      return rewriter.notifyMatchFailure(op, "operand is not a converted tensor");
-    SmallVector<Value> srcElements = unpackElements(rewriter, loc, operands[0]);
-    SmallVector<Value> results;
-    if (std::optional<SmallVector<unsigned>> mapping = mapInRegisters(*map)) {
-      for (unsigned e : *mapping)
-        results.push_back(srcElements[e]);
-    } else if (std::optional<VectorizedExchange> exchange =
-                   isa<tkgpu::ConvertLayoutOp>(op)
-                       ? getVectorizedExchange(map->srcType, map->dstType)
-                       : std::nullopt) {
-      results = exchangeVectorized(rewriter, loc, getScratchOffset(op), *map, *exchange,
-                                   srcElements, elementType);
-    } else {
-      results = exchangeThroughShared(rewriter, loc, getScratchOffset(op), *map, srcElements,
-                                      elementType);
+    SmallVector<Value> srcElements;
+    for (unsigned k = 0; k < first.numSources; ++k) {
+      if (!isa<LLVM::LLVMStructType>(operands[k].getType()))
+        return rewriter.notifyMatchFailure(op, "operand is not a converted tensor");
+      llvm::append_range(srcElements, unpackElements(rewriter, loc, operands[k]));
     }
-    assert(results.size() == count && "one value per element of the result");
+    SmallVector<std::optional<SmallVector<unsigned>>> mappings;
+    for (const ViewMap &map : maps)
+      mappings.push_back(mapInRegisters(map));
+    const bool shared = llvm::any_of(mappings, [](const auto &m) { return !m.has_value(); });
+    std::optional<VectorizedExchange> exchange =
+        isa<tkgpu::ConvertLayoutOp>(op) ? getVectorizedExchange(first.srcType, first.dstType)
+                                        : std::nullopt;
+    if (shared && !exchange)
+      stackInShared(rewriter, loc, getScratchOffset(op), first, srcElements);
+    SmallVector<Value> replacements;
+    for (auto [map, mapping] : llvm::zip_equal(maps, mappings)) {
+      SmallVector<Value> results;
+      if (mapping) {
+        for (unsigned e : *mapping)
+          results.push_back(srcElements[e]);
+      } else if (exchange) {
+        results = exchangeVectorized(rewriter, loc, getScratchOffset(op), map, *exchange,
+                                     srcElements, elementType);
+      } else {
+        results = readFromShared(rewriter, loc, getScratchOffset(op), map, elementType);
+      }
+      assert(results.size() == count && "one value per element of the result");
+      replacements.push_back(packElements(rewriter, loc, structType, results));
+    }
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+
+  /// tk.split of a tensor<2xT> into two scalars: tk-assign-layouts gives the operand a layout
+  /// where every thread holds both elements, in order.
+  static LogicalResult lowerScalarSplit(SplitOp split, Value operand,
+                                        ConversionPatternRewriter &rewriter) {
+    RankedTensorType type = split.getSrc().getType();
+    Attribute layout = type.getEncoding();
+    if (!layout || tkgpu::getTotalElemsPerThread(layout, type.getShape()) != 2 ||
+        !isa<LLVM::LLVMStructType>(operand.getType()))
+      return rewriter.notifyMatchFailure(split, "the operand's threads do not hold both halves");
+    const unsigned threads = tkgpu::getNumWarps(layout) * kThreadsPerWarp;
+    for (unsigned t = 0; t < threads; ++t)
+      for (unsigned e = 0; e < 2; ++e)
+        if (tkgpu::getElementIndex(layout, type.getShape(), t / kThreadsPerWarp,
+                                   t % kThreadsPerWarp, e)[0] != int64_t(e))
+          return rewriter.notifyMatchFailure(split, "the operand's threads hold other elements");
+    rewriter.replaceOp(split, unpackElements(rewriter, split.getLoc(), operand));
+    return success();
+  }
+};
+
+/// tk.gather: the operand goes to shared memory whole, then each thread reads its result
+/// elements at the indices it holds (the result and the indices share a layout).
+struct GatherOpConversion : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType srcType = op.getSrc().getType();
+    auto dstType = cast<RankedTensorType>(op.getType());
+    auto structType =
+        dyn_cast_or_null<LLVM::LLVMStructType>(getTypeConverter()->convertType(dstType));
+    Type elementType = getTypeConverter()->convertType(dstType.getElementType());
+    if (!structType || !elementType || !isa<LLVM::LLVMStructType>(adaptor.getSrc().getType()) ||
+        !isa<LLVM::LLVMStructType>(adaptor.getIndices().getType()))
+      return rewriter.notifyMatchFailure(op, "operands or result have no distributed layout");
+    if (cast<RankedTensorType>(op.getIndices().getType()).getEncoding() != dstType.getEncoding())
+      return rewriter.notifyMatchFailure(op, "the indices' layout is not the result's");
+    const unsigned scratch = getScratchOffset(op);
+    Type stored = scratchType(elementType);
+    emitBarrier(rewriter, loc);
+    storeTensorToShared(rewriter, loc, scratch, srcType,
+                        unpackElements(rewriter, loc, adaptor.getSrc()), /*offset=*/0);
+    emitBarrier(rewriter, loc);
+    SmallVector<Value> indices = unpackElements(rewriter, loc, adaptor.getIndices());
+    SmallVector<SmallVector<Value>> positions = emitIndices(rewriter, loc, dstType);
+    SmallVector<int64_t> coef = getRowMajorStrides(srcType.getShape());
+    const auto axis = size_t(op.getAxis());
+    const int64_t axisStride = coef[axis];
+    coef[axis] = 0; // the index comes from `indices`
+    Type i32 = rewriter.getI32Type();
+    SmallVector<Value> results;
+    for (auto [position, index] : llvm::zip_equal(positions, indices)) {
+      Value at = index;
+      const unsigned width = index.getType().getIntOrFloatBitWidth();
+      if (width > 32)
+        at = LLVM::TruncOp::create(rewriter, loc, i32, at);
+      else if (width < 32)
+        at = LLVM::SExtOp::create(rewriter, loc, i32, at);
+      if (axisStride != 1)
+        at = LLVM::MulOp::create(rewriter, loc, at, i32Constant(rewriter, loc, axisStride));
+      Value linear =
+          LLVM::AddOp::create(rewriter, loc, linearIndex(rewriter, loc, position, coef), at);
+      Value value = LLVM::LoadOp::create(rewriter, loc, stored,
+                                         getSharedAddress(rewriter, loc, scratch, stored, linear));
+      if (stored != elementType)
+        value = LLVM::TruncOp::create(rewriter, loc, elementType, value);
+      results.push_back(value);
+    }
     rewriter.replaceOp(op, packElements(rewriter, loc, structType, results));
     return success();
   }
@@ -261,4 +377,5 @@ void mlir::tk::storeTensorToShared(OpBuilder &b, Location loc, unsigned byteOffs
 void mlir::tk::populateViewOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                             RewritePatternSet &patterns) {
   patterns.add<ViewOpConversion>(converter, patterns.getContext());
+  patterns.add<GatherOpConversion>(converter, patterns.getContext());
 }

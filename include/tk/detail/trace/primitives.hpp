@@ -126,6 +126,24 @@ TK_DECL value_ref reshape(const value_ref &x, shape_t shape, loc_t loc);
 /// Permutes dimensions: result dimension d is source dimension `order[d]`.
 TK_DECL value_ref trans(const value_ref &x, const std::vector<std::int64_t> &order, loc_t loc);
 
+/// dst[at] = src[from] (interpreter).
+TK_DECL void copy_element(value &dst, std::int64_t at, const value &src, std::int64_t from);
+
+/// Stacks `a` and `b` (one type, one shape) along a new last dimension of size 2.
+TK_DECL value_ref join(const value_ref &a, const value_ref &b, loc_t loc);
+
+/// The halves of `x`'s last dimension, which is 2 (join's inverse).
+TK_DECL std::pair<value_ref, value_ref> split(const value_ref &x, loc_t loc);
+
+/// `a` then `b` (one type, one shape) along dimension 0.
+TK_DECL value_ref cat(const value_ref &a, const value_ref &b, loc_t loc);
+
+/// The elements along `axis` in reverse order.
+TK_DECL value_ref flip(const value_ref &x, int axis, loc_t loc);
+
+/// result[i] = src[i with i[axis] replaced by index[i]] (Triton's tl.gather).
+TK_DECL value_ref gather_along(const value_ref &src, const value_ref &index, int axis, loc_t loc);
+
 // ---------------------------------------------------------------------------------------------
 // Elementwise
 

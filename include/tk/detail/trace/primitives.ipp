@@ -293,6 +293,97 @@ TK_DECL value_ref trans(const value_ref &x, const std::vector<std::int64_t> &ord
   });
 }
 
+TK_DECL void copy_element(value &dst, std::int64_t at, const value &src, std::int64_t from) {
+  if (dst.type.is_float())
+    dst.f[std::size_t(at)] = src.f[std::size_t(from)];
+  else
+    dst.i[std::size_t(at)] = src.i[std::size_t(from)];
+}
+
+TK_DECL value_ref join(const value_ref &a, const value_ref &b, loc_t loc) {
+  context &ctx = active(loc);
+  shape_t shape = a->shape;
+  shape.push_back(2);
+  if (ctx.tracing())
+    return record1("tk.join", syntax::generic, {a, b}, a->type, std::move(shape), "", loc);
+  auto v = make_concrete(a->type, std::move(shape));
+  for (std::int64_t k = 0; k < a->size(); ++k) {
+    copy_element(*v, 2 * k, *a, k);
+    copy_element(*v, 2 * k + 1, *b, k);
+  }
+  return v;
+}
+
+TK_DECL std::pair<value_ref, value_ref> split(const value_ref &x, loc_t loc) {
+  context &ctx = active(loc);
+  shape_t shape(x->shape.begin(), x->shape.end() - 1);
+  if (ctx.tracing()) {
+    auto lo = make_value(x->type, shape), hi = make_value(x->type, shape);
+    record("tk.split", syntax::generic, {x}, {lo, hi}, "", loc);
+    return {lo, hi};
+  }
+  auto lo = make_concrete(x->type, shape), hi = make_concrete(x->type, shape);
+  for (std::int64_t k = 0; k < lo->size(); ++k) {
+    copy_element(*lo, k, *x, 2 * k);
+    copy_element(*hi, k, *x, 2 * k + 1);
+  }
+  return {lo, hi};
+}
+
+TK_DECL value_ref cat(const value_ref &a, const value_ref &b, loc_t loc) {
+  context &ctx = active(loc);
+  shape_t shape = a->shape;
+  shape[0] *= 2;
+  if (ctx.tracing())
+    return record1("tk.cat", syntax::generic, {a, b}, a->type, std::move(shape), "", loc);
+  auto v = make_concrete(a->type, std::move(shape));
+  const auto n = a->size();
+  for (std::int64_t k = 0; k < n; ++k) {
+    copy_element(*v, k, *a, k);
+    copy_element(*v, n + k, *b, k);
+  }
+  return v;
+}
+
+TK_DECL value_ref flip(const value_ref &x, int axis, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("tk.flip", syntax::generic, {x}, x->type, x->shape, "axis = " + i32_attr(axis),
+                   loc);
+  const auto strides = strides_of(x->shape);
+  const auto n = x->shape[std::size_t(axis)];
+  return gather(x, x->shape, [&](const std::vector<std::int64_t> &idx) {
+    std::int64_t s = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d)
+      s += (d == std::size_t(axis) ? n - 1 - idx[d] : idx[d]) * strides[d];
+    return s;
+  });
+}
+
+TK_DECL value_ref gather_along(const value_ref &src, const value_ref &index, int axis, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    return record1("tk.gather", syntax::generic, {src, index}, src->type, index->shape,
+                   "axis = " + i32_attr(axis), loc);
+  const auto strides = strides_of(src->shape);
+  const auto n = src->shape[std::size_t(axis)];
+  const bool is_unsigned_index = is_unsigned(index->type.code);
+  std::int64_t k = 0;
+  return gather(src, index->shape, [&](const std::vector<std::int64_t> &idx) {
+    const std::int64_t at = index->i[std::size_t(k)];
+    if (at < 0 || at >= n || (is_unsigned_index && std::uint64_t(at) >= std::uint64_t(n)))
+      fail(loc, "tk::gather: the index ",
+           is_unsigned_index ? std::to_string(std::uint64_t(at)) : std::to_string(at), " at ",
+           lane_name(index->shape, std::size_t(k)), " is outside [0, ", n, "), the size of axis ",
+           axis, " of the block gathered from");
+    ++k;
+    std::int64_t s = 0;
+    for (std::size_t d = 0; d < idx.size(); ++d)
+      s += (d == std::size_t(axis) ? at : idx[d]) * strides[d];
+    return s;
+  });
+}
+
 TK_DECL std::string binop_name(binop o, elem_type t) {
   const bool f = t.is_float(), u = is_unsigned(t.code);
   switch (o) {

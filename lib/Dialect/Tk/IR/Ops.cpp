@@ -219,6 +219,78 @@ LogicalResult TransOp::verify() {
   return success();
 }
 
+LogicalResult JoinOp::verify() {
+  Type lhs = getLhs().getType();
+  if (getRhs().getType() != lhs)
+    return emitOpError() << "operands must have one type, got " << lhs << " and "
+                         << getRhs().getType();
+  SmallVector<int64_t> shape(shapeOf(lhs));
+  shape.push_back(2);
+  Type expected = typeOf(true, shape, getElementTypeOrSelf(lhs));
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the operands' shape with a last dimension of 2), got " << getType();
+  return success();
+}
+
+LogicalResult SplitOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  if (src.getShape().back() != 2)
+    return emitOpError() << "the operand's last dimension must be 2, got " << src;
+  Type expected = typeOf(src.getRank() > 1, src.getShape().drop_back(), src.getElementType());
+  for (Type result : getResultTypes())
+    if (!matches(result, expected))
+      return emitOpError() << "results must be " << expected
+                           << " (the operand without its last dimension), got " << result;
+  return success();
+}
+
+LogicalResult CatOp::verify() {
+  RankedTensorType lhs = getLhs().getType();
+  if (!matches(getRhs().getType(), lhs))
+    return emitOpError() << "operands must have one shape and element type, got " << lhs << " and "
+                         << getRhs().getType();
+  SmallVector<int64_t> shape(lhs.getShape());
+  shape[0] *= 2;
+  Type expected = typeOf(true, shape, lhs.getElementType());
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the operands stacked along dimension 0), got " << getType();
+  return success();
+}
+
+LogicalResult FlipOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  const auto axis = int32_t(getAxis());
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError() << "axis must be a dimension of the operand (0 .. " << src.getRank() - 1
+                         << "), got " << axis;
+  if (!matches(getType(), src))
+    return emitOpError() << "result must have the operand's type " << src << ", got " << getType();
+  return success();
+}
+
+LogicalResult GatherOp::verify() {
+  RankedTensorType src = getSrc().getType();
+  auto indices = dyn_cast<RankedTensorType>(getIndices().getType());
+  const auto axis = int32_t(getAxis());
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError() << "axis must be a dimension of the operand (0 .. " << src.getRank() - 1
+                         << "), got " << axis;
+  if (!indices || indices.getRank() != src.getRank())
+    return emitOpError() << "indices must be a block of the operand's rank " << src.getRank()
+                         << ", got " << getIndices().getType();
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && indices.getDimSize(d) != src.getDimSize(d))
+      return emitOpError() << "indices must have the operand's shape except along axis " << axis
+                           << ": the operand is " << src << ", the indices " << indices;
+  Type expected = typeOf(true, indices.getShape(), src.getElementType());
+  if (!matches(getType(), expected))
+    return emitOpError() << "result must be " << expected
+                         << " (the indices' shape, the operand's element type), got " << getType();
+  return success();
+}
+
 LogicalResult AddPtrOp::verify() {
   Type ptr = getPtr().getType();
   if (!sameShape(ptr, getOffset().getType()))

@@ -88,6 +88,50 @@ def Tk_TransOp : Tk_Op<"trans", [Pure]> {
   let hasCanonicalizeMethod = 1; // of a tk.splat: a tk.splat
 }
 
+def Tk_JoinOp : Tk_Op<"join", [Pure]> {
+  let summary = "stacks two blocks of one type along a new last dimension of size 2";
+  let description = [{
+    result[i..., 0] = lhs[i...] and result[i..., 1] = rhs[i...]. A scalar pair gives a
+    tensor<2xT>.
+  }];
+  let arguments = (ins Tk_Value:$lhs, Tk_Value:$rhs);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Tk_SplitOp : Tk_Op<"split", [Pure]> {
+  let summary = "the two halves of a block's last dimension, which is 2: join's inverse";
+  let arguments = (ins Tk_Tensor:$src);
+  let results = (outs Tk_Value:$lhs, Tk_Value:$rhs);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($lhs) `,` type($rhs)";
+}
+
+def Tk_CatOp : Tk_Op<"cat", [Pure]> {
+  let summary = "concatenates two blocks of one type along dimension 0, in order";
+  let arguments = (ins Tk_Tensor:$lhs, Tk_Tensor:$rhs);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+def Tk_FlipOp : Tk_Op<"flip", [Pure]> {
+  let summary = "reverses the order of the elements along `axis`";
+  let arguments = (ins Tk_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+}
+
+def Tk_GatherOp : Tk_Op<"gather", [Pure]> {
+  let summary = "result[i] = src[i with i[axis] replaced by indices[i]]";
+  let description = [{
+    `indices` is an integer block of `src`'s rank whose shape matches `src`'s except along
+    `axis`; the result has the shape of `indices` and `src`'s element type. An index outside
+    `[0, src.shape[axis])` is undefined behaviour.
+  }];
+  let arguments = (ins Tk_Tensor:$src, Tk_IntLike:$indices, I32Attr:$axis);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = "$src `[` $indices `]` attr-dict `:` type($src) `,` type($indices) `->` type($result)";
+}
+
 // Pointers and memory.
 
 def Tk_AddPtrOp : Tk_Op<"addptr", [Pure]> {

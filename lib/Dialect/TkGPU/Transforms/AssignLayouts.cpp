@@ -62,6 +62,33 @@ Value convertTo(OpBuilder &builder, Location loc, Value value, Attribute layout)
   return ConvertLayoutOp::create(builder, loc, withLayout(value.getType(), layout), value);
 }
 
+/// `layout` with a new last dimension of 2 held by each thread (the fastest): tk.join's result,
+/// tk.split's operand, whose two halves then sit side by side in every thread's registers.
+BlockedEncodingAttr appendPair(BlockedEncodingAttr layout) {
+  SmallVector<unsigned> size(layout.getSizePerThread()), lanes(layout.getThreadsPerWarp()),
+      warps(layout.getWarpsPerCTA()), order{unsigned(size.size())};
+  size.push_back(2);
+  lanes.push_back(1);
+  warps.push_back(1);
+  llvm::append_range(order, layout.getOrder());
+  return BlockedEncodingAttr::get(layout.getContext(), size, lanes, warps, order);
+}
+
+/// appendPair's inverse, where `layout` is such a layout; else none.
+BlockedEncodingAttr dropPair(BlockedEncodingAttr layout) {
+  const auto last = unsigned(layout.getRank() - 1);
+  if (layout.getRank() < 2 || layout.getSizePerThread()[last] != 2 ||
+      layout.getThreadsPerWarp()[last] != 1 || layout.getWarpsPerCTA()[last] != 1 ||
+      layout.getOrder()[0] != last)
+    return {};
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder().drop_front())
+    order.push_back(d);
+  return BlockedEncodingAttr::get(layout.getContext(), layout.getSizePerThread().drop_back(),
+                                  layout.getThreadsPerWarp().drop_back(),
+                                  layout.getWarpsPerCTA().drop_back(), order);
+}
+
 /// Tensors without a layout get the default blocked layout of their shape; conversions between
 /// layouts are tkgpu.convert_layout.
 struct LayoutTypeConverter : TypeConverter {
@@ -158,6 +185,31 @@ struct AssignLayoutPattern : ConversionPattern {
       for (unsigned d : src.getOrder())
         order.push_back(position[d]);
       resultLayout = BlockedEncodingAttr::get(context, size, lanes, warps, order);
+    } else if (isa<tk::JoinOp, tk::CatOp>(op) && isa<RankedTensorType>(operands[0].getType())) {
+      // Both operands in the first's blocked layout. tk.join puts each pair in one thread;
+      // tk.cat's result takes the same layout, which wraps around its longer dimension 0.
+      auto layout = dyn_cast<BlockedEncodingAttr>(layoutOf(newOperands[0]));
+      if (!layout)
+        layout = cast<BlockedEncodingAttr>(defaultFor(newOperands[0].getType()));
+      convertAll(newOperands, layout);
+      resultLayout = isa<tk::JoinOp>(op) ? Attribute(appendPair(layout)) : Attribute(layout);
+    } else if (auto split = dyn_cast<tk::SplitOp>(op)) {
+      // The halves in the operand's layout less its pair dimension; an operand in another
+      // layout is converted to one with its pairs in one thread.
+      auto srcType = split.getSrc().getType();
+      BlockedEncodingAttr pairs;
+      if (srcType.getRank() == 1) { // scalar halves: every thread holds both elements
+        pairs = BlockedEncodingAttr::get(context, {2}, {32}, {numWarps}, {0});
+      } else {
+        BlockedEncodingAttr half;
+        if (auto layout = dyn_cast<BlockedEncodingAttr>(layoutOf(newOperands[0])))
+          half = dropPair(layout);
+        if (!half)
+          half = cast<BlockedEncodingAttr>(defaultFor(split.getType(0)));
+        resultLayout = half;
+        pairs = appendPair(half);
+      }
+      newOperands[0] = convertTo(rewriter, loc, newOperands[0], pairs);
     } else if (isa<tk::DotOp>(op)) {
       // Blocked operands for now; accelerate-matmul will give them tensor-core layouts.
       for (Value &value : newOperands)

@@ -76,7 +76,10 @@ def TkAssignLayouts : Pass<"tk-assign-layouts", "::mlir::ModuleOp"> {
     along its axis back into the parent, and otherwise converts its operand to a slice of the
     default layout of its result; `tk.trans` permutes its operand's blocked layout;
     `tk.broadcast` gives the default layout of its result's shape (a blocked operand is
-    converted to it before it is broadcast, while it is small; a slice is kept); `tk.dot` takes
+    converted to it before it is broadcast, while it is small; a slice is kept); `tk.join`
+    and `tk.cat` take their first operand's blocked layout for both, and `tk.join` adds a last
+    dimension of 2 held by each thread; `tk.split` gives the halves its operand's layout less
+    that dimension, converting an operand whose pairs are not in one thread; `tk.dot` takes
     default blocked operands; `scf` values carried through loops and branches take the default
     layout of their shape.
     Sets `tkgpu.num_warps` and `tkgpu.threads_per_warp` on the module.

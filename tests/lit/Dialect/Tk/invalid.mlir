@@ -948,3 +948,51 @@ func.func @asm_mixed(%x: tensor<16xf32>, %s: f32) {
   %0 = "tk.inline_asm"(%x, %s) <{asm_string = "", constraints = "=r,r,r", pack = 1 : i32, pure = true}> : (tensor<16xf32>, f32) -> tensor<16xf32>
   func.return
 }
+
+// -----
+
+func.func @join_types(%arg0: tensor<16xf32>, %arg1: tensor<16xf16>) {
+  // expected-error @+1 {{'tk.join' op operands must have one type, got 'tensor<16xf32>' and 'tensor<16xf16>'}}
+  %0 = "tk.join"(%arg0, %arg1) : (tensor<16xf32>, tensor<16xf16>) -> tensor<16x2xf32>
+  func.return
+}
+
+// -----
+
+func.func @join_result(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.join' op result must be 'tensor<16x2xf32>' (the operands' shape with a last dimension of 2), got 'tensor<2x16xf32>'}}
+  %0 = "tk.join"(%arg0, %arg0) : (tensor<16xf32>, tensor<16xf32>) -> tensor<2x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @split_not_pairs(%arg0: tensor<16x4xf32>) {
+  // expected-error @+1 {{'tk.split' op the operand's last dimension must be 2, got 'tensor<16x4xf32>'}}
+  %0:2 = "tk.split"(%arg0) : (tensor<16x4xf32>) -> (tensor<16x2xf32>, tensor<16x2xf32>)
+  func.return
+}
+
+// -----
+
+func.func @cat_shapes(%arg0: tensor<16xf32>, %arg1: tensor<8xf32>) {
+  // expected-error @+1 {{'tk.cat' op operands must have one shape and element type, got 'tensor<16xf32>' and 'tensor<8xf32>'}}
+  %0 = "tk.cat"(%arg0, %arg1) : (tensor<16xf32>, tensor<8xf32>) -> tensor<24xf32>
+  func.return
+}
+
+// -----
+
+func.func @flip_axis(%arg0: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.flip' op axis must be a dimension of the operand (0 .. 0), got 1}}
+  %0 = "tk.flip"(%arg0) <{axis = 1 : i32}> : (tensor<16xf32>) -> tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @gather_shape(%arg0: tensor<8x16xf32>, %arg1: tensor<4x4xi32>) {
+  // expected-error @+1 {{'tk.gather' op indices must have the operand's shape except along axis 1: the operand is 'tensor<8x16xf32>', the indices 'tensor<4x4xi32>'}}
+  %0 = "tk.gather"(%arg0, %arg1) <{axis = 1 : i32}> : (tensor<8x16xf32>, tensor<4x4xi32>) -> tensor<4x4xf32>
+  func.return
+}

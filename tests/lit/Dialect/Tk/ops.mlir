@@ -46,6 +46,30 @@ func.func @shapes(%arg0: i32, %arg1: !tk.ptr<f32>) {
   func.return
 }
 
+// CHECK-LABEL: func.func @data_movement
+func.func @data_movement(%arg0: tensor<8x16xf16>, %arg1: tensor<8x16xf16>, %arg2: tensor<8x4xi32>, %arg3: f32) {
+  // CHECK: tk.join %{{.*}}, %{{.*}} : tensor<8x16xf16>, tensor<8x16xf16> -> tensor<8x16x2xf16>
+  // GENERIC: "tk.join"(%{{.*}}, %{{.*}}) : (tensor<8x16xf16>, tensor<8x16xf16>) -> tensor<8x16x2xf16>
+  %0 = "tk.join"(%arg0, %arg1) : (tensor<8x16xf16>, tensor<8x16xf16>) -> tensor<8x16x2xf16>
+  // CHECK: tk.split %{{.*}} : tensor<8x16x2xf16> -> tensor<8x16xf16>, tensor<8x16xf16>
+  // GENERIC: "tk.split"(%{{.*}}) : (tensor<8x16x2xf16>) -> (tensor<8x16xf16>, tensor<8x16xf16>)
+  %1:2 = "tk.split"(%0) : (tensor<8x16x2xf16>) -> (tensor<8x16xf16>, tensor<8x16xf16>)
+  // CHECK: tk.join %{{.*}}, %{{.*}} : f32, f32 -> tensor<2xf32>
+  %2 = "tk.join"(%arg3, %arg3) : (f32, f32) -> tensor<2xf32>
+  // CHECK: tk.split %{{.*}} : tensor<2xf32> -> f32, f32
+  %3:2 = "tk.split"(%2) : (tensor<2xf32>) -> (f32, f32)
+  // CHECK: tk.cat %{{.*}}, %{{.*}} : tensor<8x16xf16>, tensor<8x16xf16> -> tensor<16x16xf16>
+  // GENERIC: "tk.cat"(%{{.*}}, %{{.*}}) : (tensor<8x16xf16>, tensor<8x16xf16>) -> tensor<16x16xf16>
+  %4 = "tk.cat"(%arg0, %arg1) : (tensor<8x16xf16>, tensor<8x16xf16>) -> tensor<16x16xf16>
+  // CHECK: tk.flip %{{.*}} {axis = 1 : i32} : tensor<8x16xf16> -> tensor<8x16xf16>
+  // GENERIC: "tk.flip"(%{{.*}}) <{axis = 1 : i32}> : (tensor<8x16xf16>) -> tensor<8x16xf16>
+  %5 = "tk.flip"(%arg0) <{axis = 1 : i32}> : (tensor<8x16xf16>) -> tensor<8x16xf16>
+  // CHECK: tk.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : tensor<8x16xf16>, tensor<8x4xi32> -> tensor<8x4xf16>
+  // GENERIC: "tk.gather"(%{{.*}}, %{{.*}}) <{axis = 1 : i32}> : (tensor<8x16xf16>, tensor<8x4xi32>) -> tensor<8x4xf16>
+  %6 = "tk.gather"(%arg0, %arg2) <{axis = 1 : i32}> : (tensor<8x16xf16>, tensor<8x4xi32>) -> tensor<8x4xf16>
+  func.return
+}
+
 // CHECK-LABEL: func.func @memory
 func.func @memory(%arg0: !tk.ptr<f32>, %arg1: i64) {
   %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
