@@ -123,7 +123,32 @@ auto segmented = tk::jit("segmented", [](tk::ptr<float> out, tk::ptr<const float
 });
 // [/snippet]
 
+// [snippet:sort]
+// The 4 most likely tokens of a 64-entry row, and where they are: an argsort, then the top 4.
+auto top4 = tk::jit("top4", [](tk::ptr<float> probs_out, tk::ptr<std::int32_t> ids_out,
+                               tk::ptr<const float> probs) {
+  auto ids = tk::arange(0, 64);
+  auto [p, id] = tk::sort(tk::load(probs + ids), ids, 0, /*descending=*/true);
+  tk::store(probs_out + ids, p, ids < 4);
+  tk::store(ids_out + ids, id, ids < 4);
+  // Only the values, the same way: tk::topk(tk::load(probs + ids), 4).
+});
+// [/snippet]
+
 } // namespace
+
+DOC_EXAMPLE("reductions.sort") {
+  std::vector<float> probs(64);
+  for (std::size_t k = 0; k < probs.size(); ++k)
+    probs[k] = float((k * 37) % 64) / 64.0f; // a permutation of 0 .. 63, over 64
+  std::vector<float> p(4);
+  std::vector<std::int32_t> ids(4);
+  top4.interpret(tk::grid(1), p.data(), ids.data(), probs.data());
+  for (int k = 0; k < 4; ++k)
+    doc::check(p[std::size_t(k)] == float(63 - k) / 64.0f &&
+                   probs[std::size_t(ids[std::size_t(k)])] == p[std::size_t(k)],
+               "the largest first, with their positions");
+}
 
 DOC_EXAMPLE("reductions.welford") {
   const int n = 5;

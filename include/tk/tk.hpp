@@ -25,4 +25,5 @@
 #include <tk/random.hpp>
 #include <tk/reduce.hpp>
 #include <tk/shape.hpp>
+#include <tk/sort.hpp>
 #include <tk/testing.hpp>

@@ -377,6 +377,7 @@ struct generator {
     case op::flip:
     case op::unzip:
     case op::gather:
+    case op::sort:
       return arg(s, 0);
     case op::zip:
     case op::cat: {
@@ -1116,9 +1117,14 @@ struct generator {
     stmt s{op::flip};
     s.args = {x};
     s.type = t;
-    switch (uniform(0, 4)) {
+    switch (uniform(0, 5)) {
     case 0:
       s.a0 = uniform(0, int(last));
+      break;
+    case 5:
+      s.kind = op::sort;
+      s.a0 = uniform(0, int(last));
+      s.a1 = uniform(0, 1);
       break;
     case 1:
       if (t.shape[last] < 2)

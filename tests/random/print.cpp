@@ -235,6 +235,8 @@ struct printer {
       return "std::get<" + std::to_string(s.a0) + ">(tk::split(tk::reshape(" + a + ", " +
              shape_list(pairs) + ")))";
     }
+    case op::sort:
+      return "tk::sort(" + a + ", " + std::to_string(s.a0) + (s.a1 ? ", true" : "") + ")";
     case op::zip:
       return "tk::interleave(" + a + ", " + b + ")";
     case op::cat:

@@ -205,6 +205,7 @@ enum class op : std::uint8_t {
   zip,       // args 0, 1 (one type and shape): tk::interleave
   cat,       // args 0, 1 (one type and shape): tk::cat
   gather,    // arg 0; a0: axis; indices (arange(0, n) * a1 + a2) % n along it (a1 odd)
+  sort,      // arg 0; a0: dim; a1: 1 descending
   reduce,    // a0: reduce kind; a1: axis (-1: all); a2: 1 for tk::keep_dims; arg 0
   scan,      // a0: 0 cumsum, 1 cumprod; a1: axis; a2: reverse; arg 0
   dot,       // args a, b (and acc); a0: input precision for f32

@@ -369,6 +369,10 @@ struct runner {
       if constexpr (R > 0)
         return set(s, tk::flip(x, s.a0));
       break;
+    case op::sort:
+      if constexpr (R > 0)
+        return set(s, tk::sort(x, s.a0, s.a1 != 0));
+      break;
     case op::unzip:
       if constexpr (R > 0) {
         auto pairs = [&] {
@@ -911,6 +915,7 @@ struct runner {
     case op::flip:
     case op::unzip:
     case op::gather:
+    case op::sort:
       return with(s.args[0], [&](const auto &x) { shape_op(s, x); });
     case op::zip:
     case op::cat:

@@ -1,0 +1,208 @@
+/// @file sort.hpp
+/// Sorting blocks: `sort` (keys alone, or keys with values), `bitonic_merge`, `topk` and
+/// `histogram`, Triton's `tl.sort`, `tl.bitonic_merge`, `tl.topk` and `tl.histogram`. They are
+/// written with block ops (reshape, permute, split, join, where), as Triton writes its own: a
+/// bitonic network of log2(n) (log2(n) + 1) / 2 compare-and-swap steps along one dimension.
+#pragma once
+
+#include <tk/detail/config.hpp>
+
+#include <tk/creation.hpp>
+#include <tk/math.hpp>
+#include <tk/reduce.hpp>
+#include <tk/shape.hpp>
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace tk {
+namespace detail {
+
+/// The block seen as [outer, n, inner] around dimension `dim`.
+struct sort_view {
+  std::int64_t outer = 1, n = 1, inner = 1;
+};
+
+inline sort_view sort_view_of(const shape_t &shape, int dim) {
+  sort_view v;
+  for (int d = 0; d < int(shape.size()); ++d)
+    (d < dim ? v.outer : d == dim ? v.n : v.inner) *= shape[std::size_t(d)];
+  return v;
+}
+
+/// One compare-and-swap step: elements `half` apart along n, in runs of 2 * `half`, are ordered
+/// ascending where bit `run_bit` of their position is 0 and descending where it is 1 (all one
+/// way when `run_bit` is n), flipped by `descending`. `keys` decide; each of `values` moves
+/// with them. All are [outer, n, inner].
+template <class K, class... V>
+void compare_and_swap(block<K, 3> &keys, std::tuple<block<V, 3> &...> values, sort_view view,
+                      std::int64_t half, std::int64_t run_bit, bool descending, loc_t loc) {
+  const std::int64_t pairs = view.outer * (view.n / (2 * half)), width = half * view.inner;
+  const std::int64_t pair_shape[3] = {pairs, 2, width}, order[3] = {0, 2, 1},
+                     back[3] = {view.outer, view.n, view.inner};
+  // The two elements of each pair, side by side in the last dimension, then apart.
+  auto halves = [&](const auto &x) {
+    return tk::split(tk::permute(tk::reshape(x, pair_shape, loc), order, loc), loc);
+  };
+  auto [lo, hi] = halves(keys);
+  // A pair's run: its position along n over 2 * half; its direction: bit run_bit of the
+  // position, that is bit log2(run_bit / (2 * half)) of the run.
+  auto run = tk::arange(0, pairs, loc) % (view.n / (2 * half));
+  auto down = run_bit >= view.n ? tk::full<bool>({pairs}, descending, loc)
+                                : ((run / (run_bit / (2 * half))) % 2 == 1) != descending;
+  auto flip = tk::broadcast_to(tk::expand_dims(down, 1, loc), {pairs, width}, loc);
+  auto swap = tk::where(flip, lo < hi, hi < lo, loc);
+  auto put = [&](auto &x, const auto &a, const auto &b) {
+    x = tk::reshape(
+        tk::permute(tk::join(tk::where(swap, b, a, loc), tk::where(swap, a, b, loc), loc), order,
+                    loc),
+        back, loc);
+  };
+  std::apply(
+      [&](auto &...v) {
+        (
+            [&](auto &x) {
+              auto [a, b] = halves(x);
+              put(x, a, b);
+            }(v),
+            ...);
+      },
+      values);
+  put(keys, lo, hi);
+}
+
+/// Checks a sort's block and dimension; returns the dimension, normalized.
+template <class T, int R> int sort_dim(const block<T, R> &x, int dim, const char *what, loc_t loc) {
+  static_assert(R >= 1, "tk::sort and friends need a block of rank >= 1");
+  static_assert(!std::is_pointer_v<T>, "tk::sort and friends need numbers, not pointers");
+  dim = normalize_axis(dim, R, what, loc);
+  const auto n = operand_of(x.v_, loc).v->shape[std::size_t(dim)];
+  if (n < 1 || (n & (n - 1)) != 0)
+    fail(loc, what, ": dimension ", dim, " has ", n, " elements, not a power of two");
+  return dim;
+}
+
+/// Sorts `keys` along `dim`, carrying `values`; `merge_only` runs only the last merge (the
+/// input is bitonic along `dim`).
+template <class K, int R, class... V>
+void bitonic(block<K, R> &keys, std::tuple<block<V, R> &...> values, int dim, bool descending,
+             bool merge_only, loc_t loc) {
+  const auto &shape = operand_of(keys.v_, loc).v->shape;
+  const sort_view view = sort_view_of(shape, dim);
+  const std::int64_t as3[3] = {view.outer, view.n, view.inner};
+  const shape_t original = shape;
+  auto k3 = tk::reshape(keys, as3, loc);
+  auto v3 = std::apply([&](auto &...v) { return std::tuple{tk::reshape(v, as3, loc)...}; }, values);
+  auto refs = std::apply([](auto &...v) { return std::tie(v...); }, v3);
+  for (std::int64_t run = merge_only ? view.n : 2; run <= view.n; run *= 2)
+    for (std::int64_t half = run / 2; half >= 1; half /= 2)
+      compare_and_swap(k3, refs, view, half, run == view.n ? view.n : run, descending, loc);
+  keys = block<K, R>(reshape(operand_of(k3.v_, loc).v, original, loc));
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((std::get<I>(values) =
+          block<V, R>(reshape(operand_of(std::get<I>(v3).v_, loc).v, original, loc))),
+     ...);
+  }(std::index_sequence_for<V...>{});
+}
+
+} // namespace detail
+
+/// `x` sorted along `dim` (Triton's `tl.sort`; by default the last dimension), ascending or
+/// `descending`. The dimension's size must be a power of two. NaNs land where the network leaves
+/// them (no order puts them first or last), as in Triton.
+template <class T, int R>
+block<T, R> sort(const block<T, R> &x, int dim = -1, bool descending = false,
+                 std::source_location loc = std::source_location::current()) {
+  dim = detail::sort_dim(x, dim, "tk::sort", loc);
+  block<T, R> keys = x;
+  detail::bitonic(keys, std::tuple<>{}, dim, descending, false, loc);
+  return keys;
+}
+
+/// `keys` sorted along `dim` with `values` moved alongside: `auto [k, v] = tk::sort(keys,
+/// values)` (an argsort, with `values` the indices). Equal keys keep no particular order.
+template <class K, int R, class V>
+std::pair<block<K, R>, block<V, R>>
+sort(const block<K, R> &keys, const block<V, R> &values, int dim = -1, bool descending = false,
+     std::source_location loc = std::source_location::current()) {
+  dim = detail::sort_dim(keys, dim, "tk::sort", loc);
+  if (detail::operand_of(keys.v_, loc).v->shape != detail::operand_of(values.v_, loc).v->shape)
+    detail::fail(loc, "tk::sort: the keys and the values must have one shape, got ",
+                 detail::to_string(detail::operand_of(keys.v_, loc).v->shape), " and ",
+                 detail::to_string(detail::operand_of(values.v_, loc).v->shape));
+  block<K, R> k = keys;
+  block<V, R> v = values;
+  detail::bitonic(k, std::tie(v), dim, descending, false, loc);
+  return {k, v};
+}
+
+/// Sorts a bitonic `x` (ascending then descending along `dim`, or the reverse) in one merge of
+/// log2(n) steps: Triton's `tl.bitonic_merge`.
+template <class T, int R>
+block<T, R> bitonic_merge(const block<T, R> &x, int dim = -1, bool descending = false,
+                          std::source_location loc = std::source_location::current()) {
+  dim = detail::sort_dim(x, dim, "tk::bitonic_merge", loc);
+  block<T, R> keys = x;
+  detail::bitonic(keys, std::tuple<>{}, dim, descending, true, loc);
+  return keys;
+}
+
+/// The `k` largest elements along `dim` (by default the last), largest first: Triton's
+/// `tl.topk`. `k` must be a power of two no larger than the dimension.
+template <class T, int R>
+block<T, R> topk(const block<T, R> &x, std::int64_t k, int dim = -1,
+                 std::source_location loc = std::source_location::current()) {
+  dim = detail::sort_dim(x, dim, "tk::topk", loc);
+  const auto shape = detail::operand_of(x.v_, loc).v->shape;
+  if (k < 1 || (k & (k - 1)) != 0 || k > shape[std::size_t(dim)])
+    detail::fail(loc, "tk::topk: k must be a power of two from 1 to ", shape[std::size_t(dim)],
+                 " (the size of dimension ", dim, "), got ", k);
+  auto sorted = tk::sort(x, dim, true, loc);
+  // The first k along dim: gathered at 0 .. k-1.
+  detail::shape_t along(shape.size(), 1), taken = shape;
+  along[std::size_t(dim)] = k;
+  taken[std::size_t(dim)] = k;
+  auto index =
+      detail::broadcast(detail::reshape(detail::arange(0, k, loc), along, loc), taken, loc);
+  return tk::gather(sorted, block<std::int32_t, R>(index), dim, loc);
+}
+
+namespace detail {
+
+template <class T>
+block<std::int32_t, 1> histogram(const block<T, 1> &x, std::int64_t num_bins,
+                                 const block<bool, 1> *mask, loc_t loc) {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                "tk::histogram counts the values of an integer block");
+  if (num_bins < 1 || (num_bins & (num_bins - 1)) != 0)
+    fail(loc, "tk::histogram: num_bins must be a power of two, got ", num_bins);
+  // [n, bins]: true where element i falls in bin b; counted over the elements.
+  auto bins = tk::cast<T>(tk::arange(0, num_bins, loc), loc);
+  auto hits = tk::expand_dims(x, 1, loc) == tk::expand_dims(bins, 0, loc);
+  if (mask)
+    hits = hits & tk::expand_dims(*mask, 1, loc);
+  return tk::sum(tk::cast<std::int32_t>(hits, loc), 0, loc);
+}
+
+} // namespace detail
+
+/// How many elements of the 1-D integer block `x` equal each of 0 .. num_bins - 1 (bins of width
+/// 1 from 0, Triton's `tl.histogram`), as i32; elements outside the bins count nowhere.
+/// `num_bins` is a power of two.
+template <class T>
+block<std::int32_t, 1> histogram(const block<T, 1> &x, std::int64_t num_bins,
+                                 std::source_location loc = std::source_location::current()) {
+  return detail::histogram(x, num_bins, nullptr, loc);
+}
+
+/// The same, counting only the lanes `mask` keeps.
+template <class T>
+block<std::int32_t, 1> histogram(const block<T, 1> &x, std::int64_t num_bins,
+                                 const block<bool, 1> &mask,
+                                 std::source_location loc = std::source_location::current()) {
+  return detail::histogram(x, num_bins, &mask, loc);
+}
+
+} // namespace tk
