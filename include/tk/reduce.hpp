@@ -220,9 +220,10 @@ template <class Scalars, class F> auto tuple_combine(F &combine, loc_t loc) {
     }();
     using result = std::remove_cvref_t<decltype(out)>;
     std::vector<value_ref> values;
-    if constexpr (is_tuple_like<result>::value) {
+    if constexpr (is_tuple_like<result>::value && std::tuple_size_v<result> != n) {
       static_assert(std::tuple_size_v<result> == n,
                     "tk: the combine function must return as many values as the tuple has blocks");
+    } else if constexpr (is_tuple_like<result>::value) {
       [&]<std::size_t... K>(std::index_sequence<K...>) {
         (values.push_back(
              convert(operand_of(std::get<K>(out).v_, loc).v,
@@ -404,9 +405,13 @@ std::vector<value_ref> reduce_tuple(const X &xs, int axis, F &combine, loc_t loc
                 "tk::reduce: the combine function of a tuple of N blocks takes the N left values "
                 "and then the N right values, as tk::scalar (Triton's order), or two std::tuple "
                 "of them; it returns a std::tuple of N scalars");
-  axis = normalize_axis(axis, info::rank, "tk::reduce", loc);
-  auto vs = tuple_operands(xs, "tk::reduce", loc);
-  return reduce(vs, axis, tuple_combine<typename info::scalars>(combine, loc), loc);
+  if constexpr (combines_tuple<typename info::scalars, F>) {
+    axis = normalize_axis(axis, info::rank, "tk::reduce", loc);
+    auto vs = tuple_operands(xs, "tk::reduce", loc);
+    return reduce(vs, axis, tuple_combine<typename info::scalars>(combine, loc), loc);
+  } else {
+    return std::vector<value_ref>(info::size);
+  }
 }
 
 } // namespace detail
@@ -477,12 +482,15 @@ auto associative_scan(const X &xs, int axis, F combine, bool reverse = false,
                 "tk::associative_scan: the combine function of a tuple of N blocks takes the N "
                 "left values and then the N right values, as tk::scalar (Triton's order), or two "
                 "std::tuple of them; it returns a std::tuple of N scalars");
-  axis = detail::normalize_axis(axis, info::rank, "tk::associative_scan", loc);
-  auto vs = detail::tuple_operands(xs, "tk::associative_scan", loc);
+  std::vector<detail::value_ref> results(info::size);
+  if constexpr (detail::combines_tuple<typename info::scalars, F>) {
+    axis = detail::normalize_axis(axis, info::rank, "tk::associative_scan", loc);
+    auto vs = detail::tuple_operands(xs, "tk::associative_scan", loc);
+    results = detail::scan(vs, axis, reverse,
+                           detail::tuple_combine<typename info::scalars>(combine, loc), loc);
+  }
   return detail::tuple_results<typename info::template blocks<info::rank>>(
-      detail::scan(vs, axis, reverse, detail::tuple_combine<typename info::scalars>(combine, loc),
-                   loc),
-      std::make_index_sequence<info::size>{});
+      results, std::make_index_sequence<info::size>{});
 }
 
 } // namespace tk

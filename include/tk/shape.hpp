@@ -168,7 +168,7 @@ join(const block<T, R1> &a, const block<T, R2> &b,
 /// The two halves of `x`'s last dimension, which must be 2 (Triton's `tl.split`, `join`'s
 /// inverse): `auto [lo, hi] = tk::split(pairs);`.
 template <class T, int R>
-std::pair<block<T, R - 1>, block<T, R - 1>>
+std::pair<block<T, (R > 0 ? R - 1 : 0)>, block<T, (R > 0 ? R - 1 : 0)>>
 split(const block<T, R> &x, std::source_location loc = std::source_location::current()) {
   static_assert(R >= 1, "tk::split needs a block whose last dimension is 2, not a scalar");
   static_assert(!std::is_pointer_v<T>, "tk::split needs a block of numbers, not of pointers");
@@ -177,7 +177,7 @@ split(const block<T, R> &x, std::source_location loc = std::source_location::cur
     detail::fail(loc, "tk::split: the last dimension must be 2, got a block of shape ",
                  detail::to_string(v->shape), " (tk::reshape it to [..., 2] first)");
   auto [lo, hi] = detail::split(v, loc);
-  return {block<T, R - 1>(lo), block<T, R - 1>(hi)};
+  return {block<T, (R > 0 ? R - 1 : 0)>(lo), block<T, (R > 0 ? R - 1 : 0)>(hi)};
 }
 
 /// `a` and `b` interleaved along their last dimension (Triton's `tl.interleave`): `a0, b0, a1,
