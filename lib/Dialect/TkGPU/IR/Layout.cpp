@@ -454,3 +454,77 @@ LayoutMemo::RegisterMap LayoutMemo::registerMap(RankedTensorType src, RankedTens
     it = registerMaps.emplace(std::move(key), compute()).first;
   return it->second;
 }
+
+BlockedEncodingAttr mlir::tkgpu::getTransposedLayout(BlockedEncodingAttr layout,
+                                                     llvm::ArrayRef<int32_t> perm) {
+  llvm::SmallVector<unsigned> size, lanes, warps, order, position(perm.size());
+  for (auto [d, from] : llvm::enumerate(perm)) {
+    size.push_back(layout.getSizePerThread()[unsigned(from)]);
+    lanes.push_back(layout.getThreadsPerWarp()[unsigned(from)]);
+    warps.push_back(layout.getWarpsPerCTA()[unsigned(from)]);
+    position[unsigned(from)] = unsigned(d);
+  }
+  for (unsigned d : layout.getOrder())
+    order.push_back(position[d]);
+  return BlockedEncodingAttr::get(layout.getContext(), size, lanes, warps, order);
+}
+
+BlockedEncodingAttr mlir::tkgpu::getPairedLayout(BlockedEncodingAttr layout) {
+  llvm::SmallVector<unsigned> size(layout.getSizePerThread()), lanes(layout.getThreadsPerWarp()),
+      warps(layout.getWarpsPerCTA()), order{unsigned(size.size())};
+  size.push_back(2);
+  lanes.push_back(1);
+  warps.push_back(1);
+  llvm::append_range(order, layout.getOrder());
+  return BlockedEncodingAttr::get(layout.getContext(), size, lanes, warps, order);
+}
+
+BlockedEncodingAttr mlir::tkgpu::getUnpairedLayout(BlockedEncodingAttr layout) {
+  const auto last = unsigned(layout.getRank() - 1);
+  if (layout.getRank() < 2 || layout.getSizePerThread()[last] != 2 ||
+      layout.getThreadsPerWarp()[last] != 1 || layout.getWarpsPerCTA()[last] != 1 ||
+      layout.getOrder()[0] != last)
+    return {};
+  return BlockedEncodingAttr::get(layout.getContext(), layout.getSizePerThread().drop_back(),
+                                  layout.getThreadsPerWarp().drop_back(),
+                                  layout.getWarpsPerCTA().drop_back(),
+                                  llvm::to_vector(layout.getOrder().drop_front()));
+}
+
+BlockedEncodingAttr mlir::tkgpu::getReshapedLayout(BlockedEncodingAttr layout,
+                                                   llvm::ArrayRef<int64_t> shape,
+                                                   llvm::ArrayRef<int64_t> result) {
+  const std::size_t rank = shape.size();
+  if (rank == 0 || layout.getRank() != rank)
+    return {};
+  llvm::ArrayRef<unsigned> size = layout.getSizePerThread(), lanes = layout.getThreadsPerWarp(),
+                           warps = layout.getWarpsPerCTA(), order = layout.getOrder();
+  const unsigned last = unsigned(rank - 1);
+  MLIRContext *context = layout.getContext();
+  // [..., n, c] -> [..., n * c]: each thread holds whole runs of c, the fastest dimension.
+  if (rank >= 2 && result.size() == rank - 1 && shape.drop_back(2) == result.drop_back() &&
+      shape[last - 1] * shape[last] == result.back() && order[0] == last &&
+      int64_t(size[last]) == shape[last] && lanes[last] == 1 && warps[last] == 1) {
+    llvm::SmallVector<unsigned> newSize(size.drop_back()), newOrder;
+    newSize.back() *= size[last];
+    for (unsigned d : order.drop_front())
+      newOrder.push_back(d);
+    return BlockedEncodingAttr::get(context, newSize, lanes.drop_back(), warps.drop_back(),
+                                    newOrder);
+  }
+  // [..., n * c] -> [..., n, c]: each thread's run along the last dimension, its fastest, is
+  // whole runs of c.
+  if (result.size() == rank + 1 && shape.drop_back() == result.drop_back(2) &&
+      result[rank - 1] * result[rank] == shape[last] && order[0] == last && result[rank] > 0 &&
+      size[last] % result[rank] == 0) {
+    const auto c = unsigned(result[rank]);
+    llvm::SmallVector<unsigned> newSize(size), newLanes(lanes), newWarps(warps), newOrder{unsigned(rank)};
+    newSize.back() /= c;
+    newSize.push_back(c);
+    newLanes.push_back(1);
+    newWarps.push_back(1);
+    llvm::append_range(newOrder, order);
+    return BlockedEncodingAttr::get(context, newSize, newLanes, newWarps, newOrder);
+  }
+  return {};
+}

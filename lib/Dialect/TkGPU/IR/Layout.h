@@ -69,6 +69,27 @@ BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *context, llvm::ArrayR
                                               unsigned numWarps, unsigned threadsPerWarp = 32,
                                               unsigned elementBits = 0);
 
+/// The view ops' layouts that move no data between threads (tk-assign-layouts gives them;
+/// tk-remove-layout-conversions moves conversions across the ops with them).
+///
+/// `layout` with its dimensions permuted as tk.trans's `perm` permutes the tensor's.
+BlockedEncodingAttr getTransposedLayout(BlockedEncodingAttr layout, llvm::ArrayRef<int32_t> perm);
+
+/// `layout` with a new last dimension of 2 held by each thread (the fastest): tk.join's result,
+/// tk.split's operand, whose two halves then sit side by side in every thread's registers.
+BlockedEncodingAttr getPairedLayout(BlockedEncodingAttr layout);
+
+/// getPairedLayout's inverse, where `layout` is such a layout; else null.
+BlockedEncodingAttr getUnpairedLayout(BlockedEncodingAttr layout);
+
+/// The layout of tk.reshape's result from `shape` in `layout` to `result` whose threads hold the
+/// elements they held, for the reshapes of interleaving and de-interleaving: the last two
+/// dimensions merged where each thread holds the whole last one (a join's pairs, in order), or
+/// the last split in two where each thread's run along it is a multiple of the new last size.
+/// Null for any other reshape.
+BlockedEncodingAttr getReshapedLayout(BlockedEncodingAttr layout, llvm::ArrayRef<int64_t> shape,
+                                      llvm::ArrayRef<int64_t> result);
+
 /// The layout of a coalesced access: like the default, but dimensions taken in `order` (the
 /// most contiguous first) and up to `vectorWidth` elements per thread along order[0].
 BlockedEncodingAttr getCoalescedBlockedEncoding(MLIRContext *context, llvm::ArrayRef<int64_t> shape,

@@ -62,31 +62,14 @@ Value convertTo(OpBuilder &builder, Location loc, Value value, Attribute layout)
   return ConvertLayoutOp::create(builder, loc, withLayout(value.getType(), layout), value);
 }
 
-/// `layout` with a new last dimension of 2 held by each thread (the fastest): tk.join's result,
-/// tk.split's operand, whose two halves then sit side by side in every thread's registers.
-BlockedEncodingAttr appendPair(BlockedEncodingAttr layout) {
-  SmallVector<unsigned> size(layout.getSizePerThread()), lanes(layout.getThreadsPerWarp()),
-      warps(layout.getWarpsPerCTA()), order{unsigned(size.size())};
-  size.push_back(2);
-  lanes.push_back(1);
-  warps.push_back(1);
-  llvm::append_range(order, layout.getOrder());
-  return BlockedEncodingAttr::get(layout.getContext(), size, lanes, warps, order);
-}
-
-/// appendPair's inverse, where `layout` is such a layout; else none.
-BlockedEncodingAttr dropPair(BlockedEncodingAttr layout) {
-  const auto last = unsigned(layout.getRank() - 1);
-  if (layout.getRank() < 2 || layout.getSizePerThread()[last] != 2 ||
-      layout.getThreadsPerWarp()[last] != 1 || layout.getWarpsPerCTA()[last] != 1 ||
-      layout.getOrder()[0] != last)
-    return {};
-  SmallVector<unsigned> order;
-  for (unsigned d : layout.getOrder().drop_front())
-    order.push_back(d);
-  return BlockedEncodingAttr::get(layout.getContext(), layout.getSizePerThread().drop_back(),
-                                  layout.getThreadsPerWarp().drop_back(),
-                                  layout.getWarpsPerCTA().drop_back(), order);
+/// The result layout of `op`, a tk.reshape of a blocked tensor, that keeps every element in its
+/// thread (getReshapedLayout); null for other ops and reshapes.
+BlockedEncodingAttr inRegisterReshape(Operation *op, ArrayRef<Value> operands) {
+  auto reshape = dyn_cast<tk::ReshapeOp>(op);
+  auto source = reshape ? dyn_cast<RankedTensorType>(operands.front().getType()) : nullptr;
+  auto layout = source ? dyn_cast_or_null<BlockedEncodingAttr>(source.getEncoding()) : nullptr;
+  return layout ? getReshapedLayout(layout, source.getShape(), reshape.getType().getShape())
+                : nullptr;
 }
 
 /// Tensors without a layout get the default blocked layout of their shape; conversions between
@@ -173,18 +156,12 @@ struct AssignLayoutPattern : ConversionPattern {
     } else if (auto trans = dyn_cast<tk::TransOp>(op);
                trans && isa<BlockedEncodingAttr>(layoutOf(newOperands.front()))) {
       // The operand's layout with its dimensions permuted: a transpose that moves no data.
-      auto src = cast<BlockedEncodingAttr>(layoutOf(newOperands.front()));
-      ArrayRef<int32_t> perm = trans.getOrder();
-      SmallVector<unsigned> size, lanes, warps, order, position(perm.size());
-      for (auto [d, from] : llvm::enumerate(perm)) {
-        size.push_back(src.getSizePerThread()[from]);
-        lanes.push_back(src.getThreadsPerWarp()[from]);
-        warps.push_back(src.getWarpsPerCTA()[from]);
-        position[from] = unsigned(d);
-      }
-      for (unsigned d : src.getOrder())
-        order.push_back(position[d]);
-      resultLayout = BlockedEncodingAttr::get(context, size, lanes, warps, order);
+      resultLayout = getTransposedLayout(cast<BlockedEncodingAttr>(layoutOf(newOperands.front())),
+                                         trans.getOrder());
+    } else if (BlockedEncodingAttr reshaped = inRegisterReshape(op, newOperands)) {
+      // An interleave's or de-interleave's reshape, in the layout that keeps every element in
+      // its thread (others take the default layout of their shape, below).
+      resultLayout = reshaped;
     } else if (isa<tk::JoinOp, tk::CatOp>(op) && isa<RankedTensorType>(operands[0].getType())) {
       // Both operands in the first's blocked layout. tk.join puts each pair in one thread;
       // tk.cat's result takes the same layout, which wraps around its longer dimension 0.
@@ -192,7 +169,7 @@ struct AssignLayoutPattern : ConversionPattern {
       if (!layout)
         layout = cast<BlockedEncodingAttr>(defaultFor(newOperands[0].getType()));
       convertAll(newOperands, layout);
-      resultLayout = isa<tk::JoinOp>(op) ? Attribute(appendPair(layout)) : Attribute(layout);
+      resultLayout = isa<tk::JoinOp>(op) ? Attribute(getPairedLayout(layout)) : Attribute(layout);
     } else if (auto split = dyn_cast<tk::SplitOp>(op)) {
       // The halves in the operand's layout less its pair dimension; an operand in another
       // layout is converted to one with its pairs in one thread.
@@ -203,11 +180,11 @@ struct AssignLayoutPattern : ConversionPattern {
       } else {
         BlockedEncodingAttr half;
         if (auto layout = dyn_cast<BlockedEncodingAttr>(layoutOf(newOperands[0])))
-          half = dropPair(layout);
+          half = getUnpairedLayout(layout);
         if (!half)
           half = cast<BlockedEncodingAttr>(defaultFor(split.getType(0)));
         resultLayout = half;
-        pairs = appendPair(half);
+        pairs = getPairedLayout(half);
       }
       newOperands[0] = convertTo(rewriter, loc, newOperands[0], pairs);
     } else if (isa<tk::DotOp>(op)) {

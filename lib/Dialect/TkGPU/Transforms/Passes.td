@@ -79,7 +79,11 @@ def TkAssignLayouts : Pass<"tk-assign-layouts", "::mlir::ModuleOp"> {
     converted to it before it is broadcast, while it is small; a slice is kept); `tk.join`
     and `tk.cat` take their first operand's blocked layout for both, and `tk.join` adds a last
     dimension of 2 held by each thread; `tk.split` gives the halves its operand's layout less
-    that dimension, converting an operand whose pairs are not in one thread; `tk.dot` takes
+    that dimension, converting an operand whose pairs are not in one thread; `tk.reshape`
+    that merges a last dimension each thread holds whole into the one before (an interleave)
+    or splits the last dimension where each thread's run is whole runs of the new last one (a
+    de-interleave) keeps every element in its thread, and other reshapes take the default
+    layout of their result; `tk.dot` takes
     default blocked operands; `scf` values carried through loops and branches take the default
     layout of their shape.
     Sets `tkgpu.num_warps` and `tkgpu.threads_per_warp` on the module.
@@ -114,7 +118,9 @@ def TkRemoveLayoutConversions : Pass<"tk-remove-layout-conversions", "::mlir::Mo
     needed for free (in it already, converted from it, cheap, or made by such an op in turn, up
     to 8 ops up; an op with other users is rebuilt beside the original) (backward); an
     elementwise op whose tensor operands are all conversions from one layout is rebuilt in that
-    layout, with one conversion after it (forward); a tensor carried by `scf.for` whose next
+    layout, with one conversion after it, and so are `tk.trans`, `tk.join` and the in-register
+    reshapes of tk-assign-layouts, in the layout that moves no data (forward); a conversion of
+    a `tk.broadcast` is moved before it, onto the smaller tensor; a tensor carried by `scf.for` whose next
     value is computed from a conversion out of another layout is carried in that layout when
     the next value is then free in it (loop-carried). Not handled yet: see
     RemoveLayoutConversions.cpp.

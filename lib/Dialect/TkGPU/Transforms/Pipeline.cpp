@@ -324,13 +324,20 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
 ///    wait for its tiles and the products issued before that use.
 /// Either way the wait for the product of iteration i comes before iteration i + 1's copies,
 /// which overwrite the slot it read: those come last in the body (the ring of num_stages
-/// tiles, which the caller requires).
+/// tiles, which the caller requires). A product that reads a tile stored in the body itself
+/// (tkgpu.local_alloc of a register value: weights dequantized before the product) stays
+/// synchronous: one tile, written again in the next iteration, has no slot to spare.
 SmallVector<unsigned> makeDotsAsync(RewriterBase &rewriter, scf::ForOp loop) {
   SmallVector<unsigned> carried;
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
+  auto storedInBody = [&](Value operand) {
+    auto alloc = operand.getDefiningOp<LocalAllocOp>();
+    return alloc && alloc->getBlock() == body;
+  };
   for (auto dot : llvm::make_early_inc_range(body->getOps<WarpGroupDotOp>())) {
-    if (!dot.getResult().hasOneUse() || *dot.getResult().getUsers().begin() != yield)
+    if (!dot.getResult().hasOneUse() || *dot.getResult().getUsers().begin() != yield ||
+        storedInBody(dot.getA()) || storedInBody(dot.getB()))
       continue;
     const unsigned i = dot.getResult().getUses().begin()->getOperandNumber();
     BlockArgument arg = loop.getRegionIterArg(i);

@@ -4,12 +4,13 @@
 /// identities and folds chains.
 ///
 /// Not handled yet (Triton's RemoveLayoutConversions does): conversions across scf.if/while and
-/// loop-carried values other than those LoopCarriedLayout moves, hoisting over reshapes and
-/// loads, and choosing layouts by cost (loads and stores are anchors: their layout is
-/// coalesce's choice, not changed here).
+/// loop-carried values other than those LoopCarriedLayout moves, hoisting over reshapes (other
+/// than ViewBeforeConversion's) and loads, and choosing layouts by cost (loads and stores are
+/// anchors: their layout is coalesce's choice, not changed here).
 #include "Analysis/Utility.h"
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
+#include "Dialect/TkGPU/IR/Layout.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -257,6 +258,81 @@ struct LoopCarriedLayout : OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// A tk.broadcast of a tensor with fewer elements: converting it costs a conversion of that
+/// smaller tensor (BroadcastBeforeConversion), not of the broadcast.
+bool isBroadcastOfSmaller(Value value) {
+  auto broadcast = value.getDefiningOp<tk::BroadcastOp>();
+  auto source = broadcast ? dyn_cast<RankedTensorType>(broadcast.getSrc().getType()) : nullptr;
+  return source && source.getNumElements() < broadcast.getType().getNumElements();
+}
+
+/// convert_layout(broadcast(x)) -> broadcast(convert_layout(x)) where x has fewer elements: the
+/// same values, with less data moved between threads.
+struct BroadcastBeforeConversion : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert, PatternRewriter &rewriter) const override {
+    auto broadcast = convert.getSrc().getDefiningOp<tk::BroadcastOp>();
+    Attribute target = convert.getType().getEncoding();
+    if (!broadcast || !isBroadcastOfSmaller(broadcast) ||
+        !isa<BlockedEncodingAttr, MmaEncodingAttr>(target))
+      return rewriter.notifyMatchFailure(convert, "not a conversion of a broadcast");
+    rewriter.setInsertionPoint(broadcast);
+    Value source = convertTo(rewriter, broadcast.getLoc(), broadcast.getSrc(), target);
+    rewriter.replaceOp(convert, rebuildIn(rewriter, broadcast, source, target));
+    if (broadcast->use_empty())
+      rewriter.eraseOp(broadcast);
+    return success();
+  }
+};
+
+/// trans | join | reshape (convert_layout(x: L), ...) -> convert_layout of the op computed from
+/// L, in the layout that moves no data (getTransposedLayout, getPairedLayout,
+/// getReshapedLayout; tk-assign-layouts' rules): a conversion before an interleave or a
+/// transpose goes after it, where later users can fold it (a loaded tile's coalesced layout,
+/// carried to the tensor-core operand it is stored from).
+struct ViewBeforeConversion : RewritePattern {
+  ViewBeforeConversion(MLIRContext *context)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
+
+  /// The result layout of `op` with its operands in `layout`; null where there is none.
+  static BlockedEncodingAttr resultLayout(Operation *op, BlockedEncodingAttr layout) {
+    if (auto trans = dyn_cast<tk::TransOp>(op))
+      return getTransposedLayout(layout, trans.getOrder());
+    if (isa<tk::JoinOp>(op))
+      return getPairedLayout(layout);
+    if (auto reshape = dyn_cast<tk::ReshapeOp>(op))
+      return getReshapedLayout(layout,
+                               cast<RankedTensorType>(reshape.getSrc().getType()).getShape(),
+                               reshape.getType().getShape());
+    return {};
+  }
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<tk::TransOp, tk::JoinOp, tk::ReshapeOp>(op) ||
+        !isa<RankedTensorType>(op->getOperand(0).getType()))
+      return failure();
+    // Every operand converted from one blocked layout.
+    BlockedEncodingAttr source;
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      auto layout = convert ? dyn_cast<BlockedEncodingAttr>(layoutOf(convert.getSrc())) : nullptr;
+      if (!layout || (source && layout != source) || isCheap(convert.getSrc().getDefiningOp()))
+        return rewriter.notifyMatchFailure(op, "operands not all converted from one layout");
+      source = layout;
+      operands.push_back(convert.getSrc());
+    }
+    BlockedEncodingAttr result = resultLayout(op, source);
+    if (!result || result == layoutOf(op->getResult(0)))
+      return rewriter.notifyMatchFailure(op, "no layout keeps the op in registers");
+    rewriter.setInsertionPoint(op);
+    Value value = rebuildIn(rewriter, op, operands, result);
+    rewriter.replaceOpWithNewOp<ConvertLayoutOp>(op, op->getResult(0).getType(), value);
+    return success();
+  }
+};
+
 /// elementwise(convert_layout(x: L), y, ...) -> convert_layout of the op computed in L, when
 /// every other operand is converted from L too, cheap, or free in L (isFree: a row maximum
 /// broadcast back over an mma accumulator): several conversions become one, or none once later
@@ -290,7 +366,7 @@ struct SinkConversion : RewritePattern {
       if (convert && (convert.getSrc().getDefiningOp<ConvertLayoutOp>() ||
                       isFree(convert.getSrc(), convert.getType().getEncoding())))
         return failure();
-      if (!isFree(operand, source))
+      if (!isFree(operand, source) && !isBroadcastOfSmaller(operand))
         return failure();
     }
     rewriter.setInsertionPoint(op);
@@ -353,7 +429,7 @@ struct RemoveLayoutConversions
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeCheap, HoistConversion, SinkConversion, ReduceBeforeConversion,
-                 LoopCarriedLayout>(&getContext());
+                 LoopCarriedLayout, BroadcastBeforeConversion, ViewBeforeConversion>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -56,3 +56,25 @@ func.func @cat_flip_gather(%a: tensor<128xf32>, %b: tensor<128xf32>, %i: tensor<
   %2 = "tk.gather"(%1, %i) <{axis = 0 : i32}> : (tensor<256xf32>, tensor<256xi32>) -> tensor<256xf32>
   func.return %2 : tensor<256xf32>
 }
+
+// -----
+
+// An interleave (a join, then its pairs merged into the last dimension) and its inverse keep
+// every element in its thread: the reshape takes the layout with the pairs' runs merged
+// (sizePerThread 2), and the reshape back splits them out again for tk.split.
+// CHECK: #[[D:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[P:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [1, 32, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK: #[[M:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @interleave_and_back
+// CHECK-NOT: tkgpu.convert_layout
+// CHECK: %[[J:.+]] = tk.join %{{.*}}, %{{.*}} : tensor<64x32xi8, #[[D]]>, tensor<64x32xi8, #[[D]]> -> tensor<64x32x2xi8, #[[P]]>
+// CHECK-NEXT: %[[I:.+]] = tk.reshape %[[J]] : tensor<64x32x2xi8, #[[P]]> -> tensor<64x64xi8, #[[M]]>
+// CHECK-NEXT: %[[B:.+]] = tk.reshape %[[I]] : tensor<64x64xi8, #[[M]]> -> tensor<64x32x2xi8, #[[P]]>
+// CHECK-NEXT: tk.split %[[B]] : tensor<64x32x2xi8, #[[P]]> -> tensor<64x32xi8, #[[D]]>, tensor<64x32xi8, #[[D]]>
+func.func @interleave_and_back(%a: tensor<64x32xi8>, %b: tensor<64x32xi8>) -> tensor<64x32xi8> {
+  %0 = "tk.join"(%a, %b) : (tensor<64x32xi8>, tensor<64x32xi8>) -> tensor<64x32x2xi8>
+  %1 = "tk.reshape"(%0) : (tensor<64x32x2xi8>) -> tensor<64x64xi8>
+  %2 = "tk.reshape"(%1) : (tensor<64x64xi8>) -> tensor<64x32x2xi8>
+  %3:2 = "tk.split"(%2) : (tensor<64x32x2xi8>) -> (tensor<64x32xi8>, tensor<64x32xi8>)
+  func.return %3#1 : tensor<64x32xi8>
+}

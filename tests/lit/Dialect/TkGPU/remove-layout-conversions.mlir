@@ -312,3 +312,56 @@ func.func @online_softmax_on_mma(%s: tensor<64x64xf32, #mma>, %acc: tensor<64x12
   %back = tkgpu.convert_layout %scaled : tensor<64x128xf32, #c> -> tensor<64x128xf32, #mma1>
   func.return %a, %back : tensor<64x64xf16, #op>, tensor<64x128xf32, #mma1>
 }
+
+// -----
+
+#l = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#p = #tkgpu.blocked<{sizePerThread = [1, 1, 2], threadsPerWarp = [1, 32, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+#m = #tkgpu.blocked<{sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #tkgpu.blocked<{sizePerThread = [2, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// A tile loaded in a coalesced layout (8 bytes per thread), converted to the default before an
+// interleave and a transpose (int4 weights unpacked for a product): the conversion goes after
+// each view op, in the layout that keeps the op in registers, and ends after the transpose, in
+// one conversion.
+// CHECK: #[[L:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[LP:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 8, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK: #[[LM:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK: #[[LT:[a-z0-9]+]] = #tkgpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: func.func @views_after_conversions
+// CHECK-SAME: (%[[X:.+]]: tensor<64x32xi8, #[[L]]>)
+// CHECK-NEXT: %[[J:.+]] = tk.join %[[X]], %[[X]] : tensor<64x32xi8, #[[L]]>, tensor<64x32xi8, #[[L]]> -> tensor<64x32x2xi8, #[[LP]]>
+// CHECK-NEXT: %[[R:.+]] = tk.reshape %[[J]] : tensor<64x32x2xi8, #[[LP]]> -> tensor<64x64xi8, #[[LM]]>
+// CHECK-NEXT: %[[T:.+]] = tk.trans %[[R]] {order = array<i32: 1, 0>} : tensor<64x64xi8, #[[LM]]> -> tensor<64x64xi8, #[[LT]]>
+// CHECK-NEXT: %[[C:.+]] = tkgpu.convert_layout %[[T]]
+// CHECK-NEXT: return %[[C]]
+func.func @views_after_conversions(%x: tensor<64x32xi8, #l>) -> tensor<64x64xi8, #t> {
+  %0 = tkgpu.convert_layout %x : tensor<64x32xi8, #l> -> tensor<64x32xi8, #d>
+  %1 = tk.join %0, %0 : tensor<64x32xi8, #d>, tensor<64x32xi8, #d> -> tensor<64x32x2xi8, #p>
+  %2 = tk.reshape %1 : tensor<64x32x2xi8, #p> -> tensor<64x64xi8, #m>
+  %3 = tk.trans %2 {order = array<i32: 1, 0>} : tensor<64x64xi8, #m> -> tensor<64x64xi8, #t>
+  func.return %3 : tensor<64x64xi8, #t>
+}
+
+// -----
+
+#l = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#d = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// A conversion of a broadcast moves before it, onto the [64, 1] column (a scale per row), and
+// an elementwise op whose other operand is such a broadcast is computed in its converted
+// operand's layout.
+// CHECK-LABEL: func.func @scaled_rows
+// CHECK-SAME: (%[[X:.+]]: tensor<64x32xf16, #[[L:[a-z0-9]+]]>, %[[S:.+]]: tensor<64x1xf16, #[[D:[a-z0-9]+]]>)
+// CHECK-NEXT: %[[SC:.+]] = tkgpu.convert_layout %[[S]] : tensor<64x1xf16, #[[D]]> -> tensor<64x1xf16, #[[L]]>
+// CHECK-NEXT: %[[B:.+]] = tk.broadcast %[[SC]] : tensor<64x1xf16, #[[L]]> -> tensor<64x32xf16, #[[L]]>
+// CHECK-NEXT: %[[M:.+]] = arith.mulf %[[X]], %[[B]] : tensor<64x32xf16, #[[L]]>
+// CHECK-NEXT: %[[C:.+]] = tkgpu.convert_layout %[[M]] : tensor<64x32xf16, #[[L]]> -> tensor<64x32xf16, #[[D]]>
+// CHECK-NEXT: return %[[C]]
+func.func @scaled_rows(%x: tensor<64x32xf16, #l>, %s: tensor<64x1xf16, #d>) -> tensor<64x32xf16, #d> {
+  %0 = tkgpu.convert_layout %x : tensor<64x32xf16, #l> -> tensor<64x32xf16, #d>
+  %1 = tk.broadcast %s : tensor<64x1xf16, #d> -> tensor<64x32xf16, #d>
+  %2 = arith.mulf %0, %1 : tensor<64x32xf16, #d>
+  func.return %2 : tensor<64x32xf16, #d>
+}
