@@ -29,6 +29,9 @@ TITLES = {
     "matmul": "Matmul C = A B, row-major (TFLOP/s; TOP/s for int8; best config of each)",
     "matmul_padded": "Matmul with bias and ReLU, every edge masked, 4096^3 f16, leading dimensions "
                      "K + pad and N + pad (TFLOP/s; one config per row, the same in both)",
+    "w4a16": "W4A16 matmul: int4 weights with f16 scales per 128 k, beside the f16 matmul of the "
+             "same weights dequantized (ms, L2 cleared before each run; best config of each)",
+    "sampling": "Top-k / top-p sampling over f32 logits, k 64 (ms, L2 cleared before each run)",
     "attention": "Flash attention forward, [B, H, S, D] (TFLOP/s, 4 B H S^2 D, half when causal; "
                  "best config of each)",
 }
@@ -221,6 +224,40 @@ def main(argv):
             ["shape", "TileKit", "TileKit descriptor", "Triton", "Triton descriptor", "SDPA",
              "TileKit/Triton", "descriptor/descriptor", "best/best", "best TileKit/SDPA",
              "configs (checks)"], rows, ["---"] + ["---:"] * 9 + ["---"]))
+
+
+    shapes = shapes_of(order, "w4a16")
+    if shapes:
+        impls = ("tilekit w4a16", "triton w4a16", "tilekit f16", "triton f16", "torch f16")
+        rows = []
+        for shape in shapes:
+            t = {impl: field(records, "w4a16", shape, impl, "ms") for impl in impls}
+            notes = [f"{impl}: {r.get('config', '')} ({r.get('check', '-')})" for impl in impls
+                     if (r := records.get(("w4a16", shape, impl)))]
+            rows.append([shape] + [fmt(t[impl], ".4f") for impl in impls] + [
+                fmt(ratio(t["triton w4a16"], t["tilekit w4a16"]), ".3f"),
+                fmt(ratio(t["tilekit f16"], t["tilekit w4a16"]), ".2f"),
+                fmt(ratio(t["torch f16"], t["tilekit w4a16"]), ".2f"), "; ".join(notes)])
+        sections.append(f"### {TITLES['w4a16']}\n\n" + table(
+            ["shape", "TileKit W4A16", "Triton W4A16", "TileKit f16", "Triton f16", "cuBLAS f16",
+             "TileKit/Triton (W4A16)", "f16/W4A16 (TileKit)", "cuBLAS f16/W4A16",
+             "configs (checks)"], rows, ["---"] + ["---:"] * 8 + ["---"]))
+
+    shapes = shapes_of(order, "sampling")
+    if shapes:
+        impls = ("tilekit", "triton", "torch")
+        rows = []
+        for shape in shapes:
+            t = {impl: field(records, "sampling", shape, impl, "ms") for impl in impls}
+            notes = [f"{impl}: {r.get('config', '')} ({r.get('check', '-')})" for impl in impls
+                     if (r := records.get(("sampling", shape, impl)))]
+            rows.append([shape] + [fmt(t[impl], ".4f") for impl in impls] + [
+                fmt(ratio(t["triton"], t["tilekit"]), ".3f"),
+                fmt(ratio(t["torch"], t["tilekit"]), ".3f"), "; ".join(notes)])
+        sections.append(f"### {TITLES['sampling']}\n\n" + table(
+            ["shape", "TileKit", "Triton", "PyTorch", "TileKit/Triton (speed)",
+             "TileKit/PyTorch (speed)", "configs (checks)"], rows,
+            ["---"] + ["---:"] * 5 + ["---"]))
 
     print("\n\n".join(sections))
     print("\nGB/s ratios above 1 and time ratios below 1 favour TileKit. % copy: against the copy "

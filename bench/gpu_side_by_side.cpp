@@ -22,6 +22,12 @@
 ///                        that when causal), best of a sweep of block sizes, warps and stages;
 ///                        through pointers ("tilekit") and tensor descriptors
 ///                        (examples::attention_descriptor, "tilekit descriptor")
+///   bench_gpu --w4a16    the int4-weight matmul (examples/kernels/w4a16_matmul.hpp, group-wise
+///                        f16 scales) beside the f16 matmul of the same weights dequantized, at
+///                        N = K = 8192 and M = 16, 128, 4096; ms, TFLOP/s and GB/s, L2 cleared
+///                        before each run
+///   bench_gpu --sampling  top-k / top-p sampling (examples/kernels/sampling.hpp) over 64 and 512
+///                        rows of a 128256-token vocabulary, L2 cleared before each run
 ///   bench_gpu --cold-compile  only the cold compile: a fresh process's first launch of vector
 ///                        add, the matmuls and the attention kernels, with an empty disk cache and
 ///                        with a warm one, median of TK_BENCH_COLD_REPS (default 5) processes each
@@ -35,8 +41,10 @@
 #include "kernels/attention.hpp"
 #include "kernels/layernorm.hpp"
 #include "kernels/matmul.hpp"
+#include "kernels/sampling.hpp"
 #include "kernels/softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "kernels/w4a16_matmul.hpp"
 
 #include <tk/tk.hpp>
 
@@ -746,6 +754,237 @@ int attention_main(const std::string &target) {
   return 0;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Decoder kernels (bench_gpu --w4a16, bench_gpu --sampling)
+
+/// Median milliseconds of `run` with the L2 cache overwritten before each timed run: a decoder's
+/// weights and logits come from memory, and a product at small M would otherwise find its 32 MiB
+/// of int4 weights in the 50 MiB L2. peers.py times its side the same way.
+double median_ms_cold_l2(const std::function<void()> &run) {
+  const tk::bench_result r =
+      tk::do_bench(run, {.clear_l2 = true, .warmup_runs = 2, .repeat_runs = 20});
+  std::vector<double> times = r.times;
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+/// One config of the W4A16 and f16 sweeps (GROUP_M is 8): small tiles for decode-sized M, the
+/// tutorial's for large M; BLOCK_K divides the group of 128.
+struct w4a16_config {
+  int bm, bn, bk, stages, warps;
+  std::string describe() const {
+    return "BM=" + std::to_string(bm) + " BN=" + std::to_string(bn) + " BK=" + std::to_string(bk) +
+           " stages=" + std::to_string(stages) + " warps=" + std::to_string(warps);
+  }
+};
+constexpr w4a16_config w4a16_configs[] = {
+    {16, 32, 128, 4, 4}, {16, 64, 128, 4, 4},  {16, 128, 128, 4, 4}, {32, 64, 128, 4, 4},
+    {64, 128, 64, 4, 4}, {128, 128, 64, 3, 8}, {128, 256, 64, 3, 8}, {128, 128, 128, 3, 8},
+};
+
+/// Reports a product's best time as a JSON line and a table row.
+void report_product(const char *bench, const std::string &shape, const char *impl, double ms,
+                    double ops, double bytes, const std::string &config, const std::string &check) {
+  std::printf("{\"bench\": \"%s\", \"shape\": \"%s\", \"impl\": \"%s\", \"ms\": %.5f, "
+              "\"tflops\": %.2f, \"gbps\": %.1f, \"config\": \"%s\", \"check\": \"%s\"}\n",
+              bench, shape.c_str(), impl, ms, ops / ms / 1e9, bytes / ms / 1e6, config.c_str(),
+              check.c_str());
+  std::fflush(stdout);
+  std::fprintf(stderr, "| %-8s | %-30s | %-14s | %9.4f ms | %7.1f TFLOP/s | %7.1f GB/s | %s | %s\n",
+               bench, shape.c_str(), impl, ms, ops / ms / 1e9, bytes / ms / 1e6, config.c_str(),
+               check.c_str());
+}
+
+/// bench_gpu --w4a16: examples::w4a16_matmul (int4 weights N x K/2, f16 scales per 128 k) against
+/// the f16 matmul of the same, dequantized weights (examples::matmul, B given N x K), at N = K =
+/// 8192 and M = 16, 128 and 4096; the best of w4a16_configs each; 64 sampled elements of each
+/// result against the host in double.
+int w4a16_main() {
+  const int N = 8192, K = 8192, G = 128, max_m = 4096;
+  std::fprintf(stderr, "| bench | shape | impl | ms | TFLOP/s | GB/s | config | check\n");
+  std::vector<std::int8_t> w(std::size_t(N) * K / 2);
+  std::uint32_t s = 2463534242u;
+  for (auto &byte : w) {
+    s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+    byte = std::int8_t(s >> 24);
+  }
+  const auto scales = random_chunk<half>(std::size_t(K / G) * N, 0.005f, 0.02f, 21);
+  // The same weights dequantized, N x K f16: what the f16 product multiplies by.
+  std::vector<half> wf(std::size_t(N) * K);
+  for (std::size_t n = 0; n < std::size_t(N); ++n)
+    for (std::size_t k = 0; k < std::size_t(K); ++k) {
+      const int v = std::uint8_t(w[n * (K / 2) + k / 2]) >> (k % 2 ? 4 : 0) & 0xF;
+      wf[n * K + k] = half(float(v >= 8 ? v - 16 : v) * float(scales[k / G * N + n]));
+    }
+  const auto ca = random_chunk<half>(std::size_t(max_m) * K, -1, 1, 22);
+  CUdeviceptr a = alloc(ca.size() * 2), dw = alloc(w.size()), ds = alloc(scales.size() * 2),
+              dwf = alloc(wf.size() * 2), c = alloc(std::size_t(max_m) * N * 2);
+  require(cu.cuMemcpyHtoD(a, ca.data(), ca.size() * 2), "cuMemcpyHtoD");
+  require(cu.cuMemcpyHtoD(dw, w.data(), w.size()), "cuMemcpyHtoD");
+  require(cu.cuMemcpyHtoD(ds, scales.data(), scales.size() * 2), "cuMemcpyHtoD");
+  require(cu.cuMemcpyHtoD(dwf, wf.data(), wf.size() * 2), "cuMemcpyHtoD");
+
+  for (const int M : {16, 128, 4096}) {
+    const std::string shape = "M=" + std::to_string(M) + " N=8192 K=8192 G=128";
+    const double ops = 2.0 * M * N * K;
+    for (const bool int4 : {true, false}) {
+      const char *impl = int4 ? "tilekit w4a16" : "tilekit f16";
+      const double bytes = 2.0 * M * K + 2.0 * M * N +
+                           (int4 ? double(w.size()) + 2.0 * double(scales.size()) : 2.0 * N * K);
+      auto run = [&](const w4a16_config &cfg) {
+        const tk::launch_options o{
+            .num_warps = cfg.warps, .num_stages = cfg.stages, .backend = tk::backend::gpu};
+        const tk::grid g(tk::cdiv(M, cfg.bm) * tk::cdiv(N, cfg.bn));
+        if (int4)
+          examples::w4a16_matmul.launch(g, o, ptr<half>(c), ptr<const half>(a),
+                                        ptr<const std::int8_t>(dw), ptr<const half>(ds), M, N, K,
+                                        tk::constant(cfg.bm), tk::constant(cfg.bn),
+                                        tk::constant(cfg.bk), tk::constant(8), tk::constant(G));
+        else
+          examples::matmul.launch(g, o, ptr<half>(c), ptr<const half>(a), ptr<const half>(dwf), M,
+                                  N, K, K, 1, 1, K, N, 1, tk::constant(cfg.bm),
+                                  tk::constant(cfg.bn), tk::constant(cfg.bk), tk::constant(8),
+                                  tk::constant(tk::input_precision::tf32));
+      };
+      double best = 1e30;
+      const w4a16_config *best_cfg = nullptr;
+      for (const w4a16_config &cfg : w4a16_configs) {
+        if (cfg.bm > 2 * M && cfg.bm > 16)
+          continue; // tiles mostly past the edge
+        try {
+          const double ms = median_ms_cold_l2([&] { run(cfg); });
+          std::fprintf(stderr, "  %s %s, %s: %.4f ms\n", shape.c_str(), impl,
+                       cfg.describe().c_str(), ms);
+          if (ms < best)
+            best = ms, best_cfg = &cfg;
+        } catch (const std::exception &e) {
+          std::fprintf(stderr, "  %s %s, %s: failed: %s\n", shape.c_str(), impl,
+                       cfg.describe().c_str(), e.what());
+        }
+      }
+      if (!best_cfg)
+        continue;
+      require(cu.cuMemsetD8(c, 0xff, std::size_t(M) * N * 2), "cuMemsetD8");
+      run(*best_cfg);
+      require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+      const auto got = download<half>(c, std::size_t(M) * N);
+      int bad = 0;
+      std::uint32_t r = 12345;
+      for (int sample = 0; sample < 64; ++sample) {
+        r = r * 1664525u + 1013904223u;
+        const std::size_t i = r % std::uint32_t(M);
+        r = r * 1664525u + 1013904223u;
+        const std::size_t j = r % std::uint32_t(N);
+        double want = 0, scale = 0;
+        for (std::size_t k = 0; k < std::size_t(K); ++k) {
+          const double x = double(float(ca[i * K + k])) * double(float(wf[j * K + k]));
+          want += x, scale += std::fabs(x);
+        }
+        bad += !near(double(float(got[i * N + j])), want, std::ldexp(scale, -16), 1.0 / 512);
+      }
+      report_product("w4a16", shape, impl, best, ops, bytes, best_cfg->describe(),
+                     bad ? "MISMATCH (" + std::to_string(bad) + " of 64 sampled)" : "ok");
+    }
+  }
+  for (CUdeviceptr p : {a, dw, ds, dwf, c})
+    cu.cuMemFree(p);
+  return 0;
+}
+
+/// The host's draw for one row of sample_top_k_top_p, in double: the candidates by (logit
+/// descending, index ascending), the kept prefix, the pick.
+int host_draw(const float *logits, int V, int K, double temperature, double top_p, double u) {
+  std::vector<int> order(static_cast<std::size_t>(V));
+  for (int k = 0; k < V; ++k)
+    order[std::size_t(k)] = k;
+  std::partial_sort(order.begin(), order.begin() + K, order.end(), [&](int x, int y) {
+    return logits[x] > logits[y] || (logits[x] == logits[y] && x < y);
+  });
+  std::vector<double> p(static_cast<std::size_t>(K));
+  double total = 0;
+  for (int j = 0; j < K; ++j)
+    total += p[std::size_t(j)] =
+        std::exp((logits[order[std::size_t(j)]] - logits[order[0]]) / temperature);
+  double before = 0, kept = 0;
+  int count = 0;
+  for (int j = 0; j < K && before < top_p; ++j, ++count)
+    kept += p[std::size_t(j)] / total, before += p[std::size_t(j)] / total;
+  double running = 0;
+  int pick = 0;
+  for (int j = 0; j < count; ++j)
+    running += p[std::size_t(j)] / total, pick += running <= u * kept ? 1 : 0;
+  return order[std::size_t(std::min(pick, count - 1))];
+}
+
+/// bench_gpu --sampling: examples::sample_top_k_top_p over rows of a 128256-token vocabulary (f32
+/// logits), top_k 64, top_p 0.9, temperature 0.7, for 64 and 512 rows; the best BLOCK_V and warps
+/// of each; every row's token against the host's draw (a row may differ only where the f32 sums
+/// round across a boundary: at most 1 in 100 rows).
+int sampling_main() {
+  const int V = 128256, K = 64, max_rows = 512;
+  const float temperature = 0.7f, top_p = 0.9f;
+  std::fprintf(stderr, "| bench | shape | impl | ms | GB/s | config | check\n");
+  // Logits as a decoder's: a few large, most small (a scaled normal, by the sum of uniforms).
+  std::vector<float> logits(std::size_t(max_rows) * V);
+  std::uint32_t s = 88172645u;
+  auto uniform = [&] {
+    s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+    return float(s >> 8) * (1.0f / 16777216.0f);
+  };
+  for (auto &x : logits)
+    x = 3.0f * (uniform() + uniform() + uniform() + uniform() - 2.0f);
+  std::vector<float> u(max_rows);
+  for (auto &x : u)
+    x = uniform();
+  CUdeviceptr dl = alloc(logits.size() * 4), du = alloc(u.size() * 4), dt = alloc(max_rows * 4);
+  require(cu.cuMemcpyHtoD(dl, logits.data(), logits.size() * 4), "cuMemcpyHtoD");
+  require(cu.cuMemcpyHtoD(du, u.data(), u.size() * 4), "cuMemcpyHtoD");
+  for (const int rows : {64, 512}) {
+    const std::string shape = std::to_string(rows) + "x" + std::to_string(V) + " k=64 p=0.9";
+    auto run = [&](int block_v, int warps) {
+      examples::sample_top_k_top_p.launch(
+          tk::grid(rows), {.num_warps = warps, .backend = tk::backend::gpu}, ptr<std::int32_t>(dt),
+          ptr<const float>(dl), ptr<const float>(du), V, temperature, top_p, tk::constant(block_v),
+          tk::constant(K));
+    };
+    double best = 1e30;
+    int best_block = 0, best_warps = 0;
+    for (const int block_v : {1024, 2048, 4096})
+      for (const int warps : {4, 8, 16}) {
+        try {
+          const double ms = median_ms_cold_l2([&] { run(block_v, warps); });
+          std::fprintf(stderr, "  sampling %s BLOCK_V=%d warps=%d: %.4f ms\n", shape.c_str(),
+                       block_v, warps, ms);
+          if (ms < best)
+            best = ms, best_block = block_v, best_warps = warps;
+        } catch (const std::exception &e) {
+          std::fprintf(stderr, "  sampling %s BLOCK_V=%d warps=%d: failed: %s\n", shape.c_str(),
+                       block_v, warps, e.what());
+        }
+      }
+    if (!best_block)
+      continue;
+    require(cu.cuMemsetD8(dt, 0xff, max_rows * 4), "cuMemsetD8");
+    run(best_block, best_warps);
+    require(cu.cuCtxSynchronize(), "cuCtxSynchronize");
+    const auto tokens = download<std::int32_t>(dt, std::size_t(rows));
+    int differ = 0;
+    for (int r = 0; r < rows; ++r)
+      differ += tokens[std::size_t(r)] != host_draw(logits.data() + std::size_t(r) * V, V, K,
+                                                    temperature, top_p, u[std::size_t(r)]);
+    const std::string check = differ * 100 > rows ? "MISMATCH (" + std::to_string(differ) + " of " +
+                                                        std::to_string(rows) + " rows)"
+                              : differ ? "ok (" + std::to_string(differ) + " rows at a boundary)"
+                                       : "ok";
+    report("sampling", shape, "tilekit", best, double(rows) * V * 4,
+           "BLOCK_V=" + std::to_string(best_block) + " warps=" + std::to_string(best_warps),
+           check.c_str());
+  }
+  for (CUdeviceptr p : {dl, du, dt})
+    cu.cuMemFree(p);
+  return 0;
+}
+
 /// bench_gpu --matmul: every dtype and shape, at the GPU's own target and, on a GPU newer than
 /// sm_80, lowered for sm_80; from sm_90 also through tensor descriptors. `descriptor_only`
 /// (--matmul-descriptor): fp16, bf16 and fp8, the pointer kernel and the descriptor one.
@@ -1203,6 +1442,10 @@ int main(int argc, char **argv) {
       return matmul_padded_main();
     if (argc > 1 && std::string(argv[1]) == "--attention")
       return attention_main(target);
+    if (argc > 1 && std::string(argv[1]) == "--w4a16")
+      return w4a16_main();
+    if (argc > 1 && std::string(argv[1]) == "--sampling")
+      return sampling_main();
     if (argc > 1 && std::string(argv[1]) == "--cold-compile") {
       bench_cold(self_exe(argv[0]));
       return 0;

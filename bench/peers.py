@@ -32,6 +32,12 @@ Timing matches bench_gpu: CUDA events on the current stream around each run, med
                                       of each kernel bench_gpu --cold-compile launches, with an
                                       empty TRITON_CACHE_DIR and with a warm one, median of
                                       TK_BENCH_COLD_REPS (default 5) processes each
+    python3 bench/peers.py --w4a16  the int4-weight matmul of examples/kernels/w4a16_matmul.hpp in
+                                      Triton, the tutorial's f16 matmul on the same weights
+                                      dequantized and torch.matmul, L2 cleared before each run
+    python3 bench/peers.py --sampling  top-k / top-p sampling of examples/kernels/sampling.hpp in
+                                      Triton (tl.topk on packed i64 keys) and the same draw in
+                                      PyTorch eager
     python3 bench/peers.py --cold NAME  (internal) one first call of the cold kernel NAME
     python3 bench/peers.py --matmul-child  (internal) the Triton matmuls alone, as "triton mma.sync"
 """
@@ -895,6 +901,228 @@ def bench_attention():
         torch.cuda.empty_cache()
 
 
+# --- Decoder kernels (--w4a16, --sampling): the same kernels as examples/kernels/ ---------------
+
+
+@triton.jit
+def w4a16_kernel(c_ptr, a_ptr, w_ptr, scales_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                 BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr,
+                 G: tl.constexpr):
+    """examples/kernels/w4a16_matmul.hpp: int4 weights N x K/2 (low nibble first), f16 scales
+    K/G x N, unpacked with shifts and tl.interleave into the tensor-core dot."""
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m, pid_n = tl.swizzle2d(pid // num_pid_n, pid % num_pid_n, tl.cdiv(M, BLOCK_M), num_pid_n,
+                                GROUP_M)
+    offs_m = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    offs_n = (pid_n * BLOCK_N + tl.arange(0, BLOCK_N)) % N
+    a_ptrs = a_ptr + offs_m[:, None] * K + tl.arange(0, BLOCK_K)[None, :]
+    w_ptrs = w_ptr + offs_n[:, None] * (K // 2) + tl.arange(0, BLOCK_K // 2)[None, :]
+    s_ptrs = scales_ptr + offs_n
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, K // BLOCK_K):
+        a = tl.load(a_ptrs)
+        packed = tl.load(w_ptrs)
+        low = (packed << 4) >> 4
+        high = packed >> 4
+        nibbles = tl.interleave(low, high)
+        scale = tl.load(s_ptrs + (k * BLOCK_K // G) * N)
+        w = nibbles.to(tl.float16) * scale[:, None]
+        acc = tl.dot(a, tl.trans(w), acc)
+        a_ptrs += BLOCK_K
+        w_ptrs += BLOCK_K // 2
+    offs_cm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_cn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    tl.store(c_ptr + offs_cm[:, None] * N + offs_cn[None, :], acc.to(tl.float16), mask=c_mask)
+
+
+# bench_gpu's w4a16_configs: (BLOCK_M, BLOCK_N, BLOCK_K, stages, warps).
+W4A16_CONFIGS = [(16, 32, 128, 4, 4), (16, 64, 128, 4, 4), (16, 128, 128, 4, 4),
+                 (32, 64, 128, 4, 4), (64, 128, 64, 4, 4), (128, 128, 64, 3, 8),
+                 (128, 256, 64, 3, 8), (128, 128, 128, 3, 8)]
+
+_flush = None
+
+
+def median_ms_cold_l2(fn, warmup=2, reps=20):
+    """median_ms with a 256 MiB buffer overwritten before each timed run (outside the events), as
+    bench_gpu's tk::do_bench(clear_l2) and triton.testing.do_bench do."""
+    global _flush
+    if _flush is None:
+        _flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        _flush.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def report_product(bench, shape, impl, ms, ops, nbytes, config, check):
+    emit({"bench": bench, "shape": shape, "impl": impl, "ms": round(ms, 5),
+          "tflops": round(ops / ms / 1e9, 2), "gbps": round(nbytes / ms / 1e6, 1),
+          "config": config, "check": check})
+    print(f"| {bench:<8} | {shape:<30} | {impl:<14} | {ms:9.4f} ms | {ops / ms / 1e9:7.1f} "
+          f"TFLOP/s | {nbytes / ms / 1e6:7.1f} GB/s | {config} | {check}", file=sys.stderr,
+          flush=True)
+
+
+def bench_w4a16():
+    """Triton's side of bench_gpu --w4a16: the W4A16 kernel, the tutorial's f16 matmul on the same
+    weights dequantized (B given N x K) and torch.matmul (cuBLAS), N = K = 8192, M = 16, 128,
+    4096, L2 cleared before each run."""
+    N = K = 8192
+    G = 128
+    w = torch.randint(-128, 128, (N, K // 2), dtype=torch.int8, device="cuda")
+    scales = rand((K // G, N), 0.005, 0.02, torch.float16)
+    low = ((w.to(torch.int32) << 28) >> 28)
+    high = ((w.to(torch.int32) << 24) >> 28)
+    q = torch.stack((low, high), dim=2).reshape(N, K)
+    wf = (q.to(torch.float16) * scales.t().repeat_interleave(G, dim=1)).contiguous()  # N x K
+    for M in (16, 128, 4096):
+        shape = f"M={M} N=8192 K=8192 G=128"
+        ops = 2.0 * M * N * K
+        a = rand((M, K), -1, 1, torch.float16)
+        want = (a.float() @ wf.float().t())
+        for impl in ("triton w4a16", "triton f16", "torch f16"):
+            c = torch.empty((M, N), dtype=torch.float16, device="cuda")
+            if impl == "torch f16":
+                wt = wf.t()
+
+                def run(_cfg, c=c, a=a, wt=wt):
+                    torch.matmul(a, wt, out=c)
+                configs = [None]
+            else:
+                def run(cfg, c=c, a=a, impl=impl, M=M):
+                    bm, bn, bk, stages, warps = cfg
+                    grid = (triton.cdiv(M, bm) * triton.cdiv(N, bn),)
+                    if impl == "triton w4a16":
+                        w4a16_kernel[grid](c, a, w, scales, M, N, K, BLOCK_M=bm, BLOCK_N=bn,
+                                           BLOCK_K=bk, GROUP_M=8, G=G, num_stages=stages,
+                                           num_warps=warps)
+                    else:
+                        matmul_kernel[grid](a, wf, c, M, N, K, K, 1, 1, K, N, 1, BLOCK_SIZE_M=bm,
+                                            BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk, GROUP_SIZE_M=8,
+                                            ACC_INT32=False, num_stages=stages, num_warps=warps)
+                configs = [cfg for cfg in W4A16_CONFIGS if cfg[0] <= 2 * M or cfg[0] <= 16]
+            best = None
+            for cfg in configs:
+                try:
+                    ms = median_ms_cold_l2(lambda: run(cfg))
+                except Exception as e:  # noqa: BLE001 - a config that fails to compile
+                    print(f"  {shape} {impl}, {cfg}: failed: {e}", file=sys.stderr, flush=True)
+                    continue
+                print(f"  {shape} {impl}, {cfg}: {ms:.4f} ms", file=sys.stderr, flush=True)
+                if best is None or ms < best[0]:
+                    best = (ms, cfg)
+            if best is None:
+                continue
+            c.fill_(float("nan"))
+            run(best[1])
+            torch.cuda.synchronize()
+            bad = int((~torch.isclose(c.float(), want, rtol=1 / 512, atol=1e-2)).sum())
+            check = "ok" if bad == 0 else f"MISMATCH ({bad} elements)"
+            nbytes = 2.0 * M * K + 2.0 * M * N + (
+                w.numel() + 2.0 * scales.numel() if impl == "triton w4a16" else 2.0 * N * K)
+            cfg = best[1]
+            config = ("cuBLAS" if cfg is None else
+                      f"BM={cfg[0]} BN={cfg[1]} BK={cfg[2]} stages={cfg[3]} warps={cfg[4]}")
+            report_product("w4a16", shape, impl, best[0], ops, nbytes, config, check)
+
+
+@triton.jit
+def sample_top_k_top_p_kernel(tokens_ptr, logits_ptr, uniform_ptr, V, temperature, top_p,
+                              BLOCK_V: tl.constexpr, K: tl.constexpr):
+    """examples/kernels/sampling.hpp: the K largest (logit, index) keys packed in i64 by tl.topk
+    per chunk of the vocabulary, then top-p over them and one draw per row."""
+    row = tl.program_id(0)
+    row_logits = logits_ptr + row.to(tl.int64) * V
+    best = tl.full((K,), -9223372036854775808, tl.int64)
+    for chunk in range(0, tl.cdiv(V, BLOCK_V)):
+        offs = chunk * BLOCK_V + tl.arange(0, BLOCK_V)
+        x = tl.load(row_logits + offs, mask=offs < V, other=float("-inf"))
+        bits = x.to(tl.int32, bitcast=True)
+        ordered = bits ^ ((bits >> 31) & 0x7FFFFFFF)
+        low = (~offs).to(tl.uint32, bitcast=True).to(tl.int64)
+        keys = (ordered.to(tl.int64) << 32) | low
+        best = tl.topk(tl.cat(best, tl.topk(keys, K), can_reorder=True), K)
+    high = (best >> 32).to(tl.int32)
+    values = (high ^ ((high >> 31) & 0x7FFFFFFF)).to(tl.float32, bitcast=True)
+    ids = ~best.to(tl.int32)
+    p = tl.exp((values - tl.max(values, 0)) / temperature)
+    p = p / tl.sum(p, 0)
+    kept = tl.where(tl.cumsum(p, 0) - p < top_p, p, 0.0)
+    running = tl.cumsum(kept, 0)
+    target = tl.load(uniform_ptr + row) * tl.sum(kept, 0)
+    last = tl.sum((kept > 0.0).to(tl.int32), 0) - 1
+    pick = tl.minimum(tl.sum((running <= target).to(tl.int32), 0), last)
+    tl.store(tokens_ptr + row, tl.sum(tl.where(tl.arange(0, K) == pick, ids, 0), 0))
+
+
+def torch_sample(logits, uniform, k, temperature, top_p):
+    """The same draw in PyTorch eager: topk, softmax, cumsum, the top-p mask, searchsorted."""
+    values, ids = torch.topk(logits, k, dim=1)
+    p = torch.softmax(values / temperature, dim=1)
+    kept = torch.where(torch.cumsum(p, 1) - p < top_p, p, 0.0)
+    running = torch.cumsum(kept, 1)
+    target = uniform[:, None] * running[:, -1:]
+    pick = torch.minimum(torch.searchsorted(running, target, right=True).squeeze(1),
+                         (kept > 0).sum(1) - 1)
+    return ids.gather(1, pick[:, None]).squeeze(1).to(torch.int32)
+
+
+def bench_sampling():
+    """Triton's side of bench_gpu --sampling: the same kernel, best BLOCK_V and warps, and the
+    same draw in PyTorch eager; 64 and 512 rows of 128256 f32 logits, top_k 64, top_p 0.9,
+    temperature 0.7."""
+    if not hasattr(tl, "topk"):
+        print("bench_sampling: this Triton has no tl.topk", file=sys.stderr)
+        return
+    V, K, temperature, top_p = 128256, 64, 0.7, 0.9
+    for rows in (64, 512):
+        shape = f"{rows}x{V} k=64 p=0.9"
+        logits = 3.0 * (torch.rand((rows, V), device="cuda") * 4 - 2) / 2
+        uniform = torch.rand(rows, device="cuda")
+        want = torch_sample(logits, uniform, K, temperature, top_p)
+        tokens = torch.empty(rows, dtype=torch.int32, device="cuda")
+
+        def run(cfg):
+            sample_top_k_top_p_kernel[(rows,)](tokens, logits, uniform, V, temperature, top_p,
+                                               BLOCK_V=cfg[0], K=K, num_warps=cfg[1])
+        best = None
+        for cfg in [(b, w) for b in (1024, 2048, 4096) for w in (4, 8, 16)]:
+            try:
+                ms = median_ms_cold_l2(lambda: run(cfg))
+            except Exception as e:  # noqa: BLE001 - a config that fails to compile
+                print(f"  sampling {shape} {cfg}: failed: {e}", file=sys.stderr, flush=True)
+                continue
+            print(f"  sampling {shape} BLOCK_V={cfg[0]} warps={cfg[1]}: {ms:.4f} ms",
+                  file=sys.stderr, flush=True)
+            if best is None or ms < best[0]:
+                best = (ms, cfg)
+        nbytes = rows * V * 4.0
+        if best is not None:
+            tokens.fill_(-1)
+            run(best[1])
+            differ = int((tokens != want).sum())
+            check = (f"MISMATCH ({differ} of {rows} rows)" if differ * 100 > rows else
+                     f"ok ({differ} rows at a boundary)" if differ else "ok")
+            report("sampling", shape, "triton", best[0], nbytes,
+                   f"BLOCK_V={best[1][0]} warps={best[1][1]}", check)
+        ms = median_ms_cold_l2(lambda: torch_sample(logits, uniform, K, temperature, top_p))
+        report("sampling", shape, "torch", ms, nbytes, "topk+softmax+cumsum", "reference")
+
+
 def matmul_budget():
     return time.monotonic() + float(os.environ.get("TK_BENCH_MATMUL_SECONDS") or 300)
 
@@ -1074,6 +1302,12 @@ def main():
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--attention":
         guarded(bench_attention)
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--w4a16":
+        guarded(bench_w4a16)
+        return 0
+    if len(sys.argv) > 1 and sys.argv[1] == "--sampling":
+        guarded(bench_sampling)
         return 0
     if len(sys.argv) > 1 and sys.argv[1] == "--cold-compile":
         guarded(bench_cold)

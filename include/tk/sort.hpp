@@ -149,24 +149,52 @@ block<T, R> bitonic_merge(const block<T, R> &x, int dim = -1, bool descending = 
   return keys;
 }
 
+namespace detail {
+
+/// Bitonic top-k (Triton's `tl.topk`): sorts runs of k along `dim`, alternately descending and
+/// ascending; then, while more than k remain, keeps the larger of each pair of elements k apart
+/// in neighbouring runs (the top k of the two runs, in a bitonic order) and merges each run again.
+/// log2(k) (log2(k) + 1) / 2 steps over the whole block, then log2(n / k) rounds of log2(k) + 1
+/// steps over halving blocks, instead of a whole sort.
+template <class T, int R>
+block<T, R> bitonic_topk(const block<T, R> &x, std::int64_t k, int dim, loc_t loc) {
+  const shape_t shape = operand_of(x.v_, loc).v->shape;
+  sort_view view = sort_view_of(shape, dim);
+  const std::int64_t as3[3] = {view.outer, view.n, view.inner};
+  auto keys = tk::reshape(x, as3, loc);
+  const auto run_bit = [&] { return k >= view.n ? view.n : k; }; // one way once k remain
+  for (std::int64_t run = 2; run <= k; run *= 2)
+    for (std::int64_t half = run / 2; half >= 1; half /= 2)
+      compare_and_swap(keys, std::tuple<>{}, view, half, run == k ? run_bit() : run, true, loc);
+  while (view.n > k) {
+    const std::int64_t pair_shape[3] = {view.outer * (view.n / (2 * k)), 2, k * view.inner},
+                       order[3] = {0, 2, 1};
+    auto [a, b] = tk::split(tk::permute(tk::reshape(keys, pair_shape, loc), order, loc), loc);
+    view.n /= 2;
+    const std::int64_t halved[3] = {view.outer, view.n, view.inner};
+    keys = tk::reshape(tk::where(b > a, b, a, loc), halved, loc);
+    for (std::int64_t half = k / 2; half >= 1; half /= 2)
+      compare_and_swap(keys, std::tuple<>{}, view, half, run_bit(), true, loc);
+  }
+  shape_t taken = shape;
+  taken[std::size_t(dim)] = k;
+  return block<T, R>(reshape(operand_of(keys.v_, loc).v, taken, loc));
+}
+
+} // namespace detail
+
 /// The `k` largest elements along `dim` (by default the last), largest first: Triton's
-/// `tl.topk`. `k` must be a power of two no larger than the dimension.
+/// `tl.topk`, by the same bitonic top-k. `k` must be a power of two no larger than the dimension.
+/// A NaN may or may not be kept, as in Triton.
 template <class T, int R>
 block<T, R> topk(const block<T, R> &x, std::int64_t k, int dim = -1,
                  std::source_location loc = std::source_location::current()) {
   dim = detail::sort_dim(x, dim, "tk::topk", loc);
-  const auto shape = detail::operand_of(x.v_, loc).v->shape;
-  if (k < 1 || (k & (k - 1)) != 0 || k > shape[std::size_t(dim)])
-    detail::fail(loc, "tk::topk: k must be a power of two from 1 to ", shape[std::size_t(dim)],
+  const auto n = detail::operand_of(x.v_, loc).v->shape[std::size_t(dim)];
+  if (k < 1 || (k & (k - 1)) != 0 || k > n)
+    detail::fail(loc, "tk::topk: k must be a power of two from 1 to ", n,
                  " (the size of dimension ", dim, "), got ", k);
-  auto sorted = tk::sort(x, dim, true, loc);
-  // The first k along dim: gathered at 0 .. k-1.
-  detail::shape_t along(shape.size(), 1), taken = shape;
-  along[std::size_t(dim)] = k;
-  taken[std::size_t(dim)] = k;
-  auto index =
-      detail::broadcast(detail::reshape(detail::arange(0, k, loc), along, loc), taken, loc);
-  return tk::gather(sorted, block<std::int32_t, R>(index), dim, loc);
+  return detail::bitonic_topk(x, k, dim, loc);
 }
 
 namespace detail {

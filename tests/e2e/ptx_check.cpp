@@ -18,8 +18,10 @@
 #include "kernels/layernorm.hpp"
 #include "kernels/layernorm_backward.hpp"
 #include "kernels/matmul.hpp"
+#include "kernels/sampling.hpp"
 #include "kernels/softmax.hpp"
 #include "kernels/vector_add.hpp"
+#include "kernels/w4a16_matmul.hpp"
 
 #include "tk/backend.h"
 
@@ -214,6 +216,32 @@ std::vector<check_case> example_cases() {
                    80,
                    {},
                    wgmma});
+  // The int4-weight matmul: the unpacked, scaled weights reach the tensor cores (mma.sync from
+  // sm_80, wgmma on sm_90a) and the activations move by cp.async.
+  out.push_back({"w4a16",
+                 "f16_128x128x64_w8",
+                 [] {
+                   return examples::w4a16_matmul.ir(
+                       aligned<half>(), aligned<const half>(), aligned<const std::int8_t>(),
+                       aligned<const half>(), 4096, 4096, 4096, tk::constant(128),
+                       tk::constant(128), tk::constant(64), tk::constant(8), tk::constant(128));
+                 },
+                 8,
+                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"},
+                 false,
+                 80,
+                 {},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)"}});
+  // Sampling: a bitonic top-k of i64 keys per vocabulary chunk, then scans over the candidates.
+  out.push_back({"sampling",
+                 "top_k_64_block_2048",
+                 [] {
+                   return examples::sample_top_k_top_p.ir(
+                       aligned<std::int32_t>(), aligned<const float>(), aligned<const float>(),
+                       128256, 0.7f, 0.9f, tk::constant(2048), tk::constant(64));
+                 },
+                 8,
+                 {R"(shfl\.sync)"}});
   out.push_back(
       {"matmul",
        "bf16_128x64x32",

@@ -78,12 +78,15 @@ TEST_CASE("interpreter: tk::sort carries values with the keys (an argsort)",
 }
 
 auto top_and_merge =
-    tk::jit("top_and_merge", [](tk::ptr<float> top, tk::ptr<float> merged, tk::ptr<const float> x,
-                                tk::ptr<const float> bitonic, tk::constant<int> R,
-                                tk::constant<int> C, tk::constant<int> K) {
+    tk::jit("top_and_merge", [](tk::ptr<float> top, tk::ptr<float> top_cols, tk::ptr<float> merged,
+                                tk::ptr<const float> x, tk::ptr<const float> bitonic,
+                                tk::constant<int> R, tk::constant<int> C, tk::constant<int> K) {
       auto r = tk::arange(0, R)(tk::_, tk::newaxis);
-      auto v = tk::load(x + r * C + tk::arange(0, C)(tk::newaxis, tk::_));
+      auto c = tk::arange(0, C)(tk::newaxis, tk::_);
+      auto v = tk::load(x + r * C + c);
       tk::store(top + r * K + tk::arange(0, K)(tk::newaxis, tk::_), tk::topk(v, K));
+      // The top 4 of each column.
+      tk::store(top_cols + tk::arange(0, 4)(tk::_, tk::newaxis) * C + c, tk::topk(v, 4, 0));
       auto offs = tk::arange(0, C);
       tk::store(merged + offs, tk::bitonic_merge(tk::load(bitonic + offs)));
     });
@@ -91,23 +94,37 @@ auto top_and_merge =
 TEST_CASE("interpreter: tk::topk of each row and tk::bitonic_merge of a bitonic sequence",
           "[interpreter][numerics][sort]") {
   TK_TEST_RANDOM(gen);
-  const int R = 16, C = 128, K = 8;
+  const int R = 16, C = 128, K = GENERATE(1, 8, 64, 128);
+  CAPTURE(K);
   auto x = tk_test::uniform(gen, std::size_t(R * C), -50, 50);
+  for (int k = 0; k < R * C; k += 3)
+    x[std::size_t(k)] = 7.0f; // ties across the k-th place
   auto bitonic = tk_test::uniform(gen, C, -1, 1);
   std::sort(bitonic.begin(), bitonic.begin() + C / 2);
   std::sort(bitonic.begin() + C / 2, bitonic.end(), std::greater<>());
-  std::vector<float> top(std::size_t(R * K)), merged(C);
-  tk_test::run(top_and_merge, tk::grid(1), top, merged, std::as_const(x), std::as_const(bitonic),
-               tk::constant<int>(R), tk::constant<int>(C), tk::constant<int>(K));
+  std::vector<float> top(std::size_t(R * K)), top_cols(std::size_t(4 * C)), merged(C);
+  tk_test::run(top_and_merge, tk::grid(1), top, top_cols, merged, std::as_const(x),
+               std::as_const(bitonic), tk::constant<int>(R), tk::constant<int>(C),
+               tk::constant<int>(K));
   std::vector<float> want_top;
   for (int r = 0; r < R; ++r) {
     std::vector<float> row(x.begin() + r * C, x.begin() + (r + 1) * C);
     std::sort(row.begin(), row.end(), std::greater<>());
     want_top.insert(want_top.end(), row.begin(), row.begin() + K);
   }
+  std::vector<float> want_cols(top_cols.size());
+  for (int c = 0; c < C; ++c) {
+    std::vector<float> col;
+    for (int r = 0; r < R; ++r)
+      col.push_back(x[std::size_t(r * C + c)]);
+    std::sort(col.begin(), col.end(), std::greater<>());
+    for (int k = 0; k < 4; ++k)
+      want_cols[std::size_t(k * C + c)] = col[std::size_t(k)];
+  }
   auto want_merged = bitonic;
   std::sort(want_merged.begin(), want_merged.end());
   TK_CHECK_EQUAL(top, want_top);
+  TK_CHECK_EQUAL(top_cols, want_cols);
   TK_CHECK_EQUAL(merged, want_merged);
 }
 
