@@ -1,5 +1,5 @@
 /// @file dot.cpp
-/// docs/writing-kernels.md: tk::dot and a matmul main loop.
+/// docs/writing-kernels.md: tk::dot, tk::dot_scaled and a matmul main loop.
 #include "doc_examples.hpp"
 
 #include <algorithm>
@@ -58,6 +58,23 @@ auto fp8_dot = tk::jit(
       auto b = tk::load(w_t + k(tk::_, tk::newaxis) + r(tk::newaxis, tk::_) * 64); // [64, 32]
       tk::store(out + r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_), tk::dot(a, b));
     });
+// [/snippet]
+
+// [snippet:dot_scaled]
+// An MXFP4 weight (e2m1, two values to a byte, packed along K) times fp8 activations, each run
+// of 32 along K of both scaled by an e8m0 exponent: Triton's tl.dot_scaled.
+auto mx_dot = tk::jit("mx_dot", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> x,
+                                   tk::ptr<const std::uint8_t> x_scale,
+                                   tk::ptr<const std::uint8_t> w, // [K / 2, N] bytes
+                                   tk::ptr<const std::uint8_t> w_scale) {
+  auto r = tk::arange(0, 32), k = tk::arange(0, 64);
+  auto a = tk::load(x + r(tk::_, tk::newaxis) * 64 + k(tk::newaxis, tk::_));  // [32, 64]
+  auto sa = tk::load(x_scale + r(tk::_, tk::newaxis) * 2 + tk::arange(0, 2)); // [32, 64 / 32]
+  auto b = tk::load(w + tk::arange(0, 32)(tk::_, tk::newaxis) * 32 + r);      // [64 / 2, 32]
+  auto sb = tk::load(w_scale + r(tk::_, tk::newaxis) * 2 + tk::arange(0, 2)); // [N, 64 / 32]
+  auto c = tk::dot_scaled(a, sa, tk::mx_format::e4m3, b, sb, tk::mx_format::e2m1);
+  tk::store(out + r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_), c);
+});
 // [/snippet]
 
 } // namespace
@@ -121,5 +138,34 @@ DOC_EXAMPLE("dot.fp8") {
       for (int k = 0; k < 64; ++k)
         want += float(x[std::size_t(i * 64 + k)]) * float(w_t[std::size_t(j * 64 + k)]);
       doc::check(out[std::size_t(i * 32 + j)] == want, "fp8 dot");
+    }
+}
+
+DOC_EXAMPLE("dot.dot_scaled") {
+  std::vector<tk::f8e4m3> x(32 * 64);
+  std::vector<std::uint8_t> x_scale(32 * 2), w(32 * 32), w_scale(32 * 2);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = tk::f8e4m3(float(int(i % 9) - 4) * 0.5f);
+  for (std::size_t i = 0; i < w.size(); ++i)
+    w[i] = std::uint8_t((i * 7) % 256); // two e2m1 codes: low nibble k = 2j, high k = 2j + 1
+  for (std::size_t i = 0; i < x_scale.size(); ++i) {
+    x_scale[i] = std::uint8_t(126 + i % 3); // 2^-1, 2^0, 2^1
+    w_scale[i] = std::uint8_t(127 - i % 2);
+  }
+  std::vector<float> out(32 * 32);
+  mx_dot.interpret(tk::grid(1), out.data(), x.data(), x_scale.data(), w.data(), w_scale.data());
+  const float fp4[16] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6, -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6};
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float want = 0;
+      for (int k = 0; k < 64; ++k) {
+        const std::uint8_t byte = w[std::size_t((k / 2) * 32 + j)];
+        const float wk = fp4[k % 2 ? byte >> 4 : byte & 15] *
+                         std::ldexp(1.0f, w_scale[std::size_t(j * 2 + k / 32)] - 127);
+        const float xk = float(x[std::size_t(i * 64 + k)]) *
+                         std::ldexp(1.0f, x_scale[std::size_t(i * 2 + k / 32)] - 127);
+        want += xk * wk; // every value here is exact in bf16, every sum exact in f32
+      }
+      doc::check(out[std::size_t(i * 32 + j)] == want, "dot_scaled");
     }
 }

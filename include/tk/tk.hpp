@@ -15,6 +15,7 @@
 #include <tk/device.hpp>
 #include <tk/device_buffer.hpp>
 #include <tk/dot.hpp>
+#include <tk/dot_scaled.hpp>
 #include <tk/dtype.hpp>
 #include <tk/error.hpp>
 #include <tk/float16.hpp>

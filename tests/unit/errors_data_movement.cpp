@@ -14,16 +14,6 @@ namespace {
 
 constexpr std::string_view this_file = "errors_data_movement.cpp";
 
-template <class K, class... A>
-void trace_and_interpret(const K &k, const int &line, std::string_view message, const A &...args) {
-  SECTION("trace") {
-    tk_test::expect_error(this_file, line, message, [&] { (void)k.ir(args...); });
-  }
-  SECTION("interpreter") {
-    tk_test::expect_error(this_file, line, message, [&] { k.interpret(tk::grid(1), args...); });
-  }
-}
-
 } // namespace
 
 TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]") {
@@ -35,8 +25,8 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto halves = tk::split(x);
       (void)halves;
     });
-    trace_and_interpret(k, line,
-                        "tk::split: the last dimension must be 2, got a block of shape [8, 4]");
+    tk_test::trace_and_interpret(
+        this_file, k, line, "tk::split: the last dimension must be 2, got a block of shape [8, 4]");
   }
   SECTION("cat of two shapes") {
     auto k = tk::jit("k", [&] {
@@ -46,7 +36,8 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto c = tk::cat(a, b);
       (void)c;
     });
-    trace_and_interpret(k, line, "tk::cat: the blocks must have one shape, got [8] and [16]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::cat: the blocks must have one shape, got [8] and [16]");
   }
   SECTION("join of shapes that do not broadcast") {
     auto k = tk::jit("k", [&] {
@@ -56,7 +47,8 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto c = tk::join(a, b);
       (void)c;
     });
-    trace_and_interpret(k, line, "tk::join: the first block of shape [8] and the second block");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::join: the first block of shape [8] and the second block");
   }
   SECTION("gather indices of another shape") {
     auto k = tk::jit("k", [&] {
@@ -66,9 +58,10 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto g = tk::gather(src, index, 1);
       (void)g;
     });
-    trace_and_interpret(k, line,
-                        "tk::gather: the indices must have the shape of the block gathered from "
-                        "except along axis 1; the block has shape [8, 16], the indices [4, 4]");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::gather: the indices must have the shape of the block gathered from "
+        "except along axis 1; the block has shape [8, 16], the indices [4, 4]");
   }
   SECTION("expand_dims at one axis twice") {
     auto k = tk::jit("k", [&] {
@@ -77,7 +70,8 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto y = tk::expand_dims(x, {0, -3});
       (void)y;
     });
-    trace_and_interpret(k, line, "tk::expand_dims: the axes must differ, got [0, -3]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::expand_dims: the axes must differ, got [0, -3]");
   }
   SECTION("a tuple reduction of blocks of two shapes") {
     auto k = tk::jit("k", [&] {
@@ -90,9 +84,10 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       (void)x;
       (void)y;
     });
-    trace_and_interpret(k, line,
-                        "tk::reduce: the blocks of the tuple must have one shape; block 0 has "
-                        "shape [8] and block 1 has shape [16]");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::reduce: the blocks of the tuple must have one shape; block 0 has "
+        "shape [8] and block 1 has shape [16]");
   }
   SECTION("topk of a k that is not a power of two") {
     auto k = tk::jit("k", [&] {
@@ -101,9 +96,10 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto t = tk::topk(x, 3);
       (void)t;
     });
-    trace_and_interpret(k, line,
-                        "tk::topk: k must be a power of two from 1 to 64 (the size of dimension "
-                        "0), got 3");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::topk: k must be a power of two from 1 to 64 (the size of dimension "
+        "0), got 3");
   }
   SECTION("histogram of a bin count that is not a power of two") {
     auto k = tk::jit("k", [&] {
@@ -112,7 +108,8 @@ TEST_CASE("errors: data movement with shapes that do not fit", "[errors][shape]"
       auto h = tk::histogram(x, 10);
       (void)h;
     });
-    trace_and_interpret(k, line, "tk::histogram: num_bins must be a power of two, got 10");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::histogram: num_bins must be a power of two, got 10");
   }
 }
 

@@ -18,17 +18,6 @@ namespace {
 
 constexpr std::string_view this_file = "errors_trace.cpp";
 
-/// Checks the error both when `k` is traced (`.ir(args...)`) and when it is interpreted.
-template <class K, class... A>
-void trace_and_interpret(const K &k, const int &line, std::string_view message, const A &...args) {
-  SECTION("trace") {
-    tk_test::expect_error(this_file, line, message, [&] { (void)k.ir(args...); });
-  }
-  SECTION("interpreter") {
-    tk_test::expect_error(this_file, line, message, [&] { k.interpret(tk::grid(1), args...); });
-  }
-}
-
 } // namespace
 
 TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
@@ -41,9 +30,10 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
       auto c = a + b;
       (void)c;
     });
-    trace_and_interpret(k, line,
-                        "binary operation: shapes [16] and [32] do not broadcast (dimension 0 "
-                        "is 16 against 32)");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "binary operation: shapes [16] and [32] do not broadcast (dimension 0 "
+        "is 16 against 32)");
   }
   SECTION("2-D binary operator") {
     auto k = tk::jit("k", [&] {
@@ -53,7 +43,7 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
       auto c = tile * rows;
       (void)c;
     });
-    trace_and_interpret(k, line, "shapes [8, 32] and [16, 1] do not broadcast");
+    tk_test::trace_and_interpret(this_file, k, line, "shapes [8, 32] and [16, 1] do not broadcast");
   }
   SECTION("comparison") {
     auto k = tk::jit("k", [&] {
@@ -63,7 +53,8 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
       auto c = a < b;
       (void)c;
     });
-    trace_and_interpret(k, line, "comparison: shapes [16] and [32] do not broadcast");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "comparison: shapes [16] and [32] do not broadcast");
   }
   SECTION("tk::where") {
     auto k = tk::jit("k", [&] {
@@ -73,7 +64,8 @@ TEST_CASE("errors: operands whose shapes do not broadcast", "[errors]") {
       auto c = tk::where(a > 3, a, b);
       (void)c;
     });
-    trace_and_interpret(k, line, "tk::where: shapes [16] and [32] do not broadcast");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::where: shapes [16] and [32] do not broadcast");
   }
 }
 
@@ -89,10 +81,11 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       auto x = tk::load(p + a, b < 8);
       (void)x;
     });
-    trace_and_interpret(k, line,
-                        "tk::load: the mask of shape [32] and the pointer block of shape [16] do "
-                        "not broadcast (dimension 0 is 32 against 16)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::load: the mask of shape [32] and the pointer block of shape [16] do "
+        "not broadcast (dimension 0 is 32 against 16)",
+        out);
   }
   SECTION("tk::load other") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -102,10 +95,11 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       auto x = tk::load(p + a, a < 8, other);
       (void)x;
     });
-    trace_and_interpret(k, line,
-                        "tk::load: other of shape [8, 32] and the loaded block of shape [16] do "
-                        "not broadcast (dimension 1 is 32 against 16)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::load: other of shape [8, 32] and the loaded block of shape [16] do "
+        "not broadcast (dimension 1 is 32 against 16)",
+        out);
   }
   SECTION("tk::store value") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -114,11 +108,12 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       line = __LINE__ + 1;
       tk::store(p + a, v);
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the value of shape [32] does not broadcast to the pointer "
-                        "block of shape [16] (dimension 0 is 32 against 16); only its dimensions "
-                        "of size 1 may stretch",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the value of shape [32] does not broadcast to the pointer "
+        "block of shape [16] (dimension 0 is 32 against 16); only its dimensions "
+        "of size 1 may stretch",
+        out);
   }
   SECTION("tk::store value that would stretch the pointers") {
     // Broadcasting the pointers would make the 4 rows write one address each.
@@ -128,10 +123,11 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       line = __LINE__ + 1;
       tk::store(p + row, v);
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the value of shape [4, 16] does not broadcast to the pointer "
-                        "block of shape [1, 16] (dimension 0 is 4 against 1)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the value of shape [4, 16] does not broadcast to the pointer "
+        "block of shape [1, 16] (dimension 0 is 4 against 1)",
+        out);
   }
   SECTION("tk::store value of a higher rank") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -139,10 +135,11 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       line = __LINE__ + 1;
       tk::store(p + tk::arange(0, 16), v);
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the value of shape [2, 16] does not broadcast to the pointer "
-                        "block of shape [16] (it has 2 dimensions, more than 1)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the value of shape [2, 16] does not broadcast to the pointer "
+        "block of shape [16] (it has 2 dimensions, more than 1)",
+        out);
   }
   SECTION("tk::store of a block through a scalar pointer") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -150,10 +147,11 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       line = __LINE__ + 1;
       tk::store(p + tk::program_id(0), x);
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the value of shape [16] does not broadcast to the pointer "
-                        "block of shape [] (it has 1 dimension, more than 0)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the value of shape [16] does not broadcast to the pointer "
+        "block of shape [] (it has 1 dimension, more than 0)",
+        out);
   }
   SECTION("tk::store mask") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -162,10 +160,11 @@ TEST_CASE("errors: a mask, other or value whose shape does not fit the pointers"
       line = __LINE__ + 1;
       tk::store(p + a, 1.0f, b < 8);
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the mask of shape [32] does not broadcast to the pointer "
-                        "block of shape [16] (dimension 0 is 32 against 16)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the mask of shape [32] does not broadcast to the pointer "
+        "block of shape [16] (dimension 0 is 32 against 16)",
+        out);
   }
 }
 
@@ -182,11 +181,12 @@ TEST_CASE("errors: a stored value larger than a descriptor's or block pointer's 
       line = __LINE__ + 1;
       d.store({0, 0}, tk::zeros<float>({32, 32}));
     });
-    trace_and_interpret(k, line,
-                        "tensor_descriptor::store: the value of shape [32, 32] does not "
-                        "broadcast to the descriptor's block of shape [16, 16] (dimension 0 is "
-                        "32 against 16); only its dimensions of size 1 may stretch",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tensor_descriptor::store: the value of shape [32, 32] does not "
+        "broadcast to the descriptor's block of shape [16, 16] (dimension 0 is "
+        "32 against 16); only its dimensions of size 1 may stretch",
+        out);
     CHECK(buffer[0] == -1.0f);
   }
   SECTION("tensor descriptor, a row stretched") {
@@ -203,10 +203,11 @@ TEST_CASE("errors: a stored value larger than a descriptor's or block pointer's 
       line = __LINE__ + 1;
       tk::store(p, tk::cast<float>(tk::arange(0, 32)));
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the value of shape [32] does not broadcast to the block "
-                        "pointer's block of shape [16] (dimension 0 is 32 against 16)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the value of shape [32] does not broadcast to the block "
+        "pointer's block of shape [16] (dimension 0 is 32 against 16)",
+        out);
     CHECK(buffer[256] == -1.0f);
   }
   SECTION("block pointer, a value of a higher rank") {
@@ -215,10 +216,11 @@ TEST_CASE("errors: a stored value larger than a descriptor's or block pointer's 
       line = __LINE__ + 1;
       tk::store(p, tk::zeros<float>({2, 16, 16}));
     });
-    trace_and_interpret(k, line,
-                        "tk::store: the value of shape [2, 16, 16] does not broadcast to the block "
-                        "pointer's block of shape [16, 16] (it has 3 dimensions, more than 2)",
-                        out);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::store: the value of shape [2, 16, 16] does not broadcast to the block "
+        "pointer's block of shape [16, 16] (it has 3 dimensions, more than 2)",
+        out);
   }
 }
 
@@ -235,11 +237,11 @@ TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "
       auto d = tk::make_tensor_descriptor(p, {n, n}, {64, 2}, {16, 16});
       d.store({0, 0}, 1.0f);
     });
-    trace_and_interpret(k, line,
-                        std::string(message) +
-                            "2; pass the literal 1, and for a tensor whose last dimension is "
-                            "strided, load through pointer blocks or tk::make_block_ptr instead",
-                        in, 16);
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        std::string(message) + "2; pass the literal 1, and for a tensor whose last dimension is "
+                               "strided, load through pointer blocks or tk::make_block_ptr instead",
+        in, 16);
   }
   SECTION("literal 0") {
     auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n) {
@@ -247,7 +249,7 @@ TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "
       auto d = tk::make_tensor_descriptor(p, {n}, {0}, {16});
       d.store({0}, 1.0f);
     });
-    trace_and_interpret(k, line, std::string(message) + "0;", in, 16);
+    tk_test::trace_and_interpret(this_file, k, line, std::string(message) + "0;", in, 16);
   }
   SECTION("tk::constant 2") {
     auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n, tk::constant<int> S) {
@@ -255,7 +257,8 @@ TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "
       auto d = tk::make_tensor_descriptor(p, {n, n}, {64, S}, {16, 16});
       d.store({0, 0}, 1.0f);
     });
-    trace_and_interpret(k, line, std::string(message) + "2;", in, 16, tk::constant(2));
+    tk_test::trace_and_interpret(this_file, k, line, std::string(message) + "2;", in, 16,
+                                 tk::constant(2));
   }
   SECTION("kernel argument") {
     // A run-time stride is refused whatever its value, 1 included: the kernel is compiled once
@@ -267,7 +270,8 @@ TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "
     });
     for (std::int64_t stride : {1, 2})
       DYNAMIC_SECTION("stride " << stride) {
-        trace_and_interpret(k, line, std::string(message) + "a run-time value;", in, 16, stride);
+        tk_test::trace_and_interpret(this_file, k, line, std::string(message) + "a run-time value;",
+                                     in, 16, stride);
       }
   }
   SECTION("scalar computed in the kernel") {
@@ -277,7 +281,8 @@ TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "
       auto d = tk::make_tensor_descriptor(p, {n}, {one}, {16});
       d.store({0}, 1.0f);
     });
-    trace_and_interpret(k, line, std::string(message) + "a run-time value;", in, 16);
+    tk_test::trace_and_interpret(this_file, k, line, std::string(message) + "a run-time value;", in,
+                                 16);
   }
   SECTION("the constant 1 is accepted") {
     auto k = tk::jit("k", [&](tk::ptr<float> p, tk::i32 n, tk::constant<int> S) {
@@ -298,7 +303,8 @@ TEST_CASE("errors: compound assignment that would grow the block", "[errors]") {
     line = __LINE__ + 1;
     row += tile;
   });
-  trace_and_interpret(k, line, "compound assignment: the result has shape [8, 16]");
+  tk_test::trace_and_interpret(this_file, k, line,
+                               "compound assignment: the result has shape [8, 16]");
 }
 
 TEST_CASE("errors: tk::arange with a size that is not a power of two", "[errors]") {
@@ -308,10 +314,11 @@ TEST_CASE("errors: tk::arange with a size that is not a power of two", "[errors]
     auto cols = tk::arange(0, BLOCK);
     (void)cols;
   });
-  trace_and_interpret(k, line,
-                      "tk::arange(0, 100): the range holds 100 values, which is not a power "
-                      "of two; round the block size up with tk::next_pow2",
-                      tk::constant<int>(100));
+  tk_test::trace_and_interpret(
+      this_file, k, line,
+      "tk::arange(0, 100): the range holds 100 values, which is not a power "
+      "of two; round the block size up with tk::next_pow2",
+      tk::constant<int>(100));
 }
 
 TEST_CASE("errors: tk::arange whose end is not greater than its start", "[errors]") {
@@ -322,7 +329,8 @@ TEST_CASE("errors: tk::arange whose end is not greater than its start", "[errors
       auto cols = tk::arange(16, 16);
       (void)cols;
     });
-    trace_and_interpret(k, line, "tk::arange(16, 16): end must be greater than start");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::arange(16, 16): end must be greater than start");
   }
   SECTION("reversed range") {
     auto k = tk::jit("k", [&] {
@@ -330,7 +338,8 @@ TEST_CASE("errors: tk::arange whose end is not greater than its start", "[errors
       auto cols = tk::arange(32, 0);
       (void)cols;
     });
-    trace_and_interpret(k, line, "tk::arange(32, 0): end must be greater than start");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::arange(32, 0): end must be greater than start");
   }
 }
 
@@ -342,7 +351,8 @@ TEST_CASE("errors: tk::arange bounds beyond 32 bits", "[errors]") {
     auto cols = tk::arange(start, start + 16);
     (void)cols;
   });
-  trace_and_interpret(k, line, "tk::arange(2147483648, 2147483664): bounds must fit in 32 bits");
+  tk_test::trace_and_interpret(this_file, k, line,
+                               "tk::arange(2147483648, 2147483664): bounds must fit in 32 bits");
 }
 
 TEST_CASE("errors: block with more than 2^20 elements", "[errors]") {
@@ -353,9 +363,10 @@ TEST_CASE("errors: block with more than 2^20 elements", "[errors]") {
       auto cols = tk::arange(0, 1 << 21);
       (void)cols;
     });
-    trace_and_interpret(k, line,
-                        "tk::arange: a block may hold at most 1048576 elements, shape [2097152] "
-                        "has 2097152");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::arange: a block may hold at most 1048576 elements, shape [2097152] "
+        "has 2097152");
   }
   SECTION("tk::zeros") {
     auto k = tk::jit("k", [&] {
@@ -363,7 +374,8 @@ TEST_CASE("errors: block with more than 2^20 elements", "[errors]") {
       auto tile = tk::zeros<float>({2048, 1024});
       (void)tile;
     });
-    trace_and_interpret(k, line, "a block may hold at most 1048576 elements, shape [2048, 1024]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "a block may hold at most 1048576 elements, shape [2048, 1024]");
   }
 }
 
@@ -375,9 +387,10 @@ TEST_CASE("errors: tk::full with a shape that is not a power of two", "[errors]"
       auto tile = tk::full<float>({3, 4}, 1.0f);
       (void)tile;
     });
-    trace_and_interpret(k, line,
-                        "tk::full: every dimension of a block must be a power of two, got shape "
-                        "[3, 4]");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::full: every dimension of a block must be a power of two, got shape "
+        "[3, 4]");
   }
   SECTION("tk::zeros") {
     auto k = tk::jit("k", [&] {
@@ -385,8 +398,8 @@ TEST_CASE("errors: tk::full with a shape that is not a power of two", "[errors]"
       auto tile = tk::zeros<int>({48});
       (void)tile;
     });
-    trace_and_interpret(k, line,
-                        "every dimension of a block must be a power of two, got shape [48]");
+    tk_test::trace_and_interpret(
+        this_file, k, line, "every dimension of a block must be a power of two, got shape [48]");
   }
 }
 
@@ -399,8 +412,9 @@ TEST_CASE("errors: reduction axis out of range", "[errors]") {
       auto s = tk::sum(x, 1);
       (void)s;
     });
-    trace_and_interpret(k, line,
-                        "tk::sum: axis 1 is out of range for a block of rank 1 (valid: -1 to 0)");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::sum: axis 1 is out of range for a block of rank 1 (valid: -1 to 0)");
   }
   SECTION("tk::max with keep_dims") {
     auto k = tk::jit("k", [&] {
@@ -409,7 +423,8 @@ TEST_CASE("errors: reduction axis out of range", "[errors]") {
       auto s = tk::max(x, 2, tk::keep_dims);
       (void)s;
     });
-    trace_and_interpret(k, line, "tk::max: axis 2 is out of range for a block of rank 2");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::max: axis 2 is out of range for a block of rank 2");
   }
   SECTION("tk::argmax") {
     auto k = tk::jit("k", [&] {
@@ -418,7 +433,8 @@ TEST_CASE("errors: reduction axis out of range", "[errors]") {
       auto s = tk::argmax(x, 5);
       (void)s;
     });
-    trace_and_interpret(k, line, "tk::argmax: axis 5 is out of range for a block of rank 2");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::argmax: axis 5 is out of range for a block of rank 2");
   }
   SECTION("tk::cumsum") {
     auto k = tk::jit("k", [&] {
@@ -427,7 +443,8 @@ TEST_CASE("errors: reduction axis out of range", "[errors]") {
       auto s = tk::cumsum(x, 1);
       (void)s;
     });
-    trace_and_interpret(k, line, "tk::cumsum: axis 1 is out of range for a block of rank 1");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::cumsum: axis 1 is out of range for a block of rank 1");
   }
   SECTION("tk::reduce") {
     auto k = tk::jit("k", [&] {
@@ -436,7 +453,8 @@ TEST_CASE("errors: reduction axis out of range", "[errors]") {
       auto s = tk::reduce(x, 3, [](tk::i32 a, tk::i32 b) { return a + b; });
       (void)s;
     });
-    trace_and_interpret(k, line, "tk::reduce: axis 3 is out of range for a block of rank 1");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::reduce: axis 3 is out of range for a block of rank 1");
   }
 }
 
@@ -449,8 +467,9 @@ TEST_CASE("errors: negative reduction axis out of range", "[errors]") {
       auto s = tk::sum(x, -3);
       (void)s;
     });
-    trace_and_interpret(k, line,
-                        "tk::sum: axis -3 is out of range for a block of rank 2 (valid: -2 to 1)");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::sum: axis -3 is out of range for a block of rank 2 (valid: -2 to 1)");
   }
   SECTION("tk::min") {
     auto k = tk::jit("k", [&] {
@@ -459,7 +478,8 @@ TEST_CASE("errors: negative reduction axis out of range", "[errors]") {
       auto s = tk::min(x, -2);
       (void)s;
     });
-    trace_and_interpret(k, line, "tk::min: axis -2 is out of range for a block of rank 1");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::min: axis -2 is out of range for a block of rank 1");
   }
 }
 
@@ -472,7 +492,8 @@ TEST_CASE("errors: tk::dot inner dimensions differ", "[errors]") {
     auto c = tk::dot(a, b);
     (void)c;
   });
-  trace_and_interpret(k, line, "tk::dot: inner dimensions differ: a is [16, 32], b is [16, 16]");
+  tk_test::trace_and_interpret(this_file, k, line,
+                               "tk::dot: inner dimensions differ: a is [16, 32], b is [16, 16]");
 }
 
 TEST_CASE("errors: tk::dot dimension below 16", "[errors]") {
@@ -484,9 +505,10 @@ TEST_CASE("errors: tk::dot dimension below 16", "[errors]") {
     auto c = tk::dot(a, b);
     (void)c;
   });
-  trace_and_interpret(k, line,
-                      "tk::dot: every dimension must be at least 16 (tensor-core tiles), got a "
-                      "[8, 16] and b [16, 16]");
+  tk_test::trace_and_interpret(
+      this_file, k, line,
+      "tk::dot: every dimension must be at least 16 (tensor-core tiles), got a "
+      "[8, 16] and b [16, 16]");
 }
 
 TEST_CASE("errors: tk::dot accumulator of the wrong shape", "[errors]") {
@@ -498,7 +520,8 @@ TEST_CASE("errors: tk::dot accumulator of the wrong shape", "[errors]") {
     line = __LINE__ + 1;
     acc = tk::dot(a, b, acc);
   });
-  trace_and_interpret(k, line, "tk::dot: the accumulator is [16, 32] but a x b is [16, 64]");
+  tk_test::trace_and_interpret(this_file, k, line,
+                               "tk::dot: the accumulator is [16, 32] but a x b is [16, 64]");
 }
 
 TEST_CASE("errors: tk::reshape to a different number of elements", "[errors]") {
@@ -509,8 +532,8 @@ TEST_CASE("errors: tk::reshape to a different number of elements", "[errors]") {
     auto y = tk::reshape(x, {4, 8});
     (void)y;
   });
-  trace_and_interpret(k, line,
-                      "tk::reshape: cannot reshape [16] (16 elements) to [4, 8] (32 elements)");
+  tk_test::trace_and_interpret(
+      this_file, k, line, "tk::reshape: cannot reshape [16] (16 elements) to [4, 8] (32 elements)");
 }
 
 TEST_CASE("errors: tk::permute with an invalid order", "[errors]") {
@@ -522,9 +545,10 @@ TEST_CASE("errors: tk::permute with an invalid order", "[errors]") {
       auto y = tk::permute(x, {0, 0});
       (void)y;
     });
-    trace_and_interpret(k, line,
-                        "tk::permute: the order must list each dimension 0..1 exactly once, got "
-                        "[0, 0]");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::permute: the order must list each dimension 0..1 exactly once, got "
+        "[0, 0]");
   }
   SECTION("dimension out of range") {
     auto k = tk::jit("k", [&] {
@@ -533,7 +557,8 @@ TEST_CASE("errors: tk::permute with an invalid order", "[errors]") {
       auto y = tk::permute(x, {2, 3, 0});
       (void)y;
     });
-    trace_and_interpret(k, line, "each dimension 0..2 exactly once, got [2, 3, 0]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "each dimension 0..2 exactly once, got [2, 3, 0]");
   }
 }
 
@@ -546,9 +571,10 @@ TEST_CASE("errors: tk::expand_dims with an axis out of range", "[errors]") {
       auto y = tk::expand_dims(x, 2);
       (void)y;
     });
-    trace_and_interpret(k, line,
-                        "tk::expand_dims: axis 2 is out of range for a block of rank 2 (valid: "
-                        "-2 to 1)");
+    tk_test::trace_and_interpret(
+        this_file, k, line,
+        "tk::expand_dims: axis 2 is out of range for a block of rank 2 (valid: "
+        "-2 to 1)");
   }
   SECTION("negative") {
     auto k = tk::jit("k", [&] {
@@ -557,7 +583,7 @@ TEST_CASE("errors: tk::expand_dims with an axis out of range", "[errors]") {
       auto y = tk::expand_dims(x, -3);
       (void)y;
     });
-    trace_and_interpret(k, line, "tk::expand_dims: axis -3 is out of range");
+    tk_test::trace_and_interpret(this_file, k, line, "tk::expand_dims: axis -3 is out of range");
   }
 }
 
@@ -570,7 +596,8 @@ TEST_CASE("errors: tk::broadcast_to an incompatible shape", "[errors]") {
       auto y = tk::broadcast_to(x, {4, 32});
       (void)y;
     });
-    trace_and_interpret(k, line, "tk::broadcast_to: shapes [16] and [4, 32] do not broadcast");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::broadcast_to: shapes [16] and [4, 32] do not broadcast");
   }
   SECTION("target smaller than the block") {
     auto k = tk::jit("k", [&] {
@@ -579,7 +606,8 @@ TEST_CASE("errors: tk::broadcast_to an incompatible shape", "[errors]") {
       auto y = tk::broadcast_to(x, {1});
       (void)y;
     });
-    trace_and_interpret(k, line, "tk::broadcast_to: shape [16] cannot be broadcast to [1]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::broadcast_to: shape [16] cannot be broadcast to [1]");
   }
 }
 
@@ -591,7 +619,8 @@ TEST_CASE("errors: tk::program_id axis out of range", "[errors]") {
       auto pid = tk::program_id(3);
       (void)pid;
     });
-    trace_and_interpret(k, line, "tk::program_id: axis must be 0, 1 or 2, got 3");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::program_id: axis must be 0, 1 or 2, got 3");
   }
   SECTION("tk::num_programs(-1)") {
     auto k = tk::jit("k", [&] {
@@ -599,7 +628,8 @@ TEST_CASE("errors: tk::program_id axis out of range", "[errors]") {
       auto n = tk::num_programs(-1);
       (void)n;
     });
-    trace_and_interpret(k, line, "tk::num_programs: axis must be 0, 1 or 2, got -1");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::num_programs: axis must be 0, 1 or 2, got -1");
   }
 }
 
@@ -616,7 +646,7 @@ TEST_CASE("errors: block handle used without a value", "[errors]") {
       auto y = x * 2.0f;
       (void)y;
     });
-    trace_and_interpret(k, line, message);
+    tk_test::trace_and_interpret(this_file, k, line, message);
   }
   SECTION("math function") {
     auto k = tk::jit("k", [&] {
@@ -625,7 +655,7 @@ TEST_CASE("errors: block handle used without a value", "[errors]") {
       auto y = tk::exp(x);
       (void)y;
     });
-    trace_and_interpret(k, line, message);
+    tk_test::trace_and_interpret(this_file, k, line, message);
   }
   SECTION("reduction") {
     auto k = tk::jit("k", [&] {
@@ -634,7 +664,7 @@ TEST_CASE("errors: block handle used without a value", "[errors]") {
       auto y = tk::sum(x, 0);
       (void)y;
     });
-    trace_and_interpret(k, line, message);
+    tk_test::trace_and_interpret(this_file, k, line, message);
   }
   SECTION("tk::zeros_like") {
     auto k = tk::jit("k", [&] {
@@ -643,7 +673,7 @@ TEST_CASE("errors: block handle used without a value", "[errors]") {
       auto y = tk::zeros_like(x);
       (void)y;
     });
-    trace_and_interpret(k, line, message);
+    tk_test::trace_and_interpret(this_file, k, line, message);
   }
   SECTION("shape()") {
     auto k = tk::jit("k", [&] {
@@ -652,7 +682,7 @@ TEST_CASE("errors: block handle used without a value", "[errors]") {
       auto rows = x.shape()[0];
       (void)rows;
     });
-    trace_and_interpret(k, line, message);
+    tk_test::trace_and_interpret(this_file, k, line, message);
   }
   SECTION("moved-from value stored") {
     auto k = tk::jit("k", [&](tk::ptr<float> p) {
@@ -663,7 +693,7 @@ TEST_CASE("errors: block handle used without a value", "[errors]") {
       line = __LINE__ + 1;
       tk::store(p + cols, x);
     });
-    trace_and_interpret(k, line, message, out);
+    tk_test::trace_and_interpret(this_file, k, line, message, out);
   }
 }
 
@@ -700,9 +730,10 @@ TEST_CASE("errors: tk::for_range carries a handle that has no value before the l
     line = __LINE__ + 1;
     tk::for_range(0, 4, [&](tk::i32) { acc = tk::zeros<float>({16}); });
   });
-  trace_and_interpret(k, line,
-                      "tk::for_range: a block handle assigned in the body has no value before it; "
-                      "initialize it (e.g. with tk::zeros) before the tk::for_range");
+  tk_test::trace_and_interpret(
+      this_file, k, line,
+      "tk::for_range: a block handle assigned in the body has no value before it; "
+      "initialize it (e.g. with tk::zeros) before the tk::for_range");
 }
 
 TEST_CASE("errors: tk::for_range body leaves a carried handle without a value", "[errors]") {
@@ -712,8 +743,9 @@ TEST_CASE("errors: tk::for_range body leaves a carried handle without a value", 
     line = __LINE__ + 1;
     tk::for_range(0, 4, [&](tk::i32) { acc = tk::block<float, 1>(); });
   });
-  trace_and_interpret(k, line,
-                      "tk::for_range: a carried block handle was left without a value by the body");
+  tk_test::trace_and_interpret(
+      this_file, k, line,
+      "tk::for_range: a carried block handle was left without a value by the body");
 }
 
 TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
@@ -724,8 +756,8 @@ TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
       line = __LINE__ + 1;
       tk::for_range(0, 4, [&](tk::i32) { acc = tk::zeros<float>({32}); });
     });
-    trace_and_interpret(
-        k, line,
+    tk_test::trace_and_interpret(
+        this_file, k, line,
         "tk::for_range: a carried value changes from f32 [16] to f32 [32] in the body; a "
         "carried value must keep its type and shape");
   }
@@ -740,7 +772,8 @@ TEST_CASE("errors: loop-carried value changes shape", "[errors]") {
                    i = i + 1;
                  });
     });
-    trace_and_interpret(k, line, "tk::while_: a carried value changes from f32 [16] to f32 [32]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::while_: a carried value changes from f32 [16] to f32 [32]");
   }
 }
 
@@ -755,8 +788,8 @@ TEST_CASE("errors: a carried value that changes shape where the interpreter runs
       line = __LINE__ + 1;
       tk::for_range(0, n, [&](tk::i32) { acc = tk::zeros<float>({8}); });
     });
-    trace_and_interpret(k, line, "tk::for_range: a carried value changes from f32 [16] to f32 [8]",
-                        0);
+    tk_test::trace_and_interpret(
+        this_file, k, line, "tk::for_range: a carried value changes from f32 [16] to f32 [8]", 0);
   }
   SECTION("tk::while_ whose condition is false at once") {
     auto k = tk::jit("k", [&] {
@@ -769,7 +802,8 @@ TEST_CASE("errors: a carried value that changes shape where the interpreter runs
                    i = i + 1;
                  });
     });
-    trace_and_interpret(k, line, "tk::while_: a carried value changes from i32 [16] to i32 [8]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::while_: a carried value changes from i32 [16] to i32 [8]");
   }
   SECTION("tk::if_, the branch not taken") {
     auto k = tk::jit("k", [&] {
@@ -778,7 +812,8 @@ TEST_CASE("errors: a carried value that changes shape where the interpreter runs
       line = __LINE__ + 1;
       tk::if_(pid == 1, [&] { x = tk::zeros<float>({32}); }, [&] { x = x + 1.0f; });
     });
-    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [32] to f32 [16]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::if_: a carried value changes from f32 [32] to f32 [16]");
   }
   SECTION("tk::if_, a result of another type in the branch not taken") {
     auto k = tk::jit("k", [&] {
@@ -788,7 +823,8 @@ TEST_CASE("errors: a carried value that changes shape where the interpreter runs
           pid == 0, [&] { return tk::zeros<float>({16}); }, [&] { return tk::zeros<float>({8}); });
       (void)x;
     });
-    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [16] to f32 [8]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::if_: a carried value changes from f32 [16] to f32 [8]");
   }
 }
 
@@ -822,14 +858,16 @@ TEST_CASE("errors: tk::for_range step that is not positive", "[errors]") {
       line = __LINE__ + 1;
       tk::for_range(0, 4, 0, [&](tk::i32) {});
     });
-    trace_and_interpret(k, line, "tk::for_range: the step must be positive, got 0");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::for_range: the step must be positive, got 0");
   }
   SECTION("literal step -1") {
     auto k = tk::jit("k", [&] {
       line = __LINE__ + 1;
       tk::for_range(4, 0, -1, [&](tk::i32) {});
     });
-    trace_and_interpret(k, line, "tk::for_range: the step must be positive, got -1");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::for_range: the step must be positive, got -1");
   }
   SECTION("step computed in the kernel (interpreter)") {
     auto k = tk::jit("k", [&] {
@@ -850,8 +888,9 @@ TEST_CASE("errors: tk::if_ assigns a handle without a value in only one branch",
     line = __LINE__ + 1;
     tk::if_(pid == 0, [&] { x = tk::zeros<float>({16}); });
   });
-  trace_and_interpret(
-      k, line, "tk::if_: a block handle assigned in only one branch has no value before the if");
+  tk_test::trace_and_interpret(
+      this_file, k, line,
+      "tk::if_: a block handle assigned in only one branch has no value before the if");
 }
 
 TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
@@ -863,7 +902,8 @@ TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
       line = __LINE__ + 1;
       tk::if_(pid == 0, [&] { x = tk::zeros<float>({32}); });
     });
-    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [32] to f32 [16]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::if_: a carried value changes from f32 [32] to f32 [16]");
   }
   SECTION("returned blocks") {
     auto k = tk::jit("k", [&] {
@@ -873,7 +913,8 @@ TEST_CASE("errors: tk::if_ branches disagree on a shape", "[errors]") {
           pid == 0, [&] { return tk::zeros<float>({16}); }, [&] { return tk::zeros<float>({32}); });
       (void)x;
     });
-    trace_and_interpret(k, line, "tk::if_: a carried value changes from f32 [16] to f32 [32]");
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::if_: a carried value changes from f32 [16] to f32 [32]");
   }
 }
 

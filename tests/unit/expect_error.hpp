@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <tk/error.hpp>
+#include <tk/kernel.hpp>
 
 #include <cstdint>
 #include <string>
@@ -37,6 +38,19 @@ void expect_error(std::string_view file, const int &line, std::string_view messa
     return;
   }
   FAIL("expected a tk::error containing \"" << message << "\", but none was thrown");
+}
+
+/// Checks the error of kernel `k` with `args` on both paths, in two sections: tracing it
+/// (`.ir()`) and running it on the interpreter over one program.
+template <class K, class... A>
+void trace_and_interpret(std::string_view file, const K &k, const int &line,
+                         std::string_view message, const A &...args) {
+  SECTION("trace") {
+    expect_error(file, line, message, [&] { (void)k.ir(args...); });
+  }
+  SECTION("interpreter") {
+    expect_error(file, line, message, [&] { k.interpret(tk::grid(1), args...); });
+  }
 }
 
 } // namespace tk_test
