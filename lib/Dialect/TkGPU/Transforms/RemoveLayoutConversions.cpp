@@ -320,6 +320,12 @@ struct ViewBeforeConversion : RewritePattern {
       auto layout = convert ? dyn_cast<BlockedEncodingAttr>(layoutOf(convert.getSrc())) : nullptr;
       if (!layout || (source && layout != source) || isCheap(convert.getSrc().getDefiningOp()))
         return rewriter.notifyMatchFailure(op, "operands not all converted from one layout");
+      // A loop-carried value's layout is LoopCarriedLayout's choice, made from the conversions
+      // of the value it carries: moving one across a transpose would change that choice each
+      // time, and loop (`x = maximum(x, trans(x))`).
+      if (auto arg = dyn_cast<BlockArgument>(convert.getSrc());
+          arg && isa<scf::ForOp>(arg.getOwner()->getParentOp()))
+        return rewriter.notifyMatchFailure(op, "a loop-carried value: LoopCarriedLayout's");
       source = layout;
       operands.push_back(convert.getSrc());
     }
@@ -424,14 +430,28 @@ struct ReduceBeforeConversion : OpRewritePattern<tk::ReduceOp> {
   }
 };
 
+/// Rewrites allowed per op of the module before the greedy driver stops: far above what any
+/// kernel needs (each op is rebuilt in a few layouts at most).
+constexpr int64_t kMaxRewritesPerOp = 64;
+
+int64_t countOps(Operation *root) {
+  int64_t n = 0;
+  root->walk([&](Operation *) { ++n; });
+  return n;
+}
+
 struct RemoveLayoutConversions
     : tkgpu::impl::TkRemoveLayoutConversionsBase<RemoveLayoutConversions> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RematerializeCheap, HoistConversion, SinkConversion, ReduceBeforeConversion,
                  LoopCarriedLayout, BroadcastBeforeConversion, ViewBeforeConversion>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    // The IR is valid after every rewrite, so a pass that stops short of a fixed point (a
+    // cycle between patterns no rule foresaw) leaves a correct kernel with a conversion too many;
+    // the bound keeps such a cycle from compiling forever.
+    GreedyRewriteConfig config;
+    config.setMaxNumRewrites(kMaxRewritesPerOp * countOps(getOperation()));
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns), config);
   }
 };
 

@@ -365,3 +365,29 @@ func.func @scaled_rows(%x: tensor<64x32xf16, #l>, %s: tensor<64x1xf16, #d>) -> t
   %2 = arith.mulf %0, %1 : tensor<64x32xf16, #d>
   func.return %2 : tensor<64x32xf16, #d>
 }
+
+// -----
+
+// A loop-carried value that is transposed and combined with itself (`x = maximum(x, trans(x))`):
+// LoopCarriedLayout carries it in the transpose's layout, and the conversion of the carried value
+// before tk.trans stays where it is (moving it after the transpose would flip the carried layout
+// back, without end). One conversion per iteration, as written.
+// CHECK-LABEL: func.func @carried_transpose
+// CHECK: scf.for {{.*}} -> (tensor<16x16xf32, #[[T:[a-z0-9]+]]>)
+// CHECK-NEXT: %[[C:.+]] = tkgpu.convert_layout %{{.+}} : tensor<16x16xf32, #[[T]]> -> tensor<16x16xf32, #[[A:[a-z0-9]+]]>
+// CHECK-NEXT: %[[X:.+]] = tk.trans %[[C]] {order = array<i32: 1, 0>} : tensor<16x16xf32, #[[A]]> -> tensor<16x16xf32, #[[T]]>
+// CHECK-NEXT: arith.maximumf %{{.+}}, %[[X]] : tensor<16x16xf32, #[[T]]>
+// CHECK-NEXT: scf.yield
+#a = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+func.func @carried_transpose(%x: tensor<16x16xf32, #a>, %n: i32) -> tensor<16x16xf32, #a> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<16x16xf32, #a>) : i32 {
+    %t = tk.trans %v {order = array<i32: 1, 0>} : tensor<16x16xf32, #a> -> tensor<16x16xf32, #t>
+    %c = tkgpu.convert_layout %t : tensor<16x16xf32, #t> -> tensor<16x16xf32, #a>
+    %m = arith.maximumf %v, %c : tensor<16x16xf32, #a>
+    scf.yield %m : tensor<16x16xf32, #a>
+  }
+  func.return %r : tensor<16x16xf32, #a>
+}
