@@ -152,7 +152,7 @@ auto bits_formats =
                                tk::mx_format::e5m2, {.fast_math = FAST.value}));
     });
 
-TEST_CASE("tk::dot_scaled: bf16 or fp16 bits with scales x e5m2 bytes; a 0xFF scale is NaN",
+TEST_CASE("tk::dot_scaled: bf16 or fp16 bits with scales x e5m2 bytes, and the NaN of a 0xFF scale",
           "[interpreter][numerics][dot_scaled]") {
   TK_TEST_RANDOM(gen);
   const bool fp16 = GENERATE(false, true), fast = GENERATE(false, true);
