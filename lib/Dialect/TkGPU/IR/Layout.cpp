@@ -518,7 +518,8 @@ BlockedEncodingAttr mlir::tkgpu::getReshapedLayout(BlockedEncodingAttr layout,
       result[rank - 1] * result[rank] == shape[last] && order[0] == last && result[rank] > 0 &&
       size[last] % result[rank] == 0) {
     const auto c = unsigned(result[rank]);
-    llvm::SmallVector<unsigned> newSize(size), newLanes(lanes), newWarps(warps), newOrder{unsigned(rank)};
+    llvm::SmallVector<unsigned> newSize(size), newLanes(lanes), newWarps(warps),
+        newOrder{unsigned(rank)};
     newSize.back() /= c;
     newSize.push_back(c);
     newLanes.push_back(1);
