@@ -305,8 +305,9 @@ MATMUL_DTYPES = ["fp16", "bf16", "tf32", "int8", "fp8"]
 copy_gbps = 0.0
 
 
-def median_ms(fn, warmup=3, reps=20):
-    """Median milliseconds of fn(), each run timed with CUDA events on the current stream."""
+def median_ms(fn, warmup=3, reps=20, before=None):
+    """Median milliseconds of fn(), each run timed with CUDA events on the current stream;
+    before(), when given, runs ahead of each timed run, outside the events."""
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
@@ -314,6 +315,8 @@ def median_ms(fn, warmup=3, reps=20):
     stops = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     times = []
     for start, stop in zip(starts, stops):
+        if before is not None:
+            before()
         start.record()
         fn()
         stop.record()
@@ -951,21 +954,7 @@ def median_ms_cold_l2(fn, warmup=2, reps=20):
     global _flush
     if _flush is None:
         _flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        _flush.zero_()
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    times.sort()
-    return times[len(times) // 2]
+    return median_ms(fn, warmup, reps, before=_flush.zero_)
 
 
 def report_product(bench, shape, impl, ms, ops, nbytes, config, check):
