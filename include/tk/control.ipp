@@ -4,7 +4,11 @@
 /// TK_SEPARATE_COMPILATION is defined (docs/build-cost.md).
 #pragma once
 
+#include <tk/backend.h>
 #include <tk/control.hpp>
+
+#include <algorithm>
+#include <unordered_set>
 
 namespace tk::detail {
 
@@ -111,13 +115,83 @@ TK_DECL value_ref value_after(const branch_trace &branch, const handle_base *h,
   return old;
 }
 
+TK_DECL void check_range_options(const range_options &options, loc_t loc) {
+  if (options.num_stages != -1 &&
+      (options.num_stages < TK_NUM_STAGES_MIN || options.num_stages > TK_NUM_STAGES_MAX))
+    fail(loc, "tk::for_range: num_stages is ", options.num_stages,
+         "; it must be " TK_NUM_STAGES_RANGE ", or -1 for the kernel's num_stages");
+  if (options.loop_unroll_factor < 0)
+    fail(loc, "tk::for_range: loop_unroll_factor is ", options.loop_unroll_factor,
+         "; it must be 0 or 1 (no unrolling) or a factor from 2 up");
+}
+
+/// The attributes the options give a traced `scf.for` (none for the defaults).
+TK_DECL std::string range_attributes(const range_options &options) {
+  std::string attrs;
+  auto add = [&](const std::string &attr) { attrs += (attrs.empty() ? "" : ", ") + attr; };
+  if (options.flatten)
+    add("tk.flatten");
+  if (options.loop_unroll_factor != 0)
+    add("tk.loop_unroll_factor = " + std::to_string(options.loop_unroll_factor) + " : i32");
+  if (options.num_stages != -1)
+    add("tk.num_stages = " + std::to_string(options.num_stages) + " : i32");
+  return attrs;
+}
+
+/// Whether `o` (or an op of the regions it holds) reads a value of `variant`.
+TK_DECL bool reads_any(const op &o, const std::unordered_set<const value *> &variant) {
+  for (const value_ref &v : o.operands)
+    if (variant.count(v.get()))
+      return true;
+  for (const region &nested : o.regions)
+    for (const owned<op> &inner : nested.ops)
+      if (reads_any(*inner, variant))
+        return true;
+  return false;
+}
+
+/// A flattened loop's body `r`: exactly one `scf.for` at its top level, whose bounds and step do
+/// not depend on the outer loop's induction variable or carried values (the nests
+/// tk-flatten-loops flattens).
+TK_DECL void check_flattenable(const region &r, loc_t loc) {
+  std::unordered_set<const value *> variant;
+  for (const value_ref &arg : r.args)
+    variant.insert(arg.get());
+  const op *inner = nullptr;
+  int loops = 0;
+  for (const owned<op> &o : r.ops) {
+    if (o->form == syntax::scf_for) {
+      ++loops;
+      inner = o.get();
+    }
+    if (reads_any(*o, variant))
+      for (const value_ref &result : o->results)
+        variant.insert(result.get());
+  }
+  if (loops != 1)
+    fail(loc,
+         "tk::for_range: flatten needs a body holding exactly one tk::for_range (not inside "
+         "a tk::if_ or tk::while_); this one holds ",
+         loops);
+  for (std::size_t k = 0; k < 3; ++k)
+    if (variant.count(inner->operands[k].get()))
+      fail(inner->loc, "tk::for_range: the ",
+           k == 0   ? "lower bound"
+           : k == 1 ? "upper bound"
+                    : "step",
+           " of the loop in a flattened loop depends on the outer loop's induction variable or "
+           "carried values; flatten needs the inner loop's bounds and step to be the same on "
+           "every outer iteration");
+}
+
 TK_DECL void for_range(const term &lo, const term &hi, const term &step, elem_type iv_type,
-                       loop_body body, loc_t loc) {
+                       const range_options &options, loop_body body, loc_t loc) {
+  check_range_options(options, loc);
   context &ctx = active(loc);
   if (!step.v && step.i <= 0) // a literal step: caught when tracing too, not only when run
     fail(loc, "tk::for_range: the step must be positive, got ", step.i);
   if (!ctx.tracing())
-    check_as_traced(ctx, [&] { for_range(lo, hi, step, iv_type, body, loc); });
+    check_as_traced(ctx, [&] { for_range(lo, hi, step, iv_type, options, body, loc); });
   const value_ref lb = scalar_int(lo, iv_type, loc), ub = scalar_int(hi, iv_type, loc),
                   st = scalar_int(step, iv_type, loc);
   if (!ctx.tracing()) {
@@ -139,6 +213,7 @@ TK_DECL void for_range(const term &lo, const term &hi, const term &step, elem_ty
   o->form = syntax::scf_for;
   o->operands = {lb, ub, st};
   o->loc = loc;
+  o->attrs = range_attributes(options);
   o->regions.resize(1);
   region &r = o->regions[0];
   {
@@ -160,6 +235,8 @@ TK_DECL void for_range(const term &lo, const term &hi, const term &step, elem_ty
                 "its trace must not depend on anything but its inputs");
     record("scf.yield", syntax::terminator, yields, {}, "", loc);
   }
+  if (options.flatten)
+    check_flattenable(r, loc);
   for (auto &[h, old] : carried) {
     o->results.push_back(make_value_like(*old));
     h->v_ = o->results.back();
@@ -273,6 +350,17 @@ TK_DECL void while_(traced_block condition, function_ref<void()> body, loc_t loc
     h->v_ = o->results.back();
   }
   append(ctx, std::move(o));
+}
+
+TK_DECL void static_print_line(const std::string &text) {
+  if (context *ctx = current_context()) {
+    std::vector<std::string> &printed = ctx->static_prints;
+    if (std::find(printed.begin(), printed.end(), text) != printed.end())
+      return;
+    printed.push_back(text);
+  }
+  std::printf("%s\n", text.c_str());
+  std::fflush(stdout);
 }
 
 } // namespace tk::detail

@@ -285,6 +285,8 @@ TK_DECL void printer::print_op(const op &o, int ind) {
     out_ += " : " + mlir_type(*o.operands[0]) + " {\n";
     print_block(body, ind + 2, false);
     out_ += indent(ind) + "}";
+    if (!o.attrs.empty()) // tk::range_options
+      out_ += " {" + o.attrs + "}";
     break;
   }
   case syntax::scf_if: {

@@ -76,10 +76,11 @@ struct context {
   std::uint64_t generation = 0;       ///< this trace or program instance; values record it
   std::uint64_t first_generation = 0; ///< interpret: the launch's program instance (0, 0, 0)
   const kernel_origin *origin = nullptr;
-  std::vector<buffer_extent> extents; ///< interpret: per launch argument, when any is a buffer
-  bool checked = false;               ///< interpret: the checks of TK_INTERPRET_CHECK
-  bool debug = false;                 ///< device asserts on (launch_options::debug, TK_DEBUG)
-  std::vector<assert_site> asserts;   ///< trace: the kernel's asserts, in `id` order
+  std::vector<buffer_extent> extents;     ///< interpret: per launch argument, when any is a buffer
+  bool checked = false;                   ///< interpret: the checks of TK_INTERPRET_CHECK
+  bool debug = false;                     ///< device asserts on (launch_options::debug, TK_DEBUG)
+  std::vector<assert_site> asserts;       ///< trace: the kernel's asserts, in `id` order
+  std::vector<std::string> static_prints; ///< the lines tk::static_print printed (once each)
 
   region &body() { return *frames.back().body; }
   bool tracing() const { return kind == mode::trace; }
