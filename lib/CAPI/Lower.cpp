@@ -9,6 +9,7 @@
 
 #include "Conversion/TkToLLVM/Passes.h"
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/Tk/Transforms/Passes.h"
 #include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 
@@ -44,6 +45,8 @@ std::unique_ptr<Pass> tmaDescriptors(const LoweringOptions &options) {
     return nullptr; // no TMA, or a caller that does not encode maps
   return tkgpu::createTkTmaDescriptors();
 }
+std::unique_ptr<Pass> flattenLoops(const LoweringOptions &) { return createTkFlattenLoops(); }
+std::unique_ptr<Pass> unrollLoops(const LoweringOptions &) { return createTkUnrollLoops(); }
 std::unique_ptr<Pass> legalizeFp8(const LoweringOptions &options) {
   return tkgpu::createTkLegalizeFp8(tkgpu::TkLegalizeFp8Options{options.computeCapability});
 }
@@ -137,6 +140,7 @@ constexpr Stage kStages[] = {
     {"tk-tma-descriptors",           tmaDescriptors, true}, // tensor maps, where TMA can copy
     {"tk-rewrite-tensor-descriptors", rewriteTensorDescriptors, true}, // to pointer blocks
     {"tk-legalize-fp8",              legalizeFp8, true},   // fp8 math in f32, fp8 as bytes
+    {"tk-flatten-loops",             flattenLoops, true},  // tk.flatten nests as one loop
     {"canonicalize",                 canonicalize, true},  // tk folders (splats), arith, DCE
     {"cse",                          cse, true},           // the front end repeats ranges, splats
     {"tk-assign-layouts",            assignLayouts, true}, // blocked layouts for every tensor
@@ -145,6 +149,7 @@ constexpr Stage kStages[] = {
     {"tk-accelerate-matmul",         accelerateMatmul, true}, // tensor-core layouts for tk.dot
     {"tk-remove-layout-conversions", removeLayoutConversions, true}, // the accumulator in loops
     {"tk-pipeline",                  pipeline, true},      // num_stages: cp.async ahead of dots
+    {"tk-unroll-loops",              unrollLoops, true},   // tk.loop_unroll_factor
     {"tk-allocate-shared-memory",    allocateSharedMemory, true}, // offsets, the module's total
     {"tk-to-llvm",                   toLLVM, true},        // tk/tkgpu -> LLVM + NVVM; scf kept
     {"convert-scf-to-cf",            scfToCF, false},      // loops, ifs, masked accesses

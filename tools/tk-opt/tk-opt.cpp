@@ -10,6 +10,7 @@
 #include "CAPI/Nesting.h"
 #include "Conversion/TkToLLVM/Passes.h"
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Dialect/Tk/Transforms/Passes.h"
 #include "Dialect/TkGPU/IR/Dialect.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
 #include "TestPasses.h"
@@ -32,6 +33,7 @@
 
 int main(int argc, char **argv) {
   mlir::tk::test::registerTestPasses(); // tests/lib
+  mlir::tk::registerTkPasses();
   mlir::tkgpu::registerTkGPUPasses();
   mlir::tk::registerTkToLLVMPasses();
   // Every other stage of lib/CAPI/Lower.cpp's pipeline, runnable by name as tk_compile runs it.

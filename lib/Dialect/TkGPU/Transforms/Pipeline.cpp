@@ -19,6 +19,11 @@
 /// gains nothing from the tensor cores waiting less, and its loads are already overlapped by
 /// the warps of other programs. num_stages = 1 turns the pass off.
 ///
+/// A loop's own `tk.num_stages` (tk::range_options, Triton's `tl.range(num_stages=...)`) takes
+/// the place of the pass's option for that loop: 1 leaves it unpipelined, 4 pipelines it four
+/// stages deep in a kernel of three. The pipelined loop keeps the loop's other `tk.` attributes
+/// (tk-unroll-loops's `tk.loop_unroll_factor`).
+///
 /// The ring. With num_stages tiles per load, the copies of iteration i + num_stages - 1 go
 /// into the slot iteration i - 1 read, as soon as iteration i starts: the barrier of the wait
 /// that starts it has freed that slot. With num_stages - 1 tiles, as Triton has them, they go
@@ -541,6 +546,10 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
   options.supportDynamicLoops = true;
   options.predicateFn = predicate;
   rewriter.setInsertionPoint(loop);
+  SmallVector<NamedAttribute> loopAttrs =
+      llvm::to_vector(llvm::make_filter_range(loop->getDiscardableAttrs(), [](NamedAttribute a) {
+        return a.getName().strref().starts_with("tk.");
+      }));
   FailureOr<scf::ForOp> pipelined = scf::pipelineForLoop(rewriter, loop, options);
   if (failed(pipelined)) {
     // canPipeline checked; the pipeliner's remaining refusals concern loops this pass never
@@ -548,6 +557,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<Candidate> candidates, unsign
     loop.emitError("tk-pipeline: the loop could not be pipelined");
     return;
   }
+  for (NamedAttribute attr : loopAttrs)
+    (*pipelined)->setAttr(attr.getName(), attr.getValue());
   rewriter.setInsertionPointAfter(*pipelined);
   if (!asyncResults.empty()) {
     SmallVector<Value> results;
@@ -707,6 +718,13 @@ void loadTileDirectly(DirectTile &tile) {
   rewriter.eraseOp(load);
 }
 
+/// The num_stages of `loop`: its own `tk.num_stages` (tk::range_options), else the kernel's.
+unsigned loopStages(scf::ForOp loop, unsigned kernelStages) {
+  if (auto attr = loop->getAttrOfType<IntegerAttr>("tk.num_stages"))
+    return unsigned(std::max<int64_t>(1, attr.getInt()));
+  return kernelStages;
+}
+
 struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
   using TkPipelineBase::TkPipelineBase;
 
@@ -723,7 +741,13 @@ struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
       setTensorMapBoxes(cast<BlockArgument>(tile.load.getDesc()), tile.boxes);
       loadTileDirectly(tile);
     }
-    if (numStages < 2)
+    // The loops to pipeline: those of num_stages 2 or more, their own or the kernel's.
+    llvm::DenseMap<Operation *, unsigned> stagesOf;
+    module.walk([&](scf::ForOp loop) {
+      if (const unsigned stages = loopStages(loop, numStages); stages >= 2)
+        stagesOf[loop] = stages;
+    });
+    if (stagesOf.empty())
       return;
     tk::AxisInfoResult axisInfo(module);
     if (!axisInfo.succeeded())
@@ -731,6 +755,8 @@ struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
     // Every loop's candidates first: the analysis describes the IR before any rewrite.
     SmallVector<std::pair<scf::ForOp, SmallVector<Candidate>>> loops;
     module.walk([&](scf::ForOp loop) {
+      if (!stagesOf.contains(loop))
+        return;
       SmallVector<Candidate> candidates = findCandidates(loop, axisInfo);
       if (!candidates.empty())
         loops.emplace_back(loop, std::move(candidates));
@@ -740,10 +766,12 @@ struct TkPipelinePass : tkgpu::impl::TkPipelineBase<TkPipelinePass> {
     llvm::DenseMap<BlockArgument, TmaTileBoxes> maps = keepConsistentTmaCandidates(loops);
     llvm::erase_if(loops, [](auto &l) { return l.second.empty(); });
     const unsigned numWarps = TkGPUDialect::getModuleNumWarps(module);
-    for (auto &[loop, candidates] : loops)
-      pipelineLoop(loop, candidates, numStages,
-                   chooseRingTiles(candidates, numStages, std::max(numWarps, 1u),
+    for (auto &[loop, candidates] : loops) {
+      const unsigned stages = stagesOf.lookup(loop);
+      pipelineLoop(loop, candidates, stages,
+                   chooseRingTiles(candidates, stages, std::max(numWarps, 1u),
                                    sharedPerMultiprocessor, sharedPerBlock));
+    }
     for (auto &[arg, boxes] : maps)
       setTensorMapBoxes(arg, boxes);
   }
