@@ -1,9 +1,11 @@
 /// @file control.cpp
-/// docs/writing-kernels.md: for_range, if_, while_, and how tracing runs bodies.
+/// docs/writing-kernels.md: for_range, if_, while_, loop options and compile-time helpers, and
+/// how tracing runs bodies.
 #include "doc_examples.hpp"
 
 #include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -62,7 +64,64 @@ auto scale_all =
     });
 // [/snippet]
 
+// [snippet:range_options]
+// Sums the rows of a rows x n matrix with a fixed number of programs, each taking rows pid,
+// pid + programs, ...: flattened, the two loops compile as one loop over every column block of
+// every row the program takes; the column loop asks for 4 stages and an unroll factor of 2.
+auto row_sums = tk::jit("row_sums", [](tk::ptr<float> sums, tk::ptr<const float> x, tk::i32 rows,
+                                       tk::i32 n, tk::constant<int> BLOCK) {
+  tk::for_range(tk::program_id(0), rows, tk::num_programs(0), {.flatten = true}, [&](tk::i32 row) {
+    auto acc = tk::zeros<float>({BLOCK}); // when a row starts
+    tk::for_range(0, n, BLOCK, {.num_stages = 4, .loop_unroll_factor = 2}, [&](tk::i32 start) {
+      auto cols = start + tk::arange(0, BLOCK);
+      acc += tk::load(x + row * n + cols, cols < n, 0.0f);
+    });
+    tk::store(sums + row, tk::sum(acc, 0)); // when it ends
+  });
+});
+// [/snippet]
+
+// [snippet:static_helpers]
+auto scaled_copy = tk::jit(
+    "scaled_copy", [](tk::ptr<float> out, tk::ptr<const float> in, tk::constant<int> BLOCK) {
+      tk::static_assert_(BLOCK % 16 == 0, "BLOCK must be a multiple of 16");
+      auto offs = tk::arange(0, BLOCK);
+      tk::static_print("offs", offs, "BLOCK", BLOCK); // once per trace: offs i32[32] BLOCK 32
+      // Triton's static_range: a C++ loop runs while tracing, recording four loads and stores.
+      for (int part = 0; part < 4; ++part) {
+        auto at = part * BLOCK + offs;
+        tk::store(out + at, tk::load(in + at) * float(part + 1));
+      }
+      // Where the index must be a compile-time constant: std::get<i> of a tuple of blocks.
+      auto ends = std::make_tuple(tk::arange(0, 16), tk::arange(0, 32));
+      tk::static_for<0, 2>([&](auto i) {
+        auto block = std::get<i>(ends);
+        tk::store(out + 4 * BLOCK + i * 16 + block, tk::cast<float>(block), block < 16);
+      });
+    });
+// [/snippet]
+
 } // namespace
+
+DOC_EXAMPLE("control.range_options") {
+  const int rows = 5, n = 300;
+  std::vector<float> x(std::size_t(rows * n)), sums(rows, -1.0f);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < n; ++c)
+      x[std::size_t(r * n + c)] = float(r + 1);
+  row_sums.interpret(tk::grid(2), sums.data(), x.data(), rows, n, 64);
+  doc::check(sums == std::vector<float>{300, 600, 900, 1200, 1500}, "row sums");
+}
+
+DOC_EXAMPLE("control.static_helpers") {
+  const int block = 32;
+  std::vector<float> in(4 * block, 1.0f), out(4 * block + 48, -1.0f);
+  scaled_copy.interpret(tk::grid(1), out.data(), in.data(), block);
+  doc::check(out[0] == 1.0f && out[3 * block + 5] == 4.0f, "the four parts, scaled");
+  doc::check(out[4 * block + 15] == 15.0f && out[4 * block + 16 + 15] == 15.0f &&
+                 out[4 * block + 16 + 16] == -1.0f,
+             "the two blocks of the tuple");
+}
 
 DOC_EXAMPLE("control.persistent") {
   const int n = 10000, block = 256;
