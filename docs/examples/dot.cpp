@@ -60,6 +60,22 @@ auto fp8_dot = tk::jit(
     });
 // [/snippet]
 
+// [snippet:dot_batched]
+// Four [16, 32] x [32, 16] products at once (one per head, say), f16 in and f16 out: Triton's
+// batched tl.dot with out_dtype=tl.float16.
+auto batched = tk::jit(
+    "batched", [](tk::ptr<tk::half> out, tk::ptr<const tk::half> a, tk::ptr<const tk::half> b) {
+      auto h = tk::arange(0, 4)(tk::_, tk::newaxis, tk::newaxis);    // [4, 1, 1]
+      auto r16 = tk::arange(0, 16)(tk::newaxis, tk::_, tk::newaxis); // [1, 16, 1]
+      auto r32 = tk::arange(0, 32)(tk::newaxis, tk::_, tk::newaxis); // [1, 32, 1]
+      auto c16 = tk::arange(0, 16)(tk::newaxis, tk::newaxis, tk::_); // [1, 1, 16]
+      auto c32 = tk::arange(0, 32)(tk::newaxis, tk::newaxis, tk::_); // [1, 1, 32]
+      auto x = tk::load(a + h * 512 + r16 * 32 + c32);               // [4, 16, 32]
+      auto y = tk::load(b + h * 512 + r32 * 16 + c16);               // [4, 32, 16]
+      tk::store(out + h * 256 + r16 * 16 + c16, tk::dot<tk::half>(x, y));
+    });
+// [/snippet]
+
 // [snippet:dot_scaled]
 // An MXFP4 weight (e2m1, two values to a byte, packed along K) times fp8 activations, each run
 // of 32 along K of both scaled by an e8m0 exponent: Triton's tl.dot_scaled.
@@ -168,4 +184,22 @@ DOC_EXAMPLE("dot.dot_scaled") {
       }
       doc::check(out[std::size_t(i * 32 + j)] == want, "dot_scaled");
     }
+}
+
+DOC_EXAMPLE("dot.batched") {
+  std::vector<tk::half> a(4 * 16 * 32), b(4 * 32 * 16), out(4 * 16 * 16);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = tk::half(double(int(i % 5) - 2));
+    b[i] = tk::half(double(int(i % 3) - 1) * 0.5);
+  }
+  batched.interpret(tk::grid(1), out.data(), a.data(), b.data());
+  for (int h = 0; h < 4; ++h)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        float want = 0; // small integers and halves: exact in f16
+        for (int k = 0; k < 32; ++k)
+          want += float(a[std::size_t(h * 512 + i * 32 + k)]) *
+                  float(b[std::size_t(h * 512 + k * 16 + j)]);
+        doc::check(float(out[std::size_t(h * 256 + i * 16 + j)]) == want, "batched dot");
+      }
 }

@@ -76,13 +76,16 @@ template <class X>
 concept any_block = detail::block_info<std::remove_cvref_t<X>>::is_block;
 
 /// A value from the user's C++ code that may meet a block: a number, a `tk::half`,
-/// `tk::bfloat16`, `tk::f8e4m3` or `tk::f8e5m2`, or a `tk::constant`.
+/// `tk::bfloat16`, an fp8 type (`tk::f8e4m3`, `tk::f8e5m2`, `tk::f8e4b8`, `tk::f8e5b16`), or a
+/// `tk::constant`.
 template <class X>
 concept literal =
     std::is_arithmetic_v<std::remove_cvref_t<X>> || std::is_same_v<std::remove_cvref_t<X>, half> ||
     std::is_same_v<std::remove_cvref_t<X>, bfloat16> ||
     std::is_same_v<std::remove_cvref_t<X>, f8e4m3> ||
     std::is_same_v<std::remove_cvref_t<X>, f8e5m2> ||
+    std::is_same_v<std::remove_cvref_t<X>, f8e4b8> ||
+    std::is_same_v<std::remove_cvref_t<X>, f8e5b16> ||
     detail::constant_info<std::remove_cvref_t<X>>::is_constant;
 
 /// Either a block or a literal.

@@ -1,10 +1,12 @@
 /// @file dot.hpp
 /// `tk::dot(a, b, acc)`: the matrix product of a [M, K] and a [K, N] block added to an [M, N]
-/// accumulator, for f16, bf16, f32 (TF32 by default, like Triton), fp8 (e4m3 and e5m2, which may
-/// be mixed) and i8 inputs.
+/// accumulator (or, batched, of [B, M, K] and [B, K, N] blocks), for f16, bf16, f32 (TF32 by
+/// default, like Triton), fp8 (e4m3 and e5m2, which may be mixed) and i8 inputs.
 #pragma once
 
 #include <tk/creation.hpp>
+
+#include <optional>
 
 namespace tk {
 
@@ -22,6 +24,17 @@ enum class input_precision {
   automatic,
 };
 
+/// Options of `tk::dot` beyond its operands, as Triton's keyword arguments:
+/// `tk::dot(a, b, acc, {.max_num_imprecise_acc = 32})`.
+struct dot_options {
+  tk::input_precision input_precision = tk::input_precision::automatic;
+  /// fp8 inputs with an f32 accumulator: Hopper's tensor cores add fp8 products with fewer bits
+  /// than f32; at most this many products along K are added that way before their sum joins
+  /// the accumulator in f32 (values up to 32, one instruction's K, give the most precise sum).
+  /// No value: no limit, Triton's default on Hopper. Other inputs, other GPUs: no effect.
+  std::optional<int> max_num_imprecise_acc = std::nullopt;
+};
+
 namespace detail {
 
 template <class A> constexpr bool is_fp8_v = std::is_same_v<A, f8e4m3> || std::is_same_v<A, f8e5m2>;
@@ -33,10 +46,25 @@ template <class A> struct dot_accumulator {
   using type = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
 };
 
+/// Whether C may accumulate products of A: the default type, or f16 for f16 and fp8 inputs.
+template <class A, class C>
+constexpr bool is_dot_accumulator_v =
+    std::is_same_v<C, typename dot_accumulator<A>::type> ||
+    (std::is_same_v<C, half> && (std::is_same_v<A, half> || is_fp8_v<A>));
+
+/// The result type of `tk::dot<Out>(a, b)`: Out, or the default accumulator for void.
+template <class A, class Out> struct dot_result {
+  using type = std::conditional_t<std::is_void_v<Out>, typename dot_accumulator<A>::type, Out>;
+  static_assert(std::is_void_v<Out> || is_dot_accumulator_v<A, Out>,
+                "tk::dot<Out>: the result type (Triton's out_dtype) must be float for float "
+                "inputs, or half for f16 and fp8 inputs, and std::int32_t for i8 inputs");
+};
+
 template <class A, int RA, class B, int RB> constexpr void check_dot() {
-  static_assert(RA == 2 && RB == 2,
-                "tk::dot multiplies 2-D blocks [M, K] x [K, N]; turn a vector into a matrix "
-                "with x(tk::_, tk::newaxis) or tk::expand_dims");
+  static_assert((RA == 2 || RA == 3) && RA == RB,
+                "tk::dot multiplies 2-D blocks [M, K] x [K, N], or 3-D ones [B, M, K] x "
+                "[B, K, N] batch by batch; turn a vector into a matrix with "
+                "x(tk::_, tk::newaxis) or tk::expand_dims");
   static_assert(std::is_same_v<A, B> || (is_fp8_v<A> && is_fp8_v<B>),
                 "tk::dot: both inputs must have the same element type (or be two fp8 types); "
                 "convert one with tk::cast");
@@ -54,51 +82,66 @@ template <class A> dot_precision precision_for(input_precision precision) {
                                                   : default_f32_precision();
 }
 
-template <class C>
-value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc,
-                   dot_precision precision, loc_t loc) {
-  const auto &sa = a->shape, &sb = b->shape;
-  if (sa[1] != sb[0])
-    fail(loc, "tk::dot: inner dimensions differ: a is ", to_string(sa), ", b is ", to_string(sb));
-  if (sa[0] < 16 || sa[1] < 16 || sb[1] < 16)
-    fail(loc, "tk::dot: every dimension must be at least 16 (tensor-core tiles), got a ",
-         to_string(sa), " and b ", to_string(sb));
-  const shape_t out{sa[0], sb[1]};
-  if (acc && acc->shape != out)
-    fail(loc, "tk::dot: the accumulator is ", to_string(acc->shape), " but a x b is ",
-         to_string(out));
-  const auto c = acc ? acc : const_value(elem_of<C>(), out, 0, 0, loc);
-  return dot(a, b, c, precision, loc);
+/// Checks the shapes of a x b (+ acc), 2-D or batched, and records or computes it; `acc` null
+/// for zeros of type `out`.
+TK_DECL value_ref dot_impl(const value_ref &a, const value_ref &b, const value_ref &acc,
+                           elem_type out, dot_precision precision, const dot_options &options,
+                           loc_t loc);
+
+template <class A, class C, int R, class B>
+block<C, R> dot_of(const block<A, R> &a, const block<B, R> &b, const block<C, R> *acc,
+                   const dot_options &options, loc_t loc) {
+  return block<C, R>(dot_impl(operand_of(a.v_, loc).v, operand_of(b.v_, loc).v,
+                              acc ? operand_of(acc->v_, loc).v : value_ref{}, elem_of<C>(),
+                              precision_for<A>(options.input_precision), options, loc));
 }
 
 } // namespace detail
 
-/// a x b, accumulated in f32 (i32 for i8 inputs). fp8 products are exact in f32; GPU tensor
-/// cores may add them with fewer bits than f32 (docs/writing-kernels.md, "Matrix products").
-template <class A, int RA, class B, int RB>
+/// a x b, accumulated in f32 (i32 for i8 inputs), or in `Out` (Triton's `out_dtype`: half for
+/// f16 and fp8 inputs). 2-D blocks [M, K] x [K, N], or 3-D ones [B, M, K] x [B, K, N]: B
+/// products. fp8 products are exact in f32; GPU tensor cores may add them with fewer bits than
+/// f32 (docs/writing-kernels.md, "Matrix products"; dot_options::max_num_imprecise_acc).
+template <class Out = void, class A, int RA, class B, int RB>
+auto dot(const block<A, RA> &a, const block<B, RB> &b, dot_options options,
+         std::source_location loc = std::source_location::current()) {
+  detail::check_dot<A, RA, B, RB>();
+  using C = typename detail::dot_result<A, Out>::type;
+  if constexpr (RA == RB)
+    return detail::dot_of<A, C, RA>(a, b, nullptr, options, loc);
+}
+
+/// a x b with `precision` for f32 inputs.
+template <class Out = void, class A, int RA, class B, int RB>
 auto dot(const block<A, RA> &a, const block<B, RB> &b,
          input_precision precision = input_precision::automatic,
          std::source_location loc = std::source_location::current()) {
-  detail::check_dot<A, RA, B, RB>();
-  using C = typename detail::dot_accumulator<A>::type;
-  return block<C, 2>(detail::dot_impl<C>(detail::operand_of(a.v_, loc).v,
-                                         detail::operand_of(b.v_, loc).v, {},
-                                         detail::precision_for<A>(precision), loc));
+  return tk::dot<Out>(a, b, dot_options{.input_precision = precision}, loc);
 }
 
-/// a x b + acc. The accumulator is f32 (or f16 for f16 inputs; f32 for fp8), i32 for i8 inputs.
-template <class A, int RA, class B, int RB, class C>
-block<C, 2> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, 2> &acc,
-                input_precision precision = input_precision::automatic,
-                std::source_location loc = std::source_location::current()) {
+/// a x b + acc. The accumulator is f32 (or f16 for f16 and fp8 inputs), i32 for i8 inputs.
+template <class A, int RA, class B, int RB, class C, int RC>
+block<C, RC> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, RC> &acc,
+                 dot_options options, std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
-  using Default = typename detail::dot_accumulator<A>::type;
-  static_assert(std::is_same_v<C, Default> || (std::is_same_v<C, half> && std::is_same_v<A, half>),
+  static_assert(RC == RA, "tk::dot: the accumulator must have the inputs' rank");
+  static_assert(detail::is_dot_accumulator_v<A, C>,
                 "tk::dot: the accumulator must be f32 for float inputs, fp8 included (or f16 "
-                "for f16 inputs), and i32 for i8 inputs");
-  return block<C, 2>(detail::dot_impl<C>(
-      detail::operand_of(a.v_, loc).v, detail::operand_of(b.v_, loc).v,
-      detail::operand_of(acc.v_, loc).v, detail::precision_for<A>(precision), loc));
+                "for f16 and fp8 inputs), and i32 for i8 inputs");
+  if constexpr (RA == RB && RC == RA)
+    return detail::dot_of<A, C, RA>(a, b, &acc, options, loc);
+}
+
+/// a x b + acc with `precision` for f32 inputs.
+template <class A, int RA, class B, int RB, class C, int RC>
+block<C, RC> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, RC> &acc,
+                 input_precision precision = input_precision::automatic,
+                 std::source_location loc = std::source_location::current()) {
+  return tk::dot(a, b, acc, dot_options{.input_precision = precision}, loc);
 }
 
 } // namespace tk
+
+#if !defined(TK_SEPARATE_COMPILATION)
+#include <tk/dot.ipp>
+#endif

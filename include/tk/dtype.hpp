@@ -26,8 +26,10 @@ enum class dtype : std::uint8_t {
   u16,
   u32,
   u64,
-  f8e4m3, ///< 8-bit float, 4 exponent bits, no infinities (tk::f8e4m3)
-  f8e5m2, ///< 8-bit float, 5 exponent bits (tk::f8e5m2)
+  f8e4m3,  ///< 8-bit float, 4 exponent bits, no infinities (tk::f8e4m3)
+  f8e5m2,  ///< 8-bit float, 5 exponent bits (tk::f8e5m2)
+  f8e4b8,  ///< 8-bit float, 4 exponent bits with bias 8, finite, no -0 (tk::f8e4b8)
+  f8e5b16, ///< 8-bit float, 5 exponent bits with bias 16, finite, no -0 (tk::f8e5b16)
   f16,
   bf16,
   f32,
@@ -40,10 +42,12 @@ enum class dtype : std::uint8_t {
 /// Every element type a block may hold, pointers aside. `bool` is Triton's i1.
 inline constexpr auto element_types =
     boost::hana::tuple_t<bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
-                         std::uint16_t, std::uint32_t, std::uint64_t, f8e4m3, f8e5m2, half,
-                         bfloat16, float, double>;
+                         std::uint16_t, std::uint32_t, std::uint64_t, f8e4m3, f8e5m2, f8e4b8,
+                         f8e5b16, half, bfloat16, float, double>;
 
-constexpr bool is_fp8(dtype d) { return d == dtype::f8e4m3 || d == dtype::f8e5m2; }
+constexpr bool is_fp8(dtype d) {
+  return d == dtype::f8e4m3 || d == dtype::f8e5m2 || d == dtype::f8e4b8 || d == dtype::f8e5b16;
+}
 constexpr bool is_float(dtype d) {
   return is_fp8(d) || d == dtype::f16 || d == dtype::bf16 || d == dtype::f32 || d == dtype::f64 ||
          d == dtype::weak_float;
@@ -62,6 +66,8 @@ constexpr int bit_width(dtype d) {
   case dtype::u8:
   case dtype::f8e4m3:
   case dtype::f8e5m2:
+  case dtype::f8e4b8:
+  case dtype::f8e5b16:
     return 8;
   case dtype::i16:
   case dtype::u16:
@@ -80,9 +86,9 @@ constexpr int bit_width(dtype d) {
 /// The name Triton and the printed IR use (`u32` prints as `i32` in IR, whose integers are
 /// signless).
 constexpr std::string_view name(dtype d) {
-  constexpr std::string_view names[] = {"i1",   "i8",  "i16", "i32",    "i64",    "u8",
-                                        "u16",  "u32", "u64", "f8e4m3", "f8e5m2", "f16",
-                                        "bf16", "f32", "f64", "ptr",    "int",    "float"};
+  constexpr std::string_view names[] = {
+      "i1",     "i8",     "i16",     "i32", "i64",  "u8",  "u16", "u32", "u64", "f8e4m3",
+      "f8e5m2", "f8e4b8", "f8e5b16", "f16", "bf16", "f32", "f64", "ptr", "int", "float"};
   return names[static_cast<int>(d)];
 }
 
@@ -104,6 +110,8 @@ TK_DTYPE_OF(std::uint32_t, u32);
 TK_DTYPE_OF(std::uint64_t, u64);
 TK_DTYPE_OF(f8e4m3, f8e4m3);
 TK_DTYPE_OF(f8e5m2, f8e5m2);
+TK_DTYPE_OF(f8e4b8, f8e4b8);
+TK_DTYPE_OF(f8e5b16, f8e5b16);
 TK_DTYPE_OF(half, f16);
 TK_DTYPE_OF(bfloat16, bf16);
 TK_DTYPE_OF(float, f32);
@@ -147,6 +155,8 @@ TK_TYPE_OF(u32, std::uint32_t);
 TK_TYPE_OF(u64, std::uint64_t);
 TK_TYPE_OF(f8e4m3, f8e4m3);
 TK_TYPE_OF(f8e5m2, f8e5m2);
+TK_TYPE_OF(f8e4b8, f8e4b8);
+TK_TYPE_OF(f8e5b16, f8e5b16);
 TK_TYPE_OF(f16, half);
 TK_TYPE_OF(bf16, bfloat16);
 TK_TYPE_OF(f32, float);

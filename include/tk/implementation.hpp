@@ -32,6 +32,7 @@
 #include <tk/detail/trace/value.ipp>
 #include <tk/device.ipp>
 #include <tk/device_buffer.ipp>
+#include <tk/dot.ipp>
 #include <tk/error.ipp>
 #include <tk/kernel.ipp>
 #include <tk/reduce.ipp>

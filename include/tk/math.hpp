@@ -341,7 +341,7 @@ auto cdiv(const A &a, const B &b, std::source_location loc = std::source_locatio
 
 /// Converts each element to `U` (float→int truncates toward zero; x→bool is x != 0). A float
 /// narrowed to a smaller float type rounds to nearest even, or as `mode` says (Triton's
-/// `fp_downcast_rounding`); conversions to f8e4m3 and f8e5m2 saturate at the largest finite value.
+/// `fp_downcast_rounding`); conversions to fp8 types saturate at the largest finite value.
 template <element U, class T, int R>
 block<U, R> cast(const block<T, R> &x, rounding mode,
                  std::source_location loc = std::source_location::current()) {

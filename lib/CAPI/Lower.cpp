@@ -45,6 +45,9 @@ std::unique_ptr<Pass> tmaDescriptors(const LoweringOptions &options) {
     return nullptr; // no TMA, or a caller that does not encode maps
   return tkgpu::createTkTmaDescriptors();
 }
+std::unique_ptr<Pass> decomposeBatchedDot(const LoweringOptions &) {
+  return tkgpu::createTkDecomposeBatchedDot();
+}
 std::unique_ptr<Pass> flattenLoops(const LoweringOptions &) { return createTkFlattenLoops(); }
 std::unique_ptr<Pass> unrollLoops(const LoweringOptions &) { return createTkUnrollLoops(); }
 std::unique_ptr<Pass> legalizeFp8(const LoweringOptions &options) {
@@ -139,6 +142,7 @@ constexpr Stage kStages[] = {
     {"tk-rewrite-block-pointers",    rewriteBlockPointers, true},     // to pointer blocks
     {"tk-tma-descriptors",           tmaDescriptors, true}, // tensor maps, where TMA can copy
     {"tk-rewrite-tensor-descriptors", rewriteTensorDescriptors, true}, // to pointer blocks
+    {"tk-decompose-batched-dot",     decomposeBatchedDot, true}, // 3-D dots as 2-D ones
     {"tk-legalize-fp8",              legalizeFp8, true},   // fp8 math in f32, fp8 as bytes
     {"tk-flatten-loops",             flattenLoops, true},  // tk.flatten nests as one loop
     {"canonicalize",                 canonicalize, true},  // tk folders (splats), arith, DCE

@@ -493,7 +493,7 @@ void errors(const std::string &vectorAdd) {
     const std::string dot = R"(module {
   func.func @big_dot(%arg0: !tk.ptr<f32>) {
     %0 = arith.constant dense<1.0> : tensor<256x256xf32>
-    %1 = "tk.dot"(%0, %0, %0) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32> loc("big.cpp":3:14)
+    %1 = "tk.dot"(%0, %0, %0) <{input_precision = "ieee"}> : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>) -> tensor<256x256xf32> loc("big.cpp":3:14)
     %2 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<256x256x!tk.ptr<f32>>
     "tk.store"(%2, %1) : (tensor<256x256x!tk.ptr<f32>>, tensor<256x256xf32>) -> ()
     func.return

@@ -89,7 +89,7 @@ module {
     %26:3 = scf.for %27 = %24 to %arg3 step %25 iter_args(%28 = %21, %29 = %18, %30 = %20) -> (tensor<32x32xf32>, tensor<32x16x!tk.ptr<f16>>, tensor<16x32x!tk.ptr<f16>>) : i32 {
       %31 = "tk.load"(%29) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<32x16x!tk.ptr<f16>>) -> tensor<32x16xf16> loc("golden_kernels.hpp":809:28)
       %32 = "tk.load"(%30) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x32x!tk.ptr<f16>>) -> tensor<16x32xf16> loc("golden_kernels.hpp":810:28)
-      %33 = "tk.dot"(%31, %32, %28) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32> loc("golden_kernels.hpp":811:24)
+      %33 = "tk.dot"(%31, %32, %28) <{input_precision = "ieee"}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32> loc("golden_kernels.hpp":811:24)
       %34 = arith.constant dense<16> : tensor<32x16xi32> loc("golden_kernels.hpp":812:21)
       %35 = "tk.addptr"(%29, %34) : (tensor<32x16x!tk.ptr<f16>>, tensor<32x16xi32>) -> tensor<32x16x!tk.ptr<f16>> loc("golden_kernels.hpp":812:21)
       %36 = "tk.splat"(%23) : (i32) -> tensor<16x32xi32> loc("golden_kernels.hpp":813:21)

@@ -511,6 +511,32 @@ TEST_CASE("errors: tk::dot dimension below 16", "[errors]") {
       "[8, 16] and b [16, 16]");
 }
 
+TEST_CASE("errors: a batched tk::dot of two batch sizes", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto a = tk::zeros<tk::half>({2, 16, 16});
+    auto b = tk::zeros<tk::half>({4, 16, 16});
+    line = __LINE__ + 1;
+    auto c = tk::dot(a, b);
+    (void)c;
+  });
+  tk_test::trace_and_interpret(
+      this_file, k, line, "tk::dot: the batch sizes differ: a is [2, 16, 16], b is [4, 16, 16]");
+}
+
+TEST_CASE("errors: tk::dot max_num_imprecise_acc above K", "[errors]") {
+  int line = 0;
+  auto k = tk::jit("k", [&] {
+    auto a = tk::zeros<tk::f8e4m3>({16, 32});
+    auto b = tk::zeros<tk::f8e4m3>({32, 16});
+    line = __LINE__ + 1;
+    auto c = tk::dot(a, b, {.max_num_imprecise_acc = 64});
+    (void)c;
+  });
+  tk_test::trace_and_interpret(this_file, k, line,
+                               "tk::dot: max_num_imprecise_acc must be from 0 to K = 32, got 64");
+}
+
 TEST_CASE("errors: tk::dot accumulator of the wrong shape", "[errors]") {
   int line = 0;
   auto k = tk::jit("k", [&] {

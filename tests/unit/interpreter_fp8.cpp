@@ -1,7 +1,8 @@
 /// @file interpreter_fp8.cpp
-/// fp8 element types (tk::f8e4m3, tk::f8e5m2): the host types' values against the formats'
-/// definitions; every one of the 256 codes of each decoded by a kernel; f32, f16 and bf16 values
-/// around every rounding boundary encoded with both rounding modes; arithmetic on fp8 blocks.
+/// fp8 element types (tk::f8e4m3, tk::f8e5m2 and the fnuz tk::f8e4b8, tk::f8e5b16): the host
+/// types' values against the formats' definitions; every one of the 256 codes of each decoded by
+/// a kernel; f32, f16 and bf16 values around every rounding boundary encoded with both rounding
+/// modes; arithmetic on fp8 blocks.
 /// Built with TK_TEST_ON_GPU (tk_gpu_numerics), the kernels run on the GPU and must agree bit
 /// for bit.
 #include "expect_error.hpp"
@@ -54,6 +55,18 @@ auto arithmetic =
               tk::store(mixed + offs, x + tk::load(c + offs));
             });
 
+/// fnuz arithmetic: a * b + a in e4b8 (each op rounded), a - b converted from e5b16 to e4b8.
+auto fnuz_arithmetic =
+    tk::jit("fp8_fnuz_arithmetic",
+            [](tk::ptr<tk::f8e4b8> out, tk::ptr<tk::f8e4b8> converted, tk::ptr<const tk::f8e4b8> a,
+               tk::ptr<const tk::f8e4b8> b, tk::ptr<const tk::f8e5b16> c) {
+              auto offs = tk::arange(0, 256);
+              auto x = tk::load(a + offs), y = tk::load(b + offs);
+              auto z = tk::load(c + offs);
+              tk::store(out + offs, x * y + x);
+              tk::store(converted + offs, tk::cast<tk::f8e4b8>(z - z * tk::f8e5b16(0.25f)));
+            });
+
 /// fp8 blocks from tk::zeros and an fp8 literal: in * 0.5 + 0, each operation rounded to e4m3.
 auto literals = tk::jit("fp8_literals", [](tk::ptr<tk::f8e4m3> out, tk::ptr<const tk::f8e4m3> in) {
   auto offs = tk::arange(0, 256);
@@ -92,6 +105,36 @@ template <class F8> std::vector<float> boundary_inputs() {
     for (float s : {1.0f, -1.0f})
       in.push_back(s * x);
   return in;
+}
+
+/// A random code of F8 with a finite value.
+template <class F8> F8 random_finite(std::mt19937_64 &gen) {
+  for (;;) {
+    const auto x = F8::from_bits(std::uint8_t(gen() & 0xFF));
+    if (std::isfinite(float(x)))
+      return x;
+  }
+}
+
+/// Decodes each of the 256 codes of F8 in a kernel: NaN must give a NaN of the code's sign, every
+/// other code its exact value.
+template <class F8> void check_decode() {
+  std::vector<F8> codes(256);
+  for (int c = 0; c < 256; ++c)
+    codes[std::size_t(c)] = F8::from_bits(std::uint8_t(c));
+  std::vector<float> out(256);
+  tk_test::run(decode<F8>, tk::grid(1), out, codes);
+  int mismatches = 0;
+  for (std::size_t c = 0; c < 256; ++c) {
+    const float want = float(codes[c]);
+    const bool ok = std::isnan(want)
+                        ? std::isnan(out[c]) && std::signbit(out[c]) == std::signbit(want)
+                        : bits_of(out[c]) == bits_of(want);
+    if (!ok && mismatches++ < 8)
+      UNSCOPED_INFO("code 0x" << std::hex << c << std::dec << ": got " << out[c] << ", want "
+                              << want);
+  }
+  CHECK(mismatches == 0);
 }
 
 template <class F8> void check_encode() {
@@ -159,37 +202,52 @@ TEST_CASE("fp8: the host types follow the formats", "[fp8]") {
   CHECK(f8e5m2(std::ldexp(3.0, -17)).bits == 0x02); // 1.5 subnormal steps: even, 2
 }
 
-TEST_CASE("fp8: every code converts to f32 exactly", "[interpreter][numerics][fp8]") {
-  std::vector<tk::f8e4m3> e4m3(256);
-  std::vector<tk::f8e5m2> e5m2(256);
+TEST_CASE("fp8: the fnuz host types follow their formats", "[fp8]") {
+  using tk::f8e4b8, tk::f8e5b16;
+  // e4b8: bias 8, every code a number but 0x80 (NaN), largest 240, smallest subnormal 2^-10.
+  CHECK(float(f8e4b8::from_bits(0x40)) == 1.0f);
+  CHECK(float(f8e4b8::from_bits(0x7F)) == 240.0f);
+  CHECK(float(f8e4b8::from_bits(0x78)) == 128.0f);
+  CHECK(float(f8e4b8::from_bits(0x01)) == std::ldexp(1.0f, -10));
+  CHECK(float(f8e4b8::from_bits(0xFF)) == -240.0f);
+  CHECK(std::isnan(float(f8e4b8::from_bits(0x80))));
+  // e5b16: bias 16, largest 57344 (exponent 11111 holds numbers), smallest subnormal 2^-17.
+  CHECK(float(f8e5b16::from_bits(0x40)) == 1.0f);
+  CHECK(float(f8e5b16::from_bits(0x7F)) == 57344.0f);
+  CHECK(float(f8e5b16::from_bits(0x7C)) == 32768.0f);
+  CHECK(float(f8e5b16::from_bits(0x01)) == std::ldexp(1.0f, -17));
+  CHECK(std::isnan(float(f8e5b16::from_bits(0x80))));
+  // Every code but NaN encodes back to itself; zero has one code, whatever its sign; NaN is 0x80;
+  // beyond the largest value (infinities too) saturates.
   for (int c = 0; c < 256; ++c) {
-    e4m3[std::size_t(c)] = tk::f8e4m3::from_bits(std::uint8_t(c));
-    e5m2[std::size_t(c)] = tk::f8e5m2::from_bits(std::uint8_t(c));
+    const auto code = std::uint8_t(c);
+    if (code != 0x80) {
+      CHECK(f8e4b8(double(float(f8e4b8::from_bits(code)))).bits == code);
+      CHECK(f8e5b16(double(float(f8e5b16::from_bits(code)))).bits == code);
+    }
   }
-  std::vector<float> out4(256), out5(256);
-  tk_test::run(decode<tk::f8e4m3>, tk::grid(1), out4, e4m3);
-  tk_test::run(decode<tk::f8e5m2>, tk::grid(1), out5, e5m2);
-  int mismatches = 0;
-  for (std::size_t c = 0; c < 256; ++c) {
-    const float w4 = float(e4m3[c]), w5 = float(e5m2[c]);
-    // NaN: any NaN, its sign kept; otherwise the exact bits.
-    const bool ok4 = std::isnan(w4)
-                         ? std::isnan(out4[c]) && std::signbit(out4[c]) == std::signbit(w4)
-                         : bits_of(out4[c]) == bits_of(w4);
-    const bool ok5 = std::isnan(w5)
-                         ? std::isnan(out5[c]) && std::signbit(out5[c]) == std::signbit(w5)
-                         : bits_of(out5[c]) == bits_of(w5);
-    if ((!ok4 || !ok5) && mismatches++ < 8)
-      UNSCOPED_INFO("code 0x" << std::hex << c << std::dec << ": e4m3 " << out4[c] << " want " << w4
-                              << ", e5m2 " << out5[c] << " want " << w5);
-  }
-  CHECK(mismatches == 0);
+  CHECK(f8e4b8(-0.0).bits == 0x00);
+  CHECK(f8e4b8(-std::ldexp(1.0, -12)).bits == 0x00); // rounds to -0, which is 0
+  CHECK(f8e5b16(std::numeric_limits<double>::quiet_NaN()).bits == 0x80);
+  CHECK(f8e4b8(1000.0).bits == 0x7F);
+  CHECK(f8e4b8(-std::numeric_limits<double>::infinity()).bits == 0xFF);
+  CHECK(f8e4b8(1.0625).bits == 0x40); // halfway 1 and 1.125: even
+  CHECK(f8e4b8(1.24, tk::rounding::rtz).bits == 0x41);
+}
+
+TEST_CASE("fp8: every code converts to f32 exactly", "[interpreter][numerics][fp8]") {
+  SECTION("e4m3") { check_decode<tk::f8e4m3>(); }
+  SECTION("e5m2") { check_decode<tk::f8e5m2>(); }
+  SECTION("e4b8") { check_decode<tk::f8e4b8>(); }
+  SECTION("e5b16") { check_decode<tk::f8e5b16>(); }
 }
 
 TEST_CASE("fp8: conversions round to nearest even or toward zero and saturate",
           "[interpreter][numerics][fp8]") {
   SECTION("e4m3") { check_encode<tk::f8e4m3>(); }
   SECTION("e5m2") { check_encode<tk::f8e5m2>(); }
+  SECTION("e4b8") { check_encode<tk::f8e4b8>(); }
+  SECTION("e5b16") { check_encode<tk::f8e5b16>(); }
 }
 
 TEST_CASE("fp8: arithmetic rounds each result to fp8 once", "[interpreter][numerics][fp8]") {
@@ -198,17 +256,9 @@ TEST_CASE("fp8: arithmetic rounds each result to fp8 once", "[interpreter][numer
   std::vector<tk::f8e5m2> c(256);
   std::vector<tk::half> mixed(256);
   for (std::size_t k = 0; k < 256; ++k) {
-    auto finite = [&](auto type) { // a random finite code
-      using F8 = decltype(type);
-      for (;;) {
-        const auto x = F8::from_bits(std::uint8_t(gen() & 0xFF));
-        if (std::isfinite(float(x)))
-          return x;
-      }
-    };
-    a[k] = finite(tk::f8e4m3{});
-    b[k] = finite(tk::f8e4m3{});
-    c[k] = finite(tk::f8e5m2{});
+    a[k] = random_finite<tk::f8e4m3>(gen);
+    b[k] = random_finite<tk::f8e4m3>(gen);
+    c[k] = random_finite<tk::f8e5m2>(gen);
   }
   tk_test::run(arithmetic, tk::grid(1), out, mixed, a, b, c);
   int mismatches = 0;
@@ -221,6 +271,31 @@ TEST_CASE("fp8: arithmetic rounds each result to fp8 once", "[interpreter][numer
       UNSCOPED_INFO(x << " * " << y << " + " << x << ": got " << float(out[k]) << ", want "
                       << float(want) << "; mixed got " << float(mixed[k]) << ", want "
                       << float(want_mixed));
+  }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("fp8: fnuz arithmetic and conversions between fnuz types",
+          "[interpreter][numerics][fp8]") {
+  TK_TEST_RANDOM(gen);
+  std::vector<tk::f8e4b8> a(256), b(256), out(256), converted(256);
+  std::vector<tk::f8e5b16> c(256);
+  for (std::size_t k = 0; k < 256; ++k) {
+    a[k] = random_finite<tk::f8e4b8>(gen);
+    b[k] = random_finite<tk::f8e4b8>(gen);
+    c[k] = random_finite<tk::f8e5b16>(gen);
+  }
+  tk_test::run(fnuz_arithmetic, tk::grid(1), out, converted, a, b, c);
+  int mismatches = 0;
+  for (std::size_t k = 0; k < 256; ++k) {
+    const double x = float(a[k]), y = float(b[k]), z = float(c[k]);
+    const tk::f8e4b8 want(double(float(tk::f8e4b8(x * y))) + x);
+    const tk::f8e5b16 quarter(z * 0.25);
+    const tk::f8e4b8 want_converted(double(float(tk::f8e5b16(z - double(float(quarter))))));
+    if ((out[k].bits != want.bits || converted[k].bits != want_converted.bits) && mismatches++ < 8)
+      UNSCOPED_INFO(x << " * " << y << " + " << x << ": got " << float(out[k]) << ", want "
+                      << float(want) << "; " << z << " - " << z << " / 4 got "
+                      << float(converted[k]) << ", want " << float(want_converted));
   }
   CHECK(mismatches == 0);
 }

@@ -47,6 +47,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tk;
@@ -344,59 +348,91 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tkgpu::WarpGroupDotOp> {
     // A product from zeros: its first K step ignores the accumulator registers (scale-d 0), so
     // they are left undefined rather than zeroed before every product (as in attention's Q Kᵀ).
     const bool fromZero = isZeroTensor(op.getC());
-    if (fromZero) {
-      Value undefined = LLVM::UndefOp::create(rewriter, loc, regType);
+    Value undefined = LLVM::UndefOp::create(rewriter, loc, regType);
+    if (fromZero)
       for (SmallVector<Value> &regs : reps)
         regs.assign(regs.size(), undefined);
-    }
 
-    // Every register the instructions read is written before the fence, which takes them as
-    // operands: ptxas orders the group after the fence only, not after each of their writes
-    // (it would otherwise add a warpgroup.arrive before each instruction whose a registers were
-    // packed just before it, as LLVM places each conversion next to its use).
     SmallVector<SmallVector<Value>> aRegisters;
     if (aInRegisters)
       for (int64_t i = 0; i < repM; ++i)
         for (int64_t kk = 0; kk < k; kk += instrK)
           aRegisters.push_back(aOperands(i, kk));
-    SmallVector<Value> written;
-    for (ArrayRef<Value> regs : aRegisters)
-      llvm::append_range(written, regs);
-    if (!fromZero)
-      for (ArrayRef<Value> regs : reps)
-        llvm::append_range(written, regs);
-    if (written.empty()) {
-      NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    } else {
-      std::string inputs;
-      for (Value v : written)
-        inputs += std::string(inputs.empty() ? "" : ",") + (v.getType().isF32() ? "f" : "r");
-      emitAsm(rewriter, loc, "wgmma.fence.sync.aligned;", inputs, written, Type(), 0,
-              /*sideEffects=*/true);
-    }
     Value one = i32Constant(rewriter, loc, 1);
     Value zero = i32Constant(rewriter, loc, 0);
-    for (int64_t kk = 0; kk < k; kk += instrK)
-      for (int64_t i = 0; i < repM; ++i)
-        for (int64_t j = 0; j < repN; ++j) {
-          Value bInstr =
-              offsetDescriptor(rewriter, loc, bDesc, bOffset(j * int64_t(instrN) * warpsN, kk));
-          SmallVector<Value> &regs = reps[i * repN + j];
-          SmallVector<Value> operands =
-              aInRegisters ? aRegisters[i * (k / instrK) + kk / instrK] : aOperands(i, kk);
-          operands.append({bInstr, fromZero && kk == 0 ? zero : one});
-          llvm::append_range(operands, regs);
-          regs = emitAsm(rewriter, loc, text, constraints, operands, regType, accRegs,
-                         /*sideEffects=*/true);
-        }
-    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    // Issues the instructions of K steps [begin, end) into `accs`, the first ignoring them when
+    // `fresh`, as one committed group. Every register the instructions read is written before
+    // the fence, which takes them as operands: ptxas orders the group after the fence only, not
+    // after each of their writes (it would otherwise add a warpgroup.arrive before each
+    // instruction whose a registers were packed just before it, as LLVM places each conversion
+    // next to its use).
+    auto issue = [&](SmallVector<SmallVector<Value>> &accs, int64_t begin, int64_t end,
+                     bool fresh) {
+      SmallVector<Value> written;
+      for (ArrayRef<Value> regs : aRegisters)
+        llvm::append_range(written, regs);
+      if (!fresh)
+        for (ArrayRef<Value> regs : accs)
+          llvm::append_range(written, regs);
+      if (written.empty()) {
+        NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+      } else {
+        std::string inputs;
+        for (Value v : written)
+          inputs += std::string(inputs.empty() ? "" : ",") + (v.getType().isF32() ? "f" : "r");
+        emitAsm(rewriter, loc, "wgmma.fence.sync.aligned;", inputs, written, Type(), 0,
+                /*sideEffects=*/true);
+      }
+      for (int64_t kk = begin; kk < end; kk += instrK)
+        for (int64_t i = 0; i < repM; ++i)
+          for (int64_t j = 0; j < repN; ++j) {
+            Value bInstr =
+                offsetDescriptor(rewriter, loc, bDesc, bOffset(j * int64_t(instrN) * warpsN, kk));
+            SmallVector<Value> &regs = accs[i * repN + j];
+            SmallVector<Value> operands =
+                aInRegisters ? aRegisters[i * (k / instrK) + kk / instrK] : aOperands(i, kk);
+            operands.append({bInstr, fresh && kk == begin ? zero : one});
+            llvm::append_range(operands, regs);
+            regs = emitAsm(rewriter, loc, text, constraints, operands, regType, accRegs,
+                           /*sideEffects=*/true);
+          }
+      NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    };
+    auto flatten = [](ArrayRef<SmallVector<Value>> accs) {
+      SmallVector<Value> flat;
+      for (ArrayRef<Value> regs : accs)
+        llvm::append_range(flat, regs);
+      return flat;
+    };
 
-    // A synchronous product waits for its group: one statement for every register.
+    // max_num_imprecise_acc: the tensor cores add fp8 products with fewer bits than f32, so the
+    // product is made in runs of at most that many K (whole instructions), each from zero,
+    // waited for and added to the accumulator in f32. Otherwise one group; a synchronous
+    // product waits for it: one statement for every register.
     SmallVector<Value> accumulators;
-    for (SmallVector<Value> &regs : reps)
-      llvm::append_range(accumulators, regs);
-    if (!op.getIsAsync())
-      accumulators = emitWait(rewriter, loc, accumulators, 0);
+    std::optional<int32_t> imprecise = op.getMaxNumImpreciseAcc();
+    if (imprecise && isFloat8(in) && acc.isF32()) {
+      const int64_t run = std::clamp<int64_t>(llvm::alignTo(*imprecise, instrK), instrK, k);
+      if (!fromZero)
+        accumulators = flatten(reps);
+      for (int64_t begin = 0; begin < k; begin += run) {
+        SmallVector<SmallVector<Value>> partial(reps.size(),
+                                                SmallVector<Value>(size_t(perRep), undefined));
+        issue(partial, begin, std::min(begin + run, k), /*fresh=*/true);
+        SmallVector<Value> sums = emitWait(rewriter, loc, flatten(partial), 0);
+        if (accumulators.empty()) {
+          accumulators = std::move(sums);
+          continue;
+        }
+        for (auto [sum, part] : llvm::zip_equal(accumulators, sums))
+          sum = LLVM::FAddOp::create(rewriter, loc, sum, part);
+      }
+    } else {
+      issue(reps, 0, k, fromZero);
+      accumulators = flatten(reps);
+      if (!op.getIsAsync())
+        accumulators = emitWait(rewriter, loc, accumulators, 0);
+    }
     SmallVector<Value> results;
     for (Value reg : accumulators) {
       if (!packed) {

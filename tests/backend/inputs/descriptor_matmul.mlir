@@ -30,7 +30,7 @@ module {
       %c64_i32_7 = arith.constant 64 : i32
       %32 = arith.muli %arg6, %c64_i32_7 : i32
       %33 = tk.descriptor_load %3[%31, %32] : !tk.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16>
-      %34 = tk.dot %33, %30, %arg7 {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf16> * tensor<64x128xf16> + tensor<64x128xf32> -> tensor<64x128xf32>
+      %34 = tk.dot %33, %30, %arg7 {input_precision = "ieee"} : tensor<64x64xf16> * tensor<64x128xf16> + tensor<64x128xf32> -> tensor<64x128xf32>
       scf.yield %34 : tensor<64x128xf32>
     }
     %10 = tk.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>

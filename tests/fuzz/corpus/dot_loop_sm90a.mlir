@@ -31,7 +31,7 @@ module {
     %acc:3 = scf.for %i = %c0 to %k step %c32 iter_args(%sum = %zero, %pa = %ap, %pb = %bp) -> (tensor<64x64xf32>, tensor<64x32x!tk.ptr<f16>>, tensor<32x64x!tk.ptr<f16>>) : i32 {
       %x = "tk.load"(%pa) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<64x32x!tk.ptr<f16>>) -> tensor<64x32xf16>
       %y = "tk.load"(%pb) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<32x64x!tk.ptr<f16>>) -> tensor<32x64xf16>
-      %d = "tk.dot"(%x, %y, %sum) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
+      %d = "tk.dot"(%x, %y, %sum) <{input_precision = "ieee"}> : (tensor<64x32xf16>, tensor<32x64xf16>, tensor<64x64xf32>) -> tensor<64x64xf32>
       %na = "tk.addptr"(%pa, %astep) : (tensor<64x32x!tk.ptr<f16>>, tensor<64x32xi32>) -> tensor<64x32x!tk.ptr<f16>>
       %nb = "tk.addptr"(%pb, %bstep0) : (tensor<32x64x!tk.ptr<f16>>, tensor<32x64xi32>) -> tensor<32x64x!tk.ptr<f16>>
       scf.yield %d, %na, %nb : tensor<64x64xf32>, tensor<64x32x!tk.ptr<f16>>, tensor<32x64x!tk.ptr<f16>>

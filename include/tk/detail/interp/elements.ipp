@@ -35,6 +35,10 @@ TK_DECL double round_float(double x, dtype d, rounding mode) {
     return round_to_fp8(x, e4m3_format, mode);
   case dtype::f8e5m2:
     return round_to_fp8(x, e5m2_format, mode);
+  case dtype::f8e4b8:
+    return round_to_fp8(x, e4b8_format, mode);
+  case dtype::f8e5b16:
+    return round_to_fp8(x, e5b16_format, mode);
   case dtype::f16:
     return round_to_format(x, half::mantissa_bits, half::exponent_bits, mode);
   case dtype::bf16:
@@ -117,6 +121,12 @@ TK_DECL void load_element(const void *address, dtype d, double &f, std::int64_t 
   case dtype::f8e5m2:
     f = decode_fp8(read(std::uint8_t{}), e5m2_format);
     break;
+  case dtype::f8e4b8:
+    f = decode_fp8(read(std::uint8_t{}), e4b8_format);
+    break;
+  case dtype::f8e5b16:
+    f = decode_fp8(read(std::uint8_t{}), e5b16_format);
+    break;
   case dtype::f16:
     f = float(half::from_bits(read(std::uint16_t{})));
     break;
@@ -160,6 +170,12 @@ TK_DECL void store_element(void *address, dtype d, double f, std::int64_t i) {
     break;
   case dtype::f8e5m2:
     write(encode_fp8(f, e5m2_format));
+    break;
+  case dtype::f8e4b8:
+    write(encode_fp8(f, e4b8_format));
+    break;
+  case dtype::f8e5b16:
+    write(encode_fp8(f, e5b16_format));
     break;
   case dtype::f16:
     write(half(f).bits);

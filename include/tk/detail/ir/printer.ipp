@@ -28,6 +28,10 @@ TK_DECL std::string mlir_element(dtype d) {
     return "f8E4M3FN";
   case dtype::f8e5m2:
     return "f8E5M2";
+  case dtype::f8e4b8:
+    return "f8E4M3FNUZ";
+  case dtype::f8e5b16:
+    return "f8E5M2FNUZ";
   case dtype::f16:
     return "f16";
   case dtype::bf16:

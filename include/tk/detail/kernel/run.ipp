@@ -423,6 +423,10 @@ TK_DECL std::string_view element_spelling(dtype d) {
     return "tk::f8e4m3";
   case dtype::f8e5m2:
     return "tk::f8e5m2";
+  case dtype::f8e4b8:
+    return "tk::f8e4b8";
+  case dtype::f8e5b16:
+    return "tk::f8e5b16";
   case dtype::f16:
     return "tk::half";
   case dtype::bf16:

@@ -338,14 +338,17 @@ inline tf32_split split_tf32(double x) {
   return {big, std::isfinite(big) ? round_to_tf32(x - big) : 0.0};
 }
 
-/// `a @ b + acc` for a [M, K], b [K, N], acc [M, N]. With `tf32`, f32 inputs are rounded to
+/// `a @ b + acc` for a [M, K], b [K, N], acc [M, N], or for each batch of a [B, M, K], b
+/// [B, K, N], acc [B, M, N]. `max_num_imprecise_acc` (-1: none) is recorded for the GPU, where
+/// it bounds how many fp8 products the tensor cores add with fewer bits than f32; the
+/// interpreter's sums are exact or nearly so anyway. With `tf32`, f32 inputs are rounded to
 /// TF32 first (round_to_tf32: toward zero, as the tensor cores read them); with `tf32x3`, the
 /// result is acc + sum big_a big_b + sum (big_a small_b + small_a big_b) (split_tf32; small_a
 /// small_b is left out), the second sum replaced by 0 where it is NaN (an infinite input times a
 /// zero small part), as Triton does. Products and sums are exact or nearly so in double; the total
 /// is rounded once to the accumulator's type.
 TK_DECL value_ref dot(const value_ref &a, const value_ref &b, const value_ref &acc,
-                      dot_precision precision, loc_t loc);
+                      dot_precision precision, int max_num_imprecise_acc, loc_t loc);
 
 } // namespace tk::detail
 

@@ -1059,57 +1059,69 @@ TK_DECL std::vector<value_ref> scan(const std::vector<value_ref> &xs, int axis, 
 }
 
 TK_DECL value_ref dot(const value_ref &a, const value_ref &b, const value_ref &acc,
-                      dot_precision precision, loc_t loc) {
+                      dot_precision precision, int max_num_imprecise_acc, loc_t loc) {
   context &ctx = active(loc);
   if (ctx.tracing()) {
     std::string attrs = "input_precision = \"";
     attrs += precision_name(precision);
-    attrs += "\", max_num_imprecise_acc = " + i32_attr(0);
+    attrs += "\"";
+    if (max_num_imprecise_acc >= 0)
+      attrs += ", max_num_imprecise_acc = " + i32_attr(max_num_imprecise_acc);
     return record1("tk.dot", syntax::generic, {a, b, acc}, acc->type, acc->shape, attrs, loc);
   }
-  const auto m = a->shape[0], k = a->shape[1], n = b->shape[1];
+  const std::size_t r = a->shape.size() - 2;
+  const auto batches = r == 0 ? 1 : a->shape[0];
+  const auto m = a->shape[r], k = a->shape[r + 1], n = b->shape[r + 1];
   auto v = make_concrete(acc->type, acc->shape);
-  if (acc->type.is_float() && precision == dot_precision::tf32x3) {
-    std::vector<tf32_split> sa(a->f.size()), sb(b->f.size());
-    for (std::size_t i = 0; i < sa.size(); ++i)
-      sa[i] = split_tf32(a->f[i]);
-    for (std::size_t i = 0; i < sb.size(); ++i)
-      sb[i] = split_tf32(b->f[i]);
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        double big = 0, small = 0;
-        for (std::int64_t p = 0; p < k; ++p) {
-          const tf32_split x = sa[std::size_t(i * k + p)], y = sb[std::size_t(p * n + j)];
-          big += x.big * y.big;
-          small += x.big * y.small + x.small * y.big;
+  // Element (i, j) of matrix `batch` of a [*, rows, cols] block.
+  auto at = [](std::int64_t batch, std::int64_t rows, std::int64_t cols, std::int64_t i,
+               std::int64_t j) { return std::size_t((batch * rows + i) * cols + j); };
+  for (std::int64_t t = 0; t < batches; ++t) {
+    if (acc->type.is_float() && precision == dot_precision::tf32x3) {
+      std::vector<tf32_split> sa(std::size_t(m * k)), sb(std::size_t(k * n));
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t p = 0; p < k; ++p)
+          sa[std::size_t(i * k + p)] = split_tf32(a->f[at(t, m, k, i, p)]);
+      for (std::int64_t p = 0; p < k; ++p)
+        for (std::int64_t j = 0; j < n; ++j)
+          sb[std::size_t(p * n + j)] = split_tf32(b->f[at(t, k, n, p, j)]);
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          double big = 0, small = 0;
+          for (std::int64_t p = 0; p < k; ++p) {
+            const tf32_split x = sa[std::size_t(i * k + p)], y = sb[std::size_t(p * n + j)];
+            big += x.big * y.big;
+            small += x.big * y.small + x.small * y.big;
+          }
+          if (std::isnan(small)) // inf * 0: the big products carry the infinity (or NaN)
+            small = 0;
+          const auto out = at(t, m, n, i, j);
+          v->f[out] = round_float(acc->f[out] + (big + small), acc->type.code);
         }
-        if (std::isnan(small)) // inf * 0: the big products carry the infinity (or NaN)
-          small = 0;
-        v->f[std::size_t(i * n + j)] =
-            round_float(acc->f[std::size_t(i * n + j)] + (big + small), acc->type.code);
-      }
-  } else if (acc->type.is_float()) {
-    const bool tf32 = precision == dot_precision::tf32;
-    auto in = [&](const value_ref &x, std::int64_t idx) {
-      const double e = x->f[std::size_t(idx)];
-      return tf32 ? round_to_tf32(e) : e;
-    };
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        double s = 0;
-        for (std::int64_t p = 0; p < k; ++p)
-          s += in(a, i * k + p) * in(b, p * n + j);
-        v->f[std::size_t(i * n + j)] =
-            round_float(acc->f[std::size_t(i * n + j)] + s, acc->type.code);
-      }
-  } else {
-    for (std::int64_t i = 0; i < m; ++i)
-      for (std::int64_t j = 0; j < n; ++j) {
-        std::int64_t s = acc->i[std::size_t(i * n + j)];
-        for (std::int64_t p = 0; p < k; ++p)
-          s += a->i[std::size_t(i * k + p)] * b->i[std::size_t(p * n + j)];
-        v->i[std::size_t(i * n + j)] = wrap_int(s, acc->type.code);
-      }
+    } else if (acc->type.is_float()) {
+      const bool tf32 = precision == dot_precision::tf32;
+      auto in = [&](const value_ref &x, std::size_t idx) {
+        const double e = x->f[idx];
+        return tf32 ? round_to_tf32(e) : e;
+      };
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          double s = 0;
+          for (std::int64_t p = 0; p < k; ++p)
+            s += in(a, at(t, m, k, i, p)) * in(b, at(t, k, n, p, j));
+          const auto out = at(t, m, n, i, j);
+          v->f[out] = round_float(acc->f[out] + s, acc->type.code);
+        }
+    } else {
+      for (std::int64_t i = 0; i < m; ++i)
+        for (std::int64_t j = 0; j < n; ++j) {
+          const auto out = at(t, m, n, i, j);
+          std::int64_t s = acc->i[out];
+          for (std::int64_t p = 0; p < k; ++p)
+            s += a->i[at(t, m, k, i, p)] * b->i[at(t, k, n, p, j)];
+          v->i[out] = wrap_int(s, acc->type.code);
+        }
+    }
   }
   return v;
 }

@@ -551,13 +551,19 @@ LogicalResult ScanOp::verifyRegions() {
 
 LogicalResult DotOp::verify() {
   auto a = getA().getType(), b = getB().getType(), c = getC().getType();
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError() << "a, b and c must be 2-D blocks, got " << a << ", " << b << ", " << c;
-  const int64_t m = a.getDimSize(0), k = a.getDimSize(1), n = b.getDimSize(1);
-  if (b.getDimSize(0) != k)
+  const int64_t rank = a.getRank();
+  if ((rank != 2 && rank != 3) || b.getRank() != rank || c.getRank() != rank)
+    return emitOpError() << "a, b and c must be 2-D blocks, or 3-D blocks with a batch "
+                         << "dimension first, got " << a << ", " << b << ", " << c;
+  // The dimensions of one product: rows and columns are the last two.
+  const int64_t m = a.getDimSize(rank - 2), k = a.getDimSize(rank - 1), n = b.getDimSize(rank - 1);
+  if (rank == 3 && (b.getDimSize(0) != a.getDimSize(0) || c.getDimSize(0) != a.getDimSize(0)))
+    return emitOpError() << "a, b and c must have one batch size, got " << a << ", " << b << ", "
+                         << c;
+  if (b.getDimSize(rank - 2) != k)
     return emitOpError() << "inner dimensions differ: a is " << a << " (M x K), b is " << b
                          << " (K x N)";
-  if (c.getDimSize(0) != m || c.getDimSize(1) != n)
+  if (c.getDimSize(rank - 2) != m || c.getDimSize(rank - 1) != n)
     return emitOpError() << "the accumulator must be M x N = " << m << " x " << n << ", got " << c;
   if (getType() != c)
     return emitOpError() << "result must have the accumulator's type " << c << ", got "
@@ -572,11 +578,12 @@ LogicalResult DotOp::verify() {
                          << " and " << b.getElementType();
   const bool supported = (in.isF16() && (acc.isF32() || acc.isF16())) ||
                          (in.isBF16() && acc.isF32()) || (in.isF32() && acc.isF32()) ||
-                         (fp8 && acc.isF32()) ||
+                         (fp8 && (acc.isF32() || acc.isF16())) ||
                          (in.isSignlessInteger(8) && acc.isSignlessInteger(32));
   if (!supported)
     return emitOpError() << "unsupported input/accumulator types " << in << "/" << acc
-                         << "; supported: f16/f32, f16/f16, bf16/f32, f32/f32, fp8/f32, i8/i32";
+                         << "; supported: f16/f32, f16/f16, bf16/f32, f32/f32, fp8/f32, "
+                            "fp8/f16, i8/i32";
   const StringRef precision = getInputPrecision();
   if (precision != "tf32" && precision != "tf32x3" && precision != "ieee")
     return emitOpError() << "input_precision must be \"tf32\", \"tf32x3\" or \"ieee\", got \""
@@ -584,9 +591,8 @@ LogicalResult DotOp::verify() {
   if (precision != "ieee" && !in.isF32())
     return emitOpError() << "input_precision \"" << precision
                          << "\" applies to f32 inputs; use \"ieee\" for " << in;
-  if (getMaxNumImpreciseAccAttr().getInt() < 0)
-    return emitOpError() << "max_num_imprecise_acc must not be negative, got "
-                         << getMaxNumImpreciseAccAttr().getInt();
+  if (std::optional<int32_t> limit = getMaxNumImpreciseAcc(); limit && *limit < 0)
+    return emitOpError() << "max_num_imprecise_acc must not be negative, got " << *limit;
   return success();
 }
 

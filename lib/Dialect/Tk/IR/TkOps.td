@@ -469,15 +469,20 @@ def Tk_BlockStoreOp : Tk_Op<"block_store"> {
 // Matrix product.
 
 def Tk_DotOp : Tk_Op<"dot", [Pure]> {
-  let summary = "a × b + c on 2-D blocks (tensor cores)";
+  let summary = "a × b + c on 2-D blocks, or on 3-D blocks batch by batch (tensor cores)";
   let description = [{
-    `a` is M×K, `b` K×N, `c` and the result M×N, every dimension at least 16. Input/accumulator
-    types: f16/f32, f16/f16, bf16/f32, f32/f32, i8/i32. `input_precision` is "tf32" (f32 inputs
-    rounded to TF32), "tf32x3" (f32 inputs split into two TF32 parts, big + small, and multiplied
-    as big*big + big*small + small*big) or "ieee"; "tf32" and "tf32x3" apply to f32 inputs only.
+    `a` is M×K, `b` K×N, `c` and the result M×N, every dimension at least 16; or `a` is B×M×K,
+    `b` B×K×N and `c` B×M×N: B independent products. Input/accumulator types: f16/f32,
+    f16/f16, bf16/f32, f32/f32, fp8/f32, fp8/f16, i8/i32. `input_precision` is "tf32" (f32
+    inputs rounded to TF32), "tf32x3" (f32 inputs split into two TF32 parts, big + small, and
+    multiplied as big*big + big*small + small*big) or "ieee"; "tf32" and "tf32x3" apply to f32
+    inputs only. `max_num_imprecise_acc`, for fp8 inputs and an f32 accumulator: where the
+    tensor cores add fp8 products with fewer bits than f32 (Hopper's wgmma), at most this many
+    products along K are summed that way before the sum is added to the accumulator in f32.
+    Absent: no limit.
   }];
   let arguments = (ins Tk_Tensor:$a, Tk_Tensor:$b, Tk_Tensor:$c, StrAttr:$input_precision,
-                       I32Attr:$max_num_imprecise_acc);
+                       OptionalAttr<I32Attr>:$max_num_imprecise_acc);
   let results = (outs Tk_Tensor:$d);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `*` type($b) `+` type($c) `->` type($d)

@@ -56,10 +56,11 @@ def Tk_BlockPtrType : Tk_TypeDef<"BlockPtr", "blockptr"> {
   let genVerifyDecl = 1;
 }
 
-// Element types of the front end: i1 ... i64 (signless), f8E4M3FN, f8E5M2, f16, bf16, f32, f64,
-// pointers.
+// Element types of the front end: i1 ... i64 (signless), f8E4M3FN, f8E5M2, f8E4M3FNUZ,
+// f8E5M2FNUZ, f16, bf16, f32, f64, pointers.
 def Tk_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
-def Tk_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F16, BF16, F32, F64], "floating-point">;
+def Tk_Float : AnyTypeOf<[F8E4M3FN, F8E5M2, F8E4M3FNUZ, F8E5M2FNUZ, F16, BF16, F32, F64],
+                         "floating-point">;
 def Tk_Elem : AnyTypeOf<[Tk_Int, Tk_Float, Tk_PtrType], "integer, float or pointer">;
 
 // A block: a statically shaped tensor of elements. A scalar is the element type itself.

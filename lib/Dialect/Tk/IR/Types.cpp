@@ -14,19 +14,19 @@ using namespace mlir::tk;
 #define GET_TYPEDEF_CLASSES
 #include "Dialect/Tk/IR/TkTypes.cpp.inc"
 
-/// The front end's element types: signless i1, i8, i16, i32, i64; f8E4M3FN, f8E5M2, f16, bf16,
-/// f32, f64.
+/// The front end's element types: signless i1, i8, i16, i32, i64; f8E4M3FN, f8E5M2,
+/// f8E4M3FNUZ, f8E5M2FNUZ, f16, bf16, f32, f64.
 static bool isScalarElementType(Type t) {
   if (auto i = dyn_cast<IntegerType>(t))
     return i.isSignless() && llvm::is_contained({1u, 8u, 16u, 32u, 64u}, i.getWidth());
-  return isa<Float8E4M3FNType, Float8E5M2Type>(t) || t.isF16() || t.isBF16() || t.isF32() ||
-         t.isF64();
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType, Float8E5M2FNUZType>(t) ||
+         t.isF16() || t.isBF16() || t.isF32() || t.isF64();
 }
 
 LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError, Type pointee) {
   if (!isScalarElementType(pointee))
     return emitError() << "!tk.ptr points to an integer or floating-point type (i1 ... i64, "
-                          "f8E4M3FN, f8E5M2, f16, bf16, f32, f64), got "
+                          "f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f16, bf16, f32, f64), got "
                        << pointee;
   return success();
 }

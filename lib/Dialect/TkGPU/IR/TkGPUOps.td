@@ -210,12 +210,15 @@ def TkGPU_WarpGroupDotOp : Op<TkGPU_Dialect, "warp_group_dot",
     With `is_async`, the product is only issued: its value may be used by another
     warp_group_dot as accumulator, and otherwise only after a `tkgpu.warp_group_dot_wait`
     has waited for it; the tiles must stay unchanged until then. Without it the op waits for
-    its own product.
+    its own product. With `max_num_imprecise_acc` (fp8 inputs, f32 accumulator), the product
+    is computed in runs of that many K (rounded up to one instruction's 32) from zero, each
+    run waited for and added to the accumulator in f32 (tk.dot's attribute).
   }];
   let arguments = (ins AnyTypeOf<[TkGPU_MemDescType, AnyRankedTensor]>:$a,
                        TkGPU_MemDescType:$b, AnyRankedTensor:$c,
                        DefaultValuedStrAttr<StrAttr, "tf32">:$input_precision,
-                       UnitAttr:$is_async);
+                       UnitAttr:$is_async,
+                       OptionalAttr<I32Attr>:$max_num_imprecise_acc);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `,` type($c)

@@ -218,7 +218,8 @@ struct TkAccelerateMatmulPass : tkgpu::impl::TkAccelerateMatmulBase<TkAccelerate
         Value b = allocTile(dot, dot.getB());
         Value c = convertTo(builder, dot.getC(), mma);
         auto product = WarpGroupDotOp::create(builder, dot.getLoc(), withLayout(type, mma), a, b, c,
-                                              dot.getInputPrecisionAttr(), UnitAttr());
+                                              dot.getInputPrecisionAttr(), UnitAttr(),
+                                              dot.getMaxNumImpreciseAccAttr());
         dot.replaceAllUsesWith(
             ConvertLayoutOp::create(builder, dot.getLoc(), type, product).getResult());
         dot.erase();

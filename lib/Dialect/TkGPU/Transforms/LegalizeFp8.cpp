@@ -1,6 +1,7 @@
 /// @file LegalizeFp8.cpp
-/// tk-legalize-fp8: arithmetic on f8E4M3FN and f8E5M2 as integer and f32 arithmetic, so that
-/// no later stage sees an fp8 value other than as the byte it is stored in.
+/// tk-legalize-fp8: arithmetic on f8E4M3FN and f8E5M2 (and their fnuz variants, f8E4M3FNUZ and
+/// f8E5M2FNUZ) as integer and f32 arithmetic, so that no later stage sees an fp8 value other than
+/// as the byte it is stored in.
 ///
 /// - arith.extf from fp8 decodes the byte: value = significand x 2^exponent, built from its
 ///   fields with integer ops, one f32 multiply and selects for NaN (and e5m2's infinities).
@@ -17,8 +18,9 @@
 ///   values, each combine step still rounded to fp8 (widenCombineOp).
 /// - tk.dot on fp8 stays on fp8 where the tensor cores multiply it: compute capability 8.9 and
 ///   newer (mma.sync m16n8k32 .e4m3/.e5m2; wgmma on sm_90a) and K a multiple of 32, one
-///   instruction's K. Elsewhere its operands are decoded and narrowed to f16, which holds every
-///   fp8 value exactly, so the dot takes the f16 path with the same products.
+///   instruction's K, with an f32 accumulator. Elsewhere its operands are decoded and narrowed
+///   to f16, which holds every fp8 value exactly, so the dot takes the f16 path with the same
+///   products.
 ///
 /// What is left on fp8 is data movement (loads, stores, splats, layouts, selects, bitcasts) and
 /// those dots, which the LLVM lowering does on i8.
@@ -43,7 +45,10 @@ using namespace mlir;
 
 namespace {
 
-bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type)); }
+bool isFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type, Float8E4M3FNUZType, Float8E5M2FNUZType>(
+      getElementTypeOrSelf(type));
+}
 
 /// `type` (a scalar or a tensor) with its element type replaced.
 Type withElement(Type type, Type element) {
@@ -56,14 +61,18 @@ Type withElement(Type type, Type element) {
 struct Format {
   int mantissaBits, exponentBits;
   bool ieee; // e5m2: infinities and NaNs in the all-ones exponent; e4m3: only S.1111.111 is NaN
+  bool fnuz; // e4m3fnuz, e5m2fnuz: every pattern a number but 0x80 (NaN); the bias one larger
 
   explicit Format(Type element)
-      : mantissaBits(isa<Float8E4M3FNType>(element) ? 3 : 2),
-        exponentBits(isa<Float8E4M3FNType>(element) ? 4 : 5), ieee(isa<Float8E5M2Type>(element)) {}
-  int bias() const { return (1 << (exponentBits - 1)) - 1; }
+      : mantissaBits(isa<Float8E4M3FNType, Float8E4M3FNUZType>(element) ? 3 : 2),
+        exponentBits(isa<Float8E4M3FNType, Float8E4M3FNUZType>(element) ? 4 : 5),
+        ieee(isa<Float8E5M2Type>(element)),
+        fnuz(isa<Float8E4M3FNUZType, Float8E5M2FNUZType>(element)) {}
+  int bias() const { return (1 << (exponentBits - 1)) - (fnuz ? 0 : 1); }
   int minExponent() const { return 1 - bias(); }
-  /// The largest finite value's bits: 0x7E (448) or 0x7B (57344).
-  int maxFiniteCode() const { return ieee ? 0x7B : 0x7E; }
+  /// The largest finite value's bits: 0x7E (448), 0x7B (57344) or, fnuz, 0x7F (240, 57344).
+  int maxFiniteCode() const { return ieee ? 0x7B : fnuz ? 0x7F : 0x7E; }
+  int nanCode() const { return fnuz ? 0x80 : 0x7F; }
   float maxFinite() const {
     const int field = maxFiniteCode() >> mantissaBits, fraction = maxFiniteCode() & mask();
     return std::ldexp(1.0f + std::ldexp(float(fraction), -mantissaBits), field - bias());
@@ -130,6 +139,8 @@ Value decode(OpBuilder &b, Location loc, Value x) {
     Value special = e.cmp(arith::CmpIPredicate::eq, field, (1 << f.exponentBits) - 1);
     Value nan = e.cmp(arith::CmpIPredicate::ne, fraction, 0);
     bits = e.select(special, e.select(nan, e.i32(0x7FC00000), e.i32(0x7F800000)), bits);
+  } else if (f.fnuz) { // 0x80, the pattern of -0
+    bits = e.select(e.cmp(arith::CmpIPredicate::eq, u, 0x80), e.i32(0x7FC00000), bits);
   } else {
     bits = e.select(e.cmp(arith::CmpIPredicate::eq, magnitude, 0x7F), e.i32(0x7FC00000), bits);
   }
@@ -178,7 +189,9 @@ Value encode(OpBuilder &b, Location loc, Value x, Type to, arith::RoundingMode m
   Value isNormal = e.cmp(arith::CmpIPredicate::sge, roundedExponent, f.minExponent());
   Value code = e.select(isNormal, normal, subnormal);
   Value sign = e.andi(e.shr(bits, 24), 0x80);
-  code = e.select(isNan, e.i32(0x7F), arith::OrIOp::create(b, loc, code, sign));
+  if (f.fnuz) // no -0: a zero keeps no sign
+    sign = e.select(e.cmp(arith::CmpIPredicate::eq, code, 0), e.i32(0), sign);
+  code = e.select(isNan, e.i32(f.nanCode()), arith::OrIOp::create(b, loc, code, sign));
   Value byte = arith::TruncIOp::create(b, loc, withElement(x.getType(), b.getI8Type()), code);
   return arith::BitcastOp::create(b, loc, to, byte);
 }
@@ -321,10 +334,15 @@ bool needsLegalizing(Operation *op) {
 }
 
 /// Widens the fp8 operands of `dot` to f16 (exact) where the target's tensor cores do not
-/// multiply fp8 (the file comment).
+/// multiply fp8 (the file comment), and for an f16 accumulator, which the f16 products add to
+/// as the fp8 ones would.
 void legalizeDot(tk::DotOp dot, unsigned computeCapability) {
   const int64_t k = dot.getA().getType().getDimSize(1);
-  if (!isFp8(dot.getA().getType()) || (computeCapability >= 89 && k % 32 == 0))
+  const bool native = computeCapability >= 89 && k % 32 == 0 &&
+                      tk::isFloat8(dot.getA().getType().getElementType()) &&
+                      tk::isFloat8(dot.getB().getType().getElementType()) &&
+                      dot.getType().getElementType().isF32();
+  if (!isFp8(dot.getA().getType()) || native)
     return;
   OpBuilder b(dot);
   for (OpOperand *operand : {&dot.getAMutable(), &dot.getBMutable()}) {

@@ -47,6 +47,17 @@ def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TkDecomposeBatchedDot : Pass<"tk-decompose-batched-dot", "::mlir::ModuleOp"> {
+  let summary = "a 3-D (batched) tk.dot as one 2-D tk.dot per batch";
+  let description = [{
+    A tk.dot of [B, M, K] x [B, K, N] + [B, M, N] becomes B tk.dots of matrices: the operands'
+    batch dimension is moved last and halved log2(B) times (tk.reshape, tk.split), and the
+    products are joined back the same way (tk.join, tk.reshape, tk.trans). A splat accumulator
+    becomes B copies of its 2-D constant (DecomposeBatchedDot.cpp).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TkLegalizeFp8 : Pass<"tk-legalize-fp8", "::mlir::ModuleOp"> {
   let summary = "arithmetic on f8E4M3FN / f8E5M2 as integer and f32 arithmetic";
   let description = [{

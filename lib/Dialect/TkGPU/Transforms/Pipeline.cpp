@@ -331,7 +331,8 @@ unsigned chooseRingTiles(ArrayRef<Candidate> candidates, unsigned stages, unsign
 /// which overwrite the slot it read: those come last in the body (the ring of num_stages
 /// tiles, which the caller requires). A product that reads a tile stored in the body itself
 /// (tkgpu.local_alloc of a register value: weights dequantized before the product) stays
-/// synchronous: one tile, written again in the next iteration, has no slot to spare.
+/// synchronous: one tile, written again in the next iteration, has no slot to spare. So does
+/// one with max_num_imprecise_acc, which waits for each run of K to add it in f32.
 SmallVector<unsigned> makeDotsAsync(RewriterBase &rewriter, scf::ForOp loop) {
   SmallVector<unsigned> carried;
   Block *body = loop.getBody();
@@ -342,7 +343,7 @@ SmallVector<unsigned> makeDotsAsync(RewriterBase &rewriter, scf::ForOp loop) {
   };
   for (auto dot : llvm::make_early_inc_range(body->getOps<WarpGroupDotOp>())) {
     if (!dot.getResult().hasOneUse() || *dot.getResult().getUsers().begin() != yield ||
-        storedInBody(dot.getA()) || storedInBody(dot.getB()))
+        storedInBody(dot.getA()) || storedInBody(dot.getB()) || dot.getMaxNumImpreciseAcc())
       continue;
     const unsigned i = dot.getResult().getUses().begin()->getOperandNumber();
     BlockArgument arg = loop.getRegionIterArg(i);

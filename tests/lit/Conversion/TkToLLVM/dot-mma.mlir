@@ -26,7 +26,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 func.func @f16(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
   %0 = tkgpu.convert_layout %a : tensor<64x16xf16, #a> -> tensor<64x16xf16, #opa>
   %1 = tkgpu.convert_layout %b : tensor<16x64xf16, #b> -> tensor<16x64xf16, #opb>
-  %d = tk.dot %0, %1, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf16, #opa> * tensor<16x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  %d = tk.dot %0, %1, %c {input_precision = "ieee"} : tensor<64x16xf16, #opa> * tensor<16x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
   func.return %d : tensor<64x64xf32, #mma>
 }
 }
@@ -63,7 +63,7 @@ func.func @f16(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<
 // CHECK-NOT: mma.sync
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @tf32x3(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: tensor<64x16xf32, #mma>) -> tensor<64x16xf32, #mma> {
-  %d = tk.dot %a, %b, %c {input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
+  %d = tk.dot %a, %b, %c {input_precision = "tf32x3"} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
   func.return %d : tensor<64x16xf32, #mma>
 }
 }
@@ -85,7 +85,7 @@ func.func @tf32x3(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: 
 // CHECK-NOT: mma.sync
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @tf32(%a: tensor<64x16xf32, #opa>, %b: tensor<16x16xf32, #opb>, %c: tensor<64x16xf32, #mma>) -> tensor<64x16xf32, #mma> {
-  %d = tk.dot %a, %b, %c {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
+  %d = tk.dot %a, %b, %c {input_precision = "tf32"} : tensor<64x16xf32, #opa> * tensor<16x16xf32, #opb> + tensor<64x16xf32, #mma> -> tensor<64x16xf32, #mma>
   func.return %d : tensor<64x16xf32, #mma>
 }
 }
@@ -108,7 +108,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 func.func @fp8(%a: tensor<64x32xf8E4M3FN, #a>, %b: tensor<32x64xf8E5M2, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
   %0 = tkgpu.convert_layout %a : tensor<64x32xf8E4M3FN, #a> -> tensor<64x32xf8E4M3FN, #opa>
   %1 = tkgpu.convert_layout %b : tensor<32x64xf8E5M2, #b> -> tensor<32x64xf8E5M2, #opb>
-  %d = tk.dot %0, %1, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf8E4M3FN, #opa> * tensor<32x64xf8E5M2, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  %d = tk.dot %0, %1, %c {input_precision = "ieee"} : tensor<64x32xf8E4M3FN, #opa> * tensor<32x64xf8E5M2, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
   func.return %d : tensor<64x64xf32, #mma>
 }
 }

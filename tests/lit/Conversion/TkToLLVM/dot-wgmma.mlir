@@ -125,9 +125,9 @@ func.func @fp8(%ta: !tkgpu.memdesc<64x64xf8E4M3FN, #sa>, %tb: !tkgpu.memdesc<64x
 // accumulator registers, the next ones scale-d 1 and the previous step's results.
 // CHECK-LABEL: func.func @from_zero
 // CHECK: %[[UNDEF:.+]] = llvm.mlir.undef : f32
-// CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK-NEXT: %[[ONE:.+]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT: %[[ZERO:.+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async{{.*}} %{{.+}}, %{{.+}}, %[[ZERO]], %[[UNDEF]], %[[UNDEF]],
 // CHECK-COUNT-3: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async{{.*}} %{{.+}}, %{{.+}}, %[[ONE]], %{{.+}}
 // CHECK-NOT: wgmma.mma_async
@@ -135,6 +135,39 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 func.func @from_zero(%ta: !tkgpu.memdesc<64x32xf32, #sa>, %tb: !tkgpu.memdesc<32x64xf32, #sb>) -> tensor<64x64xf32, #mma> {
   %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
   %d = tkgpu.warp_group_dot %ta, %tb, %zero : !tkgpu.memdesc<64x32xf32, #sa>, !tkgpu.memdesc<32x64xf32, #sb>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+  func.return %d : tensor<64x64xf32, #mma>
+}
+}
+
+// -----
+
+#mma = #tkgpu.mma<{version = 3, warpsPerCTA = [4, 1], instrShape = [16, 64]}>
+#sa = #tkgpu.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sb = #tkgpu.shared<{vec = 16, perPhase = 1, maxPhase = 8, order = [0, 1]}>
+
+// max_num_imprecise_acc = 64 on fp8, K = 128: two runs of two K steps, each from zero
+// (scale-d 0 first) in registers of its own, committed and waited for, then added to the
+// accumulator in f32: 32 registers, so 32 additions per run.
+// CHECK-LABEL: func.func @imprecise_runs
+// CHECK: %[[UNDEF:.+]] = llvm.mlir.undef : f32
+// CHECK: %[[ONE:.+]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[ZERO:.+]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3{{.*}} %[[ZERO]], %[[UNDEF]], %[[UNDEF]],
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3{{.*}} %[[ONE]],
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 0
+// CHECK-COUNT-32: llvm.fadd
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3{{.*}} %[[ZERO]], %[[UNDEF]], %[[UNDEF]],
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3{{.*}} %[[ONE]],
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: wgmma.wait_group.sync.aligned 0
+// CHECK-COUNT-32: llvm.fadd
+// CHECK-NOT: wgmma
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+func.func @imprecise_runs(%ta: !tkgpu.memdesc<64x128xf8E4M3FN, #sa>, %tb: !tkgpu.memdesc<128x64xf8E4M3FN, #sb>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  %d = tkgpu.warp_group_dot %ta, %tb, %c {max_num_imprecise_acc = 64 : i32} : !tkgpu.memdesc<64x128xf8E4M3FN, #sa>, !tkgpu.memdesc<128x64xf8E4M3FN, #sb>, tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
   func.return %d : tensor<64x64xf32, #mma>
 }
 }

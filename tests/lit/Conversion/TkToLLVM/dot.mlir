@@ -35,7 +35,7 @@
 #b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   func.func @dot_f32(%a: tensor<16x16xf32, #b>, %b: tensor<16x16xf32, #b>, %c: tensor<16x16xf32, #b>) {
-    %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf32, #b>, tensor<16x16xf32, #b>, tensor<16x16xf32, #b>) -> tensor<16x16xf32, #b>
+    %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32"}> : (tensor<16x16xf32, #b>, tensor<16x16xf32, #b>, tensor<16x16xf32, #b>) -> tensor<16x16xf32, #b>
     func.return
   }
 }
@@ -67,7 +67,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 #b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   func.func @dot_f16(%a: tensor<16x32xf16, #a>, %b: tensor<32x16xf16, #b>, %c: tensor<16x16xf16, #b>) {
-    %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf16, #a>, tensor<32x16xf16, #b>, tensor<16x16xf16, #b>) -> tensor<16x16xf16, #b>
+    %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<16x32xf16, #a>, tensor<32x16xf16, #b>, tensor<16x16xf16, #b>) -> tensor<16x16xf16, #b>
     func.return
   }
 }

@@ -2,7 +2,7 @@
 // plus a few of the ODS constraints, each with the message the user sees.
 // RUN: tk-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{!tk.ptr points to an integer or floating-point type (i1 ... i64, f8E4M3FN, f8E5M2, f16, bf16, f32, f64), got 'index'}}
+// expected-error @+1 {{!tk.ptr points to an integer or floating-point type (i1 ... i64, f8E4M3FN, f8E5M2, f8E4M3FNUZ, f8E5M2FNUZ, f16, bf16, f32, f64), got 'index'}}
 func.func @ptr_to_index(%arg0: !tk.ptr<index>)
 
 // -----
@@ -507,8 +507,8 @@ func.func @scan_reverse_missing(%arg0: tensor<16xf32>) {
 // -----
 
 func.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
-  // expected-error @+1 {{'tk.dot' op a, b and c must be 2-D blocks, got 'tensor<16xf16>', 'tensor<16x16xf16>', 'tensor<16x16xf32>'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-error @+1 {{'tk.dot' op a, b and c must be 2-D blocks, or 3-D blocks with a batch dimension first, got 'tensor<16xf16>', 'tensor<16x16xf16>', 'tensor<16x16xf32>'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -516,7 +516,7 @@ func.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16x
 
 func.func @dot_inner(%a: tensor<32x16xf16>, %b: tensor<32x32xf16>, %c: tensor<32x32xf32>) {
   // expected-error @+1 {{'tk.dot' op inner dimensions differ: a is 'tensor<32x16xf16>' (M x K), b is 'tensor<32x32xf16>' (K x N)}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<32x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<32x16xf16>, tensor<32x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf32>
   func.return
 }
 
@@ -524,7 +524,7 @@ func.func @dot_inner(%a: tensor<32x16xf16>, %b: tensor<32x32xf16>, %c: tensor<32
 
 func.func @dot_accumulator(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op the accumulator must be M x N = 32 x 32, got 'tensor<16x16xf32>'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -532,7 +532,7 @@ func.func @dot_accumulator(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: ten
 
 func.func @dot_result(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<32x32xf32>) {
   // expected-error @+1 {{'tk.dot' op result must have the accumulator's type 'tensor<32x32xf32>', got 'tensor<32x32xf16>'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf16>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<32x16xf16>, tensor<16x32xf16>, tensor<32x32xf32>) -> tensor<32x32xf16>
   func.return
 }
 
@@ -540,7 +540,7 @@ func.func @dot_result(%a: tensor<32x16xf16>, %b: tensor<16x32xf16>, %c: tensor<3
 
 func.func @dot_small(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<8x16xf32>) {
   // expected-error @+1 {{'tk.dot' op every dimension must be at least 16 (tensor-core tiles), got a 'tensor<8x16xf16>' and b 'tensor<16x16xf16>'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<8x16xf16>, tensor<16x16xf16>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<8x16xf16>, tensor<16x16xf16>, tensor<8x16xf32>) -> tensor<8x16xf32>
   func.return
 }
 
@@ -548,23 +548,23 @@ func.func @dot_small(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<8x1
 
 func.func @dot_mixed_inputs(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op a and b must have one element type (or two fp8 types), got 'f16' and 'bf16'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<16x16xf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
 // -----
 
 func.func @dot_types(%a: tensor<16x16xi8>, %b: tensor<16x16xi8>, %c: tensor<16x16xf32>) {
-  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'i8'/'f32'; supported: f16/f32, f16/f16, bf16/f32, f32/f32, fp8/f32, i8/i32}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xi8>, tensor<16x16xi8>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'i8'/'f32'; supported: f16/f32, f16/f16, bf16/f32, f32/f32, fp8/f32, fp8/f16, i8/i32}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<16x16xi8>, tensor<16x16xi8>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
 // -----
 
-func.func @dot_fp8_f16(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf8E4M3FN>, %c: tensor<16x16xf16>) {
-  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'f8E4M3FN'/'f16'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf8E4M3FN>, tensor<16x16xf8E4M3FN>, tensor<16x16xf16>) -> tensor<16x16xf16>
+func.func @dot_fp8_bf16(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf8E4M3FN>, %c: tensor<16x16xbf16>) {
+  // expected-error @+1 {{'tk.dot' op unsupported input/accumulator types 'f8E4M3FN'/'bf16'}}
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<16x16xf8E4M3FN>, tensor<16x16xf8E4M3FN>, tensor<16x16xbf16>) -> tensor<16x16xbf16>
   func.return
 }
 
@@ -572,7 +572,7 @@ func.func @dot_fp8_f16(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf8E4M3FN>, %
 
 func.func @dot_fp8_f16_mixed(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op a and b must have one element type (or two fp8 types), got 'f8E4M3FN' and 'f16'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf8E4M3FN>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<16x16xf8E4M3FN>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -580,7 +580,7 @@ func.func @dot_fp8_f16_mixed(%a: tensor<16x16xf8E4M3FN>, %b: tensor<16x16xf16>, 
 
 func.func @dot_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op input_precision must be "tf32", "tf32x3" or "ieee", got "tf32x4"}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x4", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x4"}> : (tensor<16x16xf32>, tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -588,7 +588,7 @@ func.func @dot_precision(%a: tensor<16x16xf32>, %b: tensor<16x16xf32>, %c: tenso
 
 func.func @dot_tf32_f16(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op input_precision "tf32" applies to f32 inputs; use "ieee" for 'f16'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32"}> : (tensor<16x16xf16>, tensor<16x16xf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -596,7 +596,23 @@ func.func @dot_tf32_f16(%a: tensor<16x16xf16>, %b: tensor<16x16xf16>, %c: tensor
 
 func.func @dot_tf32x3_bf16(%a: tensor<16x16xbf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
   // expected-error @+1 {{'tk.dot' op input_precision "tf32x3" applies to f32 inputs; use "ieee" for 'bf16'}}
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "tf32x3"}> : (tensor<16x16xbf16>, tensor<16x16xbf16>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_batches(%a: tensor<2x16x16xf16>, %b: tensor<4x16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op a, b and c must have one batch size}}
+  %0 = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<2x16x16xf16> * tensor<4x16x16xf16> + tensor<2x16x16xf32> -> tensor<2x16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @dot_rank(%a: tensor<2x16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{'tk.dot' op a, b and c must be 2-D blocks, or 3-D blocks with a batch dimension first}}
+  %0 = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<2x16x16xf16> * tensor<16x16xf16> + tensor<16x16xf32> -> tensor<16x16xf32>
   func.return
 }
 

@@ -178,13 +178,13 @@ func.func @scan(%arg0: tensor<8x16xf32>) {
 
 // CHECK-LABEL: func.func @dot
 func.func @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf32>, %x: tensor<16x32xf32>, %y: tensor<32x16xf32>, %z: tensor<16x16xf32>) {
-  // CHECK: tk.dot %{{.*}}, %{{.*}}, %{{.*}} {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xf16> * tensor<16x64xf16> + tensor<32x64xf32> -> tensor<32x64xf32>
-  // GENERIC: "tk.dot"(%{{.*}}, %{{.*}}, %{{.*}}) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
-  // CHECK: tk.dot {{.*}} {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
-  %1 = "tk.dot"(%x, %y, %z) <{input_precision = "tf32", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
-  // CHECK: tk.dot {{.*}} {input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
-  %2 = "tk.dot"(%x, %y, %1) <{input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  // CHECK: tk.dot %{{.*}}, %{{.*}}, %{{.*}} {input_precision = "ieee"} : tensor<32x16xf16> * tensor<16x64xf16> + tensor<32x64xf32> -> tensor<32x64xf32>
+  // GENERIC: "tk.dot"(%{{.*}}, %{{.*}}, %{{.*}}) <{input_precision = "ieee"}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<32x16xf16>, tensor<16x64xf16>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  // CHECK: tk.dot {{.*}} {input_precision = "tf32"} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
+  %1 = "tk.dot"(%x, %y, %z) <{input_precision = "tf32"}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  // CHECK: tk.dot {{.*}} {input_precision = "tf32x3"} : tensor<16x32xf32> * tensor<32x16xf32> + tensor<16x16xf32>
+  %2 = "tk.dot"(%x, %y, %1) <{input_precision = "tf32x3"}> : (tensor<16x32xf32>, tensor<32x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
   func.return
 }
 
@@ -192,7 +192,7 @@ func.func @dot(%a: tensor<32x16xf16>, %b: tensor<16x64xf16>, %c: tensor<32x64xf3
 // CHECK-LABEL: func.func @dot_fp8
 func.func @dot_fp8(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<32x16xf32>) {
   // CHECK: tk.dot {{.*}} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E5M2> + tensor<32x16xf32>
-  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee", max_num_imprecise_acc = 0 : i32}> : (tensor<32x32xf8E4M3FN>, tensor<32x16xf8E5M2>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  %0 = "tk.dot"(%a, %b, %c) <{input_precision = "ieee"}> : (tensor<32x32xf8E4M3FN>, tensor<32x16xf8E5M2>, tensor<32x16xf32>) -> tensor<32x16xf32>
   func.return
 }
 

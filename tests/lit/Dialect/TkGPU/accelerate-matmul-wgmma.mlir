@@ -29,7 +29,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 func.func @f16(%la: tensor<128x64xf16, #ld>, %lb: tensor<64x128xf16, #ld>, %c: tensor<128x128xf32, #b>) -> tensor<128x128xf32, #b> {
   %a = tkgpu.convert_layout %la : tensor<128x64xf16, #ld> -> tensor<128x64xf16, #b>
   %bb = tkgpu.convert_layout %lb : tensor<64x128xf16, #ld> -> tensor<64x128xf16, #b>
-  %d = tk.dot %a, %bb, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x64xf16, #b> * tensor<64x128xf16, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %d = tk.dot %a, %bb, %c {input_precision = "ieee"} : tensor<128x64xf16, #b> * tensor<64x128xf16, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   func.return %d : tensor<128x128xf32, #b>
 }
 }
@@ -60,11 +60,11 @@ func.func @shapes(%a: tensor<128x64xf16, #b>, %b: tensor<64x256xf16, #b>, %c: te
                   %fa: tensor<128x32xf32, #b>, %fb: tensor<32x128xf32, #b>, %fbk: tensor<32x128xf32, #kb>,
                   %fc: tensor<128x128xf32, #b>)
     -> (tensor<128x256xf32, #b>, tensor<64x128xf32, #b>, tensor<128x128xf32, #b>, tensor<128x128xf32, #b>) {
-  %0 = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x64xf16, #b> * tensor<64x256xf16, #b> + tensor<128x256xf32, #b> -> tensor<128x256xf32, #b>
-  %1 = tk.dot %a2, %b2, %c2 {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x16xbf16, #b> * tensor<16x128xbf16, #b> + tensor<64x128xf32, #b> -> tensor<64x128xf32, #b>
-  %2 = tk.dot %fa, %fb, %fc {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %0 = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<128x64xf16, #b> * tensor<64x256xf16, #b> + tensor<128x256xf32, #b> -> tensor<128x256xf32, #b>
+  %1 = tk.dot %a2, %b2, %c2 {input_precision = "ieee"} : tensor<64x16xbf16, #b> * tensor<16x128xbf16, #b> + tensor<64x128xf32, #b> -> tensor<64x128xf32, #b>
+  %2 = tk.dot %fa, %fb, %fc {input_precision = "tf32"} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   %fbc = tkgpu.convert_layout %fbk : tensor<32x128xf32, #kb> -> tensor<32x128xf32, #b>
-  %3 = tk.dot %fa, %fbc, %fc {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %3 = tk.dot %fa, %fbc, %fc {input_precision = "tf32"} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   func.return %0, %1, %2, %3 : tensor<128x256xf32, #b>, tensor<64x128xf32, #b>, tensor<128x128xf32, #b>, tensor<128x128xf32, #b>
 }
 }
@@ -80,7 +80,7 @@ func.func @shapes(%a: tensor<128x64xf16, #b>, %b: tensor<64x256xf16, #b>, %c: te
 // CHECK: tk.dot {{.*}} -> tensor<64x64xf32, #mma>
 module attributes {tkgpu.num_warps = 2 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @two_warps(%a: tensor<64x32xf16, #b>, %b: tensor<32x64xf16, #b>, %c: tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b> {
-  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #b> * tensor<32x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  %d = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<64x32xf16, #b> * tensor<32x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
   func.return %d : tensor<64x64xf32, #b>
 }
 }
@@ -97,8 +97,8 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 func.func @narrow(%a: tensor<32x32xf16, #b4>, %b: tensor<32x64xf16, #b4>, %c: tensor<32x64xf32, #b4>,
                   %fa: tensor<64x32xf32, #b4>, %fb: tensor<32x64xf32, #b4>, %fc: tensor<64x64xf32, #b4>)
     -> (tensor<32x64xf32, #b4>, tensor<64x64xf32, #b4>) {
-  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x32xf16, #b4> * tensor<32x64xf16, #b4> + tensor<32x64xf32, #b4> -> tensor<32x64xf32, #b4>
-  %e = tk.dot %fa, %fb, %fc {input_precision = "tf32x3", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf32, #b4> * tensor<32x64xf32, #b4> + tensor<64x64xf32, #b4> -> tensor<64x64xf32, #b4>
+  %d = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<32x32xf16, #b4> * tensor<32x64xf16, #b4> + tensor<32x64xf32, #b4> -> tensor<32x64xf32, #b4>
+  %e = tk.dot %fa, %fb, %fc {input_precision = "tf32x3"} : tensor<64x32xf32, #b4> * tensor<32x64xf32, #b4> + tensor<64x64xf32, #b4> -> tensor<64x64xf32, #b4>
   func.return %d, %e : tensor<32x64xf32, #b4>, tensor<64x64xf32, #b4>
 }
 }
@@ -118,7 +118,7 @@ func.func @narrow(%a: tensor<32x32xf16, #b4>, %b: tensor<32x64xf16, #b4>, %c: te
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @register_a(%s: tensor<64x64xf32, #b>, %v: tensor<64x64xf16, #b>, %c: tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b> {
   %p = arith.truncf %s : tensor<64x64xf32, #b> to tensor<64x64xf16, #b>
-  %d = tk.dot %p, %v, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  %d = tk.dot %p, %v, %c {input_precision = "ieee"} : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
   func.return %d : tensor<64x64xf32, #b>
 }
 }
@@ -141,7 +141,7 @@ func.func @invariant_operand(%q: tensor<64x64xf16, #b>, %k: tensor<64x64x!tk.ptr
   %zero = arith.constant dense<0.0> : tensor<64x64xf32, #b>
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<64x64xf32, #b>) : i32 {
     %kt = tk.load %k : (tensor<64x64x!tk.ptr<f16>, #b>) -> tensor<64x64xf16, #b>
-    %d = tk.dot %q, %kt, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+    %d = tk.dot %q, %kt, %acc {input_precision = "ieee"} : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
     scf.yield %d : tensor<64x64xf32, #b>
   }
   func.return %r : tensor<64x64xf32, #b>
@@ -168,8 +168,8 @@ func.func @invariant_operand(%q: tensor<64x64xf16, #b>, %k: tensor<64x64x!tk.ptr
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @fp8(%a: tensor<64x64xf8E4M3FN, #ka>, %b: tensor<64x128xf8E5M2, #kb>, %n: tensor<64x128xf8E5M2, #nb>, %c: tensor<64x128xf32, #ka>)
     -> (tensor<64x128xf32, #ka>, tensor<64x128xf32, #ka>) {
-  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf8E4M3FN, #ka> * tensor<64x128xf8E5M2, #kb> + tensor<64x128xf32, #ka> -> tensor<64x128xf32, #ka>
-  %e = tk.dot %a, %n, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf8E4M3FN, #ka> * tensor<64x128xf8E5M2, #nb> + tensor<64x128xf32, #ka> -> tensor<64x128xf32, #ka>
+  %d = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<64x64xf8E4M3FN, #ka> * tensor<64x128xf8E5M2, #kb> + tensor<64x128xf32, #ka> -> tensor<64x128xf32, #ka>
+  %e = tk.dot %a, %n, %c {input_precision = "ieee"} : tensor<64x64xf8E4M3FN, #ka> * tensor<64x128xf8E5M2, #nb> + tensor<64x128xf32, #ka> -> tensor<64x128xf32, #ka>
   func.return %d, %e : tensor<64x128xf32, #ka>, tensor<64x128xf32, #ka>
 }
 }

@@ -20,7 +20,7 @@
 // SM75: tk.dot {{.*}} -> tensor<128x128xf32, #{{.+}}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @f16(%a: tensor<128x32xf16, #b>, %b: tensor<32x128xf16, #b>, %c: tensor<128x128xf32, #b>) -> tensor<128x128xf32, #b> {
-  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x32xf16, #b> * tensor<32x128xf16, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %d = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<128x32xf16, #b> * tensor<32x128xf16, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
   func.return %d : tensor<128x128xf32, #b>
 }
 }
@@ -47,10 +47,10 @@ func.func @kinds(%a: tensor<128x32xf32, #b>, %b: tensor<32x128xf32, #b>, %c: ten
                  %ia: tensor<32x64xi8, #b>, %ib: tensor<64x256xi8, #b>, %ic: tensor<32x256xi32, #b>,
                  %ja: tensor<32x16xi8, #b>, %jb: tensor<16x32xi8, #b>, %jc: tensor<32x32xi32, #b>)
     -> (tensor<128x128xf32, #b>, tensor<32x256xi32, #b>, tensor<128x128xf32, #b>, tensor<32x32xi32, #b>) {
-  %0 = tk.dot %a, %b, %c {input_precision = "tf32", max_num_imprecise_acc = 0 : i32} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
-  %1 = tk.dot %ia, %ib, %ic {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x64xi8, #b> * tensor<64x256xi8, #b> + tensor<32x256xi32, #b> -> tensor<32x256xi32, #b>
-  %2 = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
-  %3 = tk.dot %ja, %jb, %jc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xi8, #b> * tensor<16x32xi8, #b> + tensor<32x32xi32, #b> -> tensor<32x32xi32, #b>
+  %0 = tk.dot %a, %b, %c {input_precision = "tf32"} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %1 = tk.dot %ia, %ib, %ic {input_precision = "ieee"} : tensor<32x64xi8, #b> * tensor<64x256xi8, #b> + tensor<32x256xi32, #b> -> tensor<32x256xi32, #b>
+  %2 = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<128x32xf32, #b> * tensor<32x128xf32, #b> + tensor<128x128xf32, #b> -> tensor<128x128xf32, #b>
+  %3 = tk.dot %ja, %jb, %jc {input_precision = "ieee"} : tensor<32x16xi8, #b> * tensor<16x32xi8, #b> + tensor<32x32xi32, #b> -> tensor<32x32xi32, #b>
   func.return %0, %1, %2, %3 : tensor<128x128xf32, #b>, tensor<32x256xi32, #b>, tensor<128x128xf32, #b>, tensor<32x32xi32, #b>
 }
 }
@@ -67,7 +67,7 @@ func.func @kinds(%a: tensor<128x32xf32, #b>, %b: tensor<32x128xf32, #b>, %c: ten
 // CHECK: tk.dot {{.*}} -> tensor<64x64xf32, #blocked>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
 func.func @fp8(%a: tensor<64x64xf8E4M3FN, #b>, %b: tensor<64x64xf8E5M2, #b>, %c: tensor<64x64xf32, #b>) -> tensor<64x64xf32, #b> {
-  %d = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x64xf8E4M3FN, #b> * tensor<64x64xf8E5M2, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  %d = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<64x64xf8E4M3FN, #b> * tensor<64x64xf8E5M2, #b> + tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
   func.return %d : tensor<64x64xf32, #b>
 }
 }

@@ -99,9 +99,39 @@ func.func @arithmetic(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
 // SM89: tk.dot {{.*}} : tensor<32x16xf16> * tensor<16x16xf16> + tensor<32x16xf32>
 func.func @dot(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E5M2>, %c: tensor<32x16xf32>,
                %x: tensor<32x16xf8E4M3FN>, %y: tensor<16x16xf8E4M3FN>) -> (tensor<32x16xf32>, tensor<32x16xf32>) {
-  %0 = tk.dot %a, %b, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E5M2> + tensor<32x16xf32> -> tensor<32x16xf32>
-  %1 = tk.dot %x, %y, %c {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<32x16xf8E4M3FN> * tensor<16x16xf8E4M3FN> + tensor<32x16xf32> -> tensor<32x16xf32>
+  %0 = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E5M2> + tensor<32x16xf32> -> tensor<32x16xf32>
+  %1 = tk.dot %x, %y, %c {input_precision = "ieee"} : tensor<32x16xf8E4M3FN> * tensor<16x16xf8E4M3FN> + tensor<32x16xf32> -> tensor<32x16xf32>
   func.return %0, %1 : tensor<32x16xf32>, tensor<32x16xf32>
+}
+
+// -----
+
+// An fp8 dot into an f16 accumulator takes the f16 path on every target.
+// SM89-LABEL: func.func @dot_f16_acc
+// SM89: arith.truncf %{{.+}} : tensor<32x32xf32> to tensor<32x32xf16>
+// SM89: arith.truncf %{{.+}} : tensor<32x16xf32> to tensor<32x16xf16>
+// SM89: tk.dot {{.*}} : tensor<32x32xf16> * tensor<32x16xf16> + tensor<32x16xf16>
+func.func @dot_f16_acc(%a: tensor<32x32xf8E4M3FN>, %b: tensor<32x16xf8E4M3FN>, %c: tensor<32x16xf16>) -> tensor<32x16xf16> {
+  %0 = tk.dot %a, %b, %c {input_precision = "ieee"} : tensor<32x32xf8E4M3FN> * tensor<32x16xf8E4M3FN> + tensor<32x16xf16> -> tensor<32x16xf16>
+  func.return %0 : tensor<32x16xf16>
+}
+
+// -----
+
+// The fnuz types: 0x80 (128) is the only NaN, decoded as NaN and made by NaN; the encoding of
+// e4m3fnuz saturates at 240 and drops the sign of a zero (a select on the code being 0).
+// CHECK-LABEL: func.func @fnuz
+// CHECK: arith.bitcast %arg0 : tensor<16xf8E5M2FNUZ> to tensor<16xi8>
+// CHECK: %[[NAN_CODE:.+]] = arith.constant dense<128> : tensor<16xi32>
+// CHECK-NEXT: arith.cmpi eq, %{{.+}}, %[[NAN_CODE]] : tensor<16xi32>
+// CHECK: arith.constant dense<2.400000e+02> : tensor<16xf32>
+// CHECK: arith.bitcast %{{.+}} : tensor<16xi8> to tensor<16xf8E4M3FNUZ>
+// CHECK-NOT: arith.extf
+// CHECK-NOT: arith.truncf
+func.func @fnuz(%x: tensor<16xf8E5M2FNUZ>) -> tensor<16xf8E4M3FNUZ> {
+  %0 = arith.extf %x : tensor<16xf8E5M2FNUZ> to tensor<16xf32>
+  %1 = arith.truncf %0 : tensor<16xf32> to tensor<16xf8E4M3FNUZ>
+  func.return %1 : tensor<16xf8E4M3FNUZ>
 }
 
 // -----

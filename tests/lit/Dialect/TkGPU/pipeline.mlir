@@ -176,7 +176,7 @@ func.func @matmul(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<f16
     %y = tk.load %pbi, %mb, %zero_b : (tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi1, #bb>, tensor<32x64xf16, #bb>) -> tensor<32x64xf16, #bb>
     %xa = tkgpu.convert_layout %x : tensor<64x32xf16, #ba> -> tensor<64x32xf16, #opa>
     %yb = tkgpu.convert_layout %y : tensor<32x64xf16, #bb> -> tensor<32x64xf16, #opb>
-    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee"} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %pan = tk.addptr %pai, %step_a : tensor<64x32x!tk.ptr<f16>, #ba>, tensor<64x32xi32, #ba> -> tensor<64x32x!tk.ptr<f16>, #ba>
     %pbn = tk.addptr %pbi, %step_b : tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi32, #bb> -> tensor<32x64x!tk.ptr<f16>, #bb>
     scf.yield %d, %pan, %pbn : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #ba>, tensor<32x64x!tk.ptr<f16>, #bb>
@@ -257,7 +257,7 @@ func.func @other_one(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<
     %y = tk.load %pbi, %mb, %zero_b : (tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi1, #bb>, tensor<32x64xf16, #bb>) -> tensor<32x64xf16, #bb>
     %xa = tkgpu.convert_layout %x : tensor<64x32xf16, #ba> -> tensor<64x32xf16, #opa>
     %yb = tkgpu.convert_layout %y : tensor<32x64xf16, #bb> -> tensor<32x64xf16, #opb>
-    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee"} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %pan = tk.addptr %pai, %step_a : tensor<64x32x!tk.ptr<f16>, #ba>, tensor<64x32xi32, #ba> -> tensor<64x32x!tk.ptr<f16>, #ba>
     %pbn = tk.addptr %pbi, %step_b : tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi32, #bb> -> tensor<32x64x!tk.ptr<f16>, #bb>
     scf.yield %d, %pan, %pbn : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #ba>, tensor<32x64x!tk.ptr<f16>, #bb>
@@ -334,7 +334,7 @@ func.func @narrow(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<f16
     %y = tk.load %pbi, %mb, %zero_b : (tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi1, #bb>, tensor<32x64xf16, #bb>) -> tensor<32x64xf16, #bb>
     %xa = tkgpu.convert_layout %x : tensor<64x32xf16, #ba> -> tensor<64x32xf16, #opa>
     %yb = tkgpu.convert_layout %y : tensor<32x64xf16, #bb> -> tensor<32x64xf16, #opb>
-    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee"} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %pan = tk.addptr %pai, %step_a : tensor<64x32x!tk.ptr<f16>, #ba>, tensor<64x32xi32, #ba> -> tensor<64x32x!tk.ptr<f16>, #ba>
     %pbn = tk.addptr %pbi, %step_b : tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi32, #bb> -> tensor<32x64x!tk.ptr<f16>, #bb>
     scf.yield %d, %pan, %pbn : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #ba>, tensor<32x64x!tk.ptr<f16>, #bb>
@@ -412,7 +412,7 @@ func.func @eight_warps(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.pt
     %y = tk.load %pbi, %mb, %zero_b : (tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi1, #bb>, tensor<32x64xf16, #bb>) -> tensor<32x64xf16, #bb>
     %xa = tkgpu.convert_layout %x : tensor<64x32xf16, #ba> -> tensor<64x32xf16, #opa>
     %yb = tkgpu.convert_layout %y : tensor<32x64xf16, #bb> -> tensor<32x64xf16, #opb>
-    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee"} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %pan = tk.addptr %pai, %step_a : tensor<64x32x!tk.ptr<f16>, #ba>, tensor<64x32xi32, #ba> -> tensor<64x32x!tk.ptr<f16>, #ba>
     %pbn = tk.addptr %pbi, %step_b : tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi32, #bb> -> tensor<32x64x!tk.ptr<f16>, #bb>
     scf.yield %d, %pan, %pbn : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #ba>, tensor<32x64x!tk.ptr<f16>, #bb>
@@ -501,7 +501,7 @@ func.func @atomic_in_loop(%lock: !tk.ptr<i32>, %a: !tk.ptr<f16> {tk.divisibility
     %y = tk.load %pbi, %mb, %zero_b : (tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi1, #bb>, tensor<32x64xf16, #bb>) -> tensor<32x64xf16, #bb>
     %xa = tkgpu.convert_layout %x : tensor<64x32xf16, #ba> -> tensor<64x32xf16, #opa>
     %yb = tkgpu.convert_layout %y : tensor<32x64xf16, #bb> -> tensor<32x64xf16, #opb>
-    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee"} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %pan = tk.addptr %pai, %step_a : tensor<64x32x!tk.ptr<f16>, #ba>, tensor<64x32xi32, #ba> -> tensor<64x32x!tk.ptr<f16>, #ba>
     %pbn = tk.addptr %pbi, %step_b : tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi32, #bb> -> tensor<32x64x!tk.ptr<f16>, #bb>
     scf.yield %d, %pan, %pbn : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #ba>, tensor<32x64x!tk.ptr<f16>, #bb>
@@ -588,7 +588,7 @@ func.func @volatile_in_loop(%lock: !tk.ptr<i32>, %a: !tk.ptr<f16> {tk.divisibili
     %y = tk.load %pbi, %mb, %zero_b {is_volatile} : (tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi1, #bb>, tensor<32x64xf16, #bb>) -> tensor<32x64xf16, #bb>
     %xa = tkgpu.convert_layout %x : tensor<64x32xf16, #ba> -> tensor<64x32xf16, #opa>
     %yb = tkgpu.convert_layout %y : tensor<32x64xf16, #bb> -> tensor<32x64xf16, #opb>
-    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
+    %d = tk.dot %xa, %yb, %acc {input_precision = "ieee"} : tensor<64x32xf16, #opa> * tensor<32x64xf16, #opb> + tensor<64x64xf32, #mma> -> tensor<64x64xf32, #mma>
     %pan = tk.addptr %pai, %step_a : tensor<64x32x!tk.ptr<f16>, #ba>, tensor<64x32xi32, #ba> -> tensor<64x32x!tk.ptr<f16>, #ba>
     %pbn = tk.addptr %pbi, %step_b : tensor<32x64x!tk.ptr<f16>, #bb>, tensor<32x64xi32, #bb> -> tensor<32x64x!tk.ptr<f16>, #bb>
     scf.yield %d, %pan, %pbn : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #ba>, tensor<32x64x!tk.ptr<f16>, #bb>

@@ -251,7 +251,7 @@ func.func @square_dot(%a: tensor<128x128xi8, #bl>, %b: tensor<128x128xi8, #bl>) 
   %zero = arith.constant dense<0> : tensor<128x128xi32, #mma>
   %ca = tkgpu.convert_layout %a : tensor<128x128xi8, #bl> -> tensor<128x128xi8, #opa>
   %cb = tkgpu.convert_layout %b : tensor<128x128xi8, #bl> -> tensor<128x128xi8, #opb>
-  %d = tk.dot %ca, %cb, %zero {input_precision = "ieee", max_num_imprecise_acc = 0 : i32} : tensor<128x128xi8, #opa> * tensor<128x128xi8, #opb> + tensor<128x128xi32, #mma> -> tensor<128x128xi32, #mma>
+  %d = tk.dot %ca, %cb, %zero {input_precision = "ieee"} : tensor<128x128xi8, #opa> * tensor<128x128xi8, #opb> + tensor<128x128xi32, #mma> -> tensor<128x128xi32, #mma>
   %r = tkgpu.convert_layout %d : tensor<128x128xi32, #mma> -> tensor<128x128xi32, #bl>
   func.return %r : tensor<128x128xi32, #bl>
 }

@@ -1,11 +1,11 @@
 // expect: static assertion failed.*tk::dot: the accumulator must be f32 for float inputs
-// tk::dot of fp8 inputs into an f16 accumulator: fp8 accumulates in f32.
+// tk::dot of bf16 inputs into an f16 accumulator: bf16 accumulates in f32.
 #include <tk/tk.hpp>
 
 void check() {
   auto k = tk::jit("k", []() {
-    auto a = tk::zeros<tk::f8e4m3>({32, 32});
-    auto b = tk::zeros<tk::f8e4m3>({32, 32});
+    auto a = tk::zeros<tk::bfloat16>({32, 32});
+    auto b = tk::zeros<tk::bfloat16>({32, 32});
     auto acc = tk::zeros<tk::half>({32, 32});
     acc = tk::dot(a, b, acc);
   });
