@@ -425,7 +425,7 @@ struct generator {
       const double scale = k * a.scale * b.scale + c.scale;
       // fp8 products are exact, but Hopper's wgmma adds them with fewer bits than f32 (about
       // 13 fraction bits: docs/writing-kernels.md).
-      const double add_u = is_fp8(arg_type(s, 0)) ? 0x1p-13 : u;
+      const double add_u = is_fp8(arg_type(s, 0)) ? std::max(0x1p-13, u) : u;
       return inexact(scale,
                      k * (a.err * b.scale + b.err * a.scale) + c.err + 4 * k * add_u * scale);
     }
@@ -1210,7 +1210,10 @@ struct generator {
       return -1;
     const ty in =
         pick(std::vector<ty>{ty::f16, ty::bf16, ty::f32, ty::i8, ty::f16, ty::f8e4m3, ty::f8e5m2});
-    const std::int64_t m = pow2(4, 6), n = pow2(4, 6), k = pow2(4, 6);
+    // A batched (3-D) product is B products of [B m, k] and [B k, n] operands reshaped.
+    const std::int64_t batch = chance(0.25) ? pow2(1, 2) : 1;
+    const int most = batch > 1 ? 5 : 6;
+    const std::int64_t m = pow2(4, most), n = pow2(4, most), k = pow2(4, most);
     auto operand = [&](shape_t shape) {
       const int which = p.input[0] == in ? 0 : p.input[1] == in ? 1 : uniform(0, 1);
       int v = load(out, which, shape);
@@ -1218,26 +1221,33 @@ struct generator {
         v = cast(out, v, in);
       return v;
     };
-    const int a = operand({m, k});
-    const int b = a < 0 ? -1 : operand({k, n});
+    const int a = operand({batch * m, k});
+    const int b = a < 0 ? -1 : operand({batch * k, n});
     if (b < 0)
       return -1;
     stmt s{op::dot};
     s.args = {a, b};
+    const bool fp8 = in == ty::f8e4m3 || in == ty::f8e5m2;
     ty acc = in == ty::i8 ? ty::i32 : ty::f32;
-    if (in == ty::f16 && chance(0.25))
-      acc = ty::f16;
+    if ((in == ty::f16 || fp8) && chance(0.25))
+      acc = ty::f16; // an f16 accumulator, or tk::dot<tk::half> without one
+    const shape_t result{batch * m, n};
     if (chance(0.5)) {
-      const int c = find([&](int v) { return types[std::size_t(v)] == vtype{acc, {m, n}}; });
+      const int c = find([&](int v) { return types[std::size_t(v)] == vtype{acc, result}; });
       if (c >= 0)
         s.args.push_back(c);
       else if (acc == ty::f16)
-        s.args.push_back(full(out, {acc, {m, n}}));
+        s.args.push_back(full(out, {acc, result}));
     }
-    if (acc == ty::f16 && s.args.size() == 2)
-      acc = ty::f32;
     s.a0 = in == ty::f32 ? uniform(0, 2) : 0; // tf32, ieee, tf32x3
-    s.type = {acc, {m, n}};
+    // max_num_imprecise_acc (0: none) for fp8 into f32: one instruction's K, or the tile's.
+    s.a1 = fp8 && acc == ty::f32 && chance(0.3)
+               ? int(chance(0.5) ? std::min<std::int64_t>(32, k) : k)
+               : 0;
+    s.a2 = int(batch);
+    s.i[0] = m;
+    s.i[1] = k;
+    s.type = {acc, result};
     const int id = add(out, s);
     if (id >= 0)
       ++dots;

@@ -269,8 +269,21 @@ struct printer {
       return random_expr(s);
     case op::dot: {
       constexpr const char *precisions[] = {"tf32", "ieee", "tf32x3"};
-      return "tk::dot(" + a + ", " + b + (s.args.size() > 2 ? ", " + v(s.args[2]) : "") +
-             ", tk::input_precision::" + precisions[s.a0] + ")";
+      const std::int64_t batch = s.a2, m = s.i[0], k = s.i[1], n = s.type.shape[1];
+      // A batched product: its 2-D operands reshaped to 3-D, the result back to 2-D.
+      auto in3 = [&](const std::string &x, std::int64_t rows, std::int64_t cols) {
+        return batch > 1 ? "tk::reshape(" + x + ", " + shape_list({batch, rows, cols}) + ")" : x;
+      };
+      std::string options = std::string("tk::input_precision::") + precisions[s.a0];
+      if (s.a1)
+        options = "{.input_precision = " + options +
+                  ", .max_num_imprecise_acc = " + std::to_string(s.a1) + "}";
+      const bool out_f16 = s.args.size() == 2 && s.type.t == ty::f16;
+      const std::string product = std::string(out_f16 ? "tk::dot<tk::half>(" : "tk::dot(") +
+                                  in3(a, m, k) + ", " + in3(b, k, n) +
+                                  (s.args.size() > 2 ? ", " + in3(v(s.args[2]), m, n) : "") + ", " +
+                                  options + ")";
+      return batch > 1 ? "tk::reshape(" + product + ", " + shape_list(s.type.shape) + ")" : product;
     }
     default:
       return "?";

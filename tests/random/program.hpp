@@ -208,7 +208,8 @@ enum class op : std::uint8_t {
   sort,      // arg 0; a0: dim; a1: 1 descending
   reduce,    // a0: reduce kind; a1: axis (-1: all); a2: 1 for tk::keep_dims; arg 0
   scan,      // a0: 0 cumsum, 1 cumprod; a1: axis; a2: reverse; arg 0
-  dot,       // args a, b (and acc); a0: input precision for f32
+  dot,       // args a, b (and acc); a0: input precision for f32, a1: max_num_imprecise_acc
+             // (0: none), a2: batches (the operands [a2 m, k], [a2 k, n]; i[0] m, i[1] k)
   loop,      // i[0]: trip count (or -1: s1); body; carried
   branch,    // arg 0: condition; body (then), else_body; carried
   assign,    // inside a region: carried value arg 0 := arg 1

@@ -471,19 +471,47 @@ struct runner {
                   std::is_same_v<T, float> || std::is_same_v<T, std::int8_t> ||
                   std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2>) {
       const auto &b = std::get<tk::block<T, 2>>(at(s.args[1]));
-      const auto precision = tk::input_precision(s.a0);
-      if (s.args.size() == 2)
-        return set(s, tk::dot(a, b, precision));
+      const tk::dot_options options{.input_precision = tk::input_precision(s.a0),
+                                    .max_num_imprecise_acc =
+                                        s.a1 ? std::optional<int>(s.a1) : std::nullopt};
+      const std::int64_t batch = s.a2, m = s.i[0], k = s.i[1], n = s.type.shape[1];
+      // A batched product: its 2-D operands reshaped to 3-D, the result back to 2-D.
+      auto product = [&](auto &&multiply) {
+        if (batch <= 1)
+          return set(s, multiply(a, b));
+        auto in3 = [&](const auto &x, std::int64_t rows, std::int64_t cols) {
+          const std::int64_t shape[3] = {batch, rows, cols};
+          return tk::reshape(x, shape);
+        };
+        const std::int64_t flat[2] = {batch * m, n};
+        set(s, tk::reshape(multiply(in3(a, m, k), in3(b, k, n)), flat));
+      };
+      constexpr bool fp8 = std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2>;
+      if (s.args.size() == 2) {
+        if constexpr (std::is_same_v<T, tk::half> || fp8)
+          if (s.type.t == ty::f16)
+            return product(
+                [&](const auto &x, const auto &y) { return tk::dot<tk::half>(x, y, options); });
+        return product([&](const auto &x, const auto &y) { return tk::dot(x, y, options); });
+      }
       return with(s.args[2], [&](const auto &c) {
         using C = std::remove_cvref_t<decltype(c)>;
         using E = typename info<C>::type;
         using Default = std::conditional_t<std::is_same_v<T, std::int8_t>, std::int32_t, float>;
         if constexpr (info<C>::rank == 2 &&
                       (std::is_same_v<E, Default> ||
-                       (std::is_same_v<E, tk::half> && std::is_same_v<T, tk::half>)))
-          set(s, tk::dot(a, b, c, precision));
-        else
+                       (std::is_same_v<E, tk::half> && (std::is_same_v<T, tk::half> || fp8)))) {
+          product([&](const auto &x, const auto &y) {
+            if constexpr (info<std::remove_cvref_t<decltype(x)>>::rank == 2) {
+              return tk::dot(x, y, c, options);
+            } else {
+              const std::int64_t shape[3] = {batch, m, n};
+              return tk::dot(x, y, tk::reshape(c, shape), options);
+            }
+          });
+        } else {
           fail("a dot's accumulator of rank " + std::to_string(info<C>::rank));
+        }
       });
     }
     fail("a dot of " + std::string(short_name(s.type.t)) + " operands");
