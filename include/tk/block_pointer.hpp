@@ -24,10 +24,6 @@
 
 namespace tk {
 
-/// What a block-pointer load reads outside the tensor along its boundary-checked dimensions
-/// (Triton's `padding_option`).
-enum class padding { zero, nan };
-
 namespace detail {
 
 /// A block pointer's parts in the interpreter's `i`: base, then sizes, strides and offsets.

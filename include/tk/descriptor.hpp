@@ -1,12 +1,14 @@
 /// @file descriptor.hpp
 /// Tensor descriptors, Triton's `tl.make_tensor_descriptor`: a tensor in global memory (base,
 /// shape, strides) read and written a block at a time, `desc.load({i, j})` and
-/// `desc.store({i, j}, x)`. Blocks may reach past the tensor's edges: those elements read as zero
-/// and are not written, so no masks are needed.
+/// `desc.store({i, j}, x)`, and combined into atomically, `desc.atomic_add({i, j}, x)`. Blocks
+/// may reach past the tensor's edges: those elements read as zero (or NaN, `tk::padding::nan`)
+/// and are neither written nor combined into, so no masks are needed.
 #pragma once
 
 #include <tk/detail/config.hpp>
 
+#include <tk/atomic.hpp>
 #include <tk/block.hpp>
 
 #include <array>
@@ -15,6 +17,11 @@
 #include <string>
 
 namespace tk {
+
+/// What a load reads outside the tensor (Triton's `padding_option`): zero, or NaN (floats only).
+/// A tensor descriptor's (tk::make_tensor_descriptor), or a block-pointer load's along its
+/// boundary-checked dimensions (tk::load).
+enum class padding { zero, nan };
 
 /// A scalar index or size for the descriptor API: a C++ integer, a `tk::constant` of one, or a
 /// scalar integer block (`tk::i32`, ...).
@@ -61,7 +68,7 @@ TK_DECL void check_last_stride(const tk::index &stride, loc_t loc);
 /// buffer; tracing, the `!tk.tensordesc` SSA value. Its shape is the block shape.
 TK_DECL value_ref make_tensor_descriptor(const value_ref &base, const std::vector<value_ref> &shape,
                                          const std::vector<value_ref> &strides, shape_t block,
-                                         loc_t loc);
+                                         padding pad, loc_t loc);
 
 /// The element index in the tensor of block element `k` of a block at `start` (or -1: outside).
 TK_DECL std::int64_t descriptor_element(const value &desc, const std::vector<std::int64_t> &start,
@@ -71,28 +78,41 @@ TK_DECL std::int64_t descriptor_element(const value &desc, const std::vector<std
 /// buffer checks).
 TK_DECL value_ref descriptor_pointer(const value &desc, std::int64_t offset);
 
+/// The block at `start`; elements outside the tensor read as `pad`.
 TK_DECL value_ref descriptor_load(const value_ref &desc, const std::vector<value_ref> &start,
-                                  loc_t loc);
+                                  padding pad, loc_t loc);
 
 TK_DECL void descriptor_store(const value_ref &desc, const std::vector<value_ref> &start,
                               const value_ref &x, loc_t loc);
+
+/// One atomic read-modify-write (`kind`, relaxed, GPU scope) per element of the block at
+/// `start` inside the tensor, combining it with `x`'s element (the descriptor's block shape and
+/// element type); elements outside the tensor are skipped.
+TK_DECL void descriptor_reduce(atomic_kind kind, const value_ref &desc,
+                               const std::vector<value_ref> &start, const value_ref &x,
+                               const char *what, loc_t loc);
 
 } // namespace detail
 
 /// A tensor of T in global memory, accessed in blocks of a fixed shape (rank R).
 template <class T, std::size_t R> class tensor_descriptor {
 public:
-  explicit tensor_descriptor(detail::value_ref v) : v_(std::move(v)) {}
+  explicit tensor_descriptor(detail::value_ref v, padding pad = padding::zero)
+      : v_(std::move(v)), pad_(pad) {}
 
   /// The block shape.
   const std::vector<std::int64_t> &block_shape() const { return v_->shape; }
 
+  /// What loads read outside the tensor.
+  padding padding_option() const { return pad_; }
+
   /// The block whose first element is the tensor's element `start`; elements outside the tensor
-  /// are zero.
+  /// read as the descriptor's padding (zero unless made with `tk::padding::nan`).
   block<std::remove_const_t<T>, int(R)>
   load(const std::array<index, R> &start,
        std::source_location loc = std::source_location::current()) const {
-    return block<std::remove_const_t<T>, int(R)>(detail::descriptor_load(v_, indices(start), loc));
+    return block<std::remove_const_t<T>, int(R)>(
+        detail::descriptor_load(v_, indices(start), pad_, loc));
   }
 
   /// Writes `value` (converted to T, broadcast to the block shape) at `start`; elements outside
@@ -110,7 +130,55 @@ public:
     detail::descriptor_store(v_, indices(start), x, loc);
   }
 
+// Each atomic checks its types (static_asserts naming it; where one fails nothing else is
+// instantiated) and records one descriptor reduction.
+#define TK_DESCRIPTOR_ATOMIC(NAME, OP, TYPES)                                                      \
+  template <class V>                                                                               \
+  void NAME(const std::array<index, R> &start, const V &value,                                     \
+            std::source_location loc = std::source_location::current()) const {                    \
+    static_assert(!std::is_const_v<T>, "tensor_descriptor::" #NAME ": the descriptor's pointer "   \
+                                       "points to const; declare the parameter tk::ptr<T>");       \
+    constexpr bool type_ok =                                                                       \
+        detail::atomic_type_ok<detail::atomic_op::OP, block<std::remove_const_t<T> *, 0>>();       \
+    static_assert(type_ok, "tensor_descriptor::" #NAME ": the element type must be " TYPES);       \
+    static_assert(tk::operand<V>, "tensor_descriptor::" #NAME ": the value must be a block or a "  \
+                                  "number");                                                       \
+    if constexpr (!std::is_const_v<T> && type_ok && tk::operand<V>)                                \
+      reduce(detail::atomic_kind_for<detail::atomic_op::OP, std::remove_const_t<T>>(), start,      \
+             value, "tensor_descriptor::" #NAME, loc);                                             \
+  }
+
+  /// Atomically adds `value` (converted to T, broadcast to the block shape) to the block at
+  /// `start`, element by element, as tk::atomic_add does through pointers (relaxed ordering);
+  /// elements outside the tensor are skipped. Triton's `desc.atomic_add`.
+  TK_DESCRIPTOR_ATOMIC(atomic_add, add, "i32, u32, i64, u64, f16, bf16, f32 or f64")
+  /// `max(old, value)` per element, ordered as tk::atomic_max orders them.
+  TK_DESCRIPTOR_ATOMIC(atomic_max, max, "i32, u32, i64, u64, f32 or f64")
+  /// `min(old, value)` per element.
+  TK_DESCRIPTOR_ATOMIC(atomic_min, min, "i32, u32, i64, u64, f32 or f64")
+  /// `old & value` per element.
+  TK_DESCRIPTOR_ATOMIC(atomic_and, bit_and,
+                       "i32, u32, i64 or u64 (an integer type of 32 or 64 bits)")
+  /// `old | value` per element.
+  TK_DESCRIPTOR_ATOMIC(atomic_or, bit_or, "i32, u32, i64 or u64 (an integer type of 32 or 64 bits)")
+  /// `old ^ value` per element.
+  TK_DESCRIPTOR_ATOMIC(atomic_xor, bit_xor,
+                       "i32, u32, i64 or u64 (an integer type of 32 or 64 bits)")
+
+#undef TK_DESCRIPTOR_ATOMIC
+
 private:
+  template <class V>
+  void reduce(detail::atomic_kind kind, const std::array<index, R> &start, const V &value,
+              const char *what, std::source_location loc) const {
+    const detail::term t = detail::to_operand(value, loc);
+    detail::check_broadcasts_to(t.shape(), "the value", v_->shape, "the descriptor's block", what,
+                                loc);
+    const auto x =
+        detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), v_->shape, loc);
+    detail::descriptor_reduce(kind, v_, indices(start), x, what, loc);
+  }
+
   static std::vector<detail::value_ref> indices(const std::array<index, R> &start) {
     std::vector<detail::value_ref> out;
     for (const index &i : start)
@@ -119,16 +187,20 @@ private:
   }
 
   detail::value_ref v_;
+  padding pad_ = padding::zero;
 };
 
 /// A descriptor of the tensor at `base` with `shape` and `strides` (in elements), read and
 /// written in blocks of `block_shape` (powers of two). As in Triton, the last stride must be the
 /// constant 1 (checked on every path), `base` 16-byte aligned and the other strides multiples of
-/// 16 bytes (the interpreter checks these; TMA on Hopper needs them).
+/// 16 bytes (the interpreter checks these; TMA on Hopper needs them). Loads read the elements
+/// outside the tensor as `pad`: zero, or NaN (`tk::padding::nan`, tensors of floats only;
+/// Triton's `padding_option="nan"`).
 template <class T, std::size_t R>
 tensor_descriptor<T, R>
 make_tensor_descriptor(const block<T *, 0> &base, const index (&shape)[R],
                        const index (&strides)[R], const index (&block_shape)[R],
+                       padding pad = padding::zero,
                        std::source_location loc = std::source_location::current()) {
   static_assert(R >= 1 && R <= 5, "tk::make_tensor_descriptor: tensors of 1 to 5 dimensions");
   detail::check_last_stride(strides[R - 1], loc);
@@ -139,8 +211,10 @@ make_tensor_descriptor(const block<T *, 0> &base, const index (&shape)[R],
     sizes.push_back(shape[d].as(detail::elem_of<std::int32_t>()));
     steps.push_back(strides[d].as(detail::elem_of<std::int64_t>()));
   }
-  return tensor_descriptor<T, R>(detail::make_tensor_descriptor(
-      detail::operand_of(base.v_, loc).v, sizes, steps, std::move(block), loc));
+  return tensor_descriptor<T, R>(detail::make_tensor_descriptor(detail::operand_of(base.v_, loc).v,
+                                                                sizes, steps, std::move(block), pad,
+                                                                loc),
+                                 pad);
 }
 
 } // namespace tk

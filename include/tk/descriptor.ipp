@@ -6,6 +6,8 @@
 
 #include <tk/descriptor.hpp>
 
+#include <limits>
+
 namespace tk {
 
 TK_DECL std::int64_t index::constant(const char *what) const {
@@ -43,9 +45,12 @@ TK_DECL void check_last_stride(const tk::index &stride, loc_t loc) {
 
 TK_DECL value_ref make_tensor_descriptor(const value_ref &base, const std::vector<value_ref> &shape,
                                          const std::vector<value_ref> &strides, shape_t block,
-                                         loc_t loc) {
+                                         padding pad, loc_t loc) {
   context &ctx = active(loc);
   check_access_block(block, "tk::make_tensor_descriptor", loc);
+  if (pad == padding::nan && !elem_type{base->type.pointee}.is_float())
+    fail(loc, "tk::make_tensor_descriptor: padding::nan needs a tensor of floats, got ",
+         to_string(elem_type{base->type.pointee}));
   if (ctx.tracing()) {
     std::vector<value_ref> operands{base};
     operands.insert(operands.end(), shape.begin(), shape.end());
@@ -105,14 +110,14 @@ TK_DECL value_ref descriptor_pointer(const value &desc, std::int64_t offset) {
 }
 
 TK_DECL value_ref descriptor_load(const value_ref &desc, const std::vector<value_ref> &start,
-                                  loc_t loc) {
+                                  padding pad, loc_t loc) {
   context &ctx = active(loc);
   const elem_type t{desc->type.pointee};
   if (ctx.tracing()) {
     std::vector<value_ref> operands{desc};
     operands.insert(operands.end(), start.begin(), start.end());
-    return record1("tk.descriptor_load", syntax::generic, std::move(operands), t, desc->shape, "",
-                   loc);
+    return record1("tk.descriptor_load", syntax::generic, std::move(operands), t, desc->shape,
+                   pad == padding::nan ? "nan_padding" : "", loc);
   }
   std::vector<std::int64_t> at;
   for (const value_ref &s : start)
@@ -120,8 +125,11 @@ TK_DECL value_ref descriptor_load(const value_ref &desc, const std::vector<value
   auto v = make_concrete(t, desc->shape);
   for (std::int64_t k = 0; k < v->size(); ++k) {
     const std::int64_t offset = descriptor_element(*desc, at, k);
-    if (offset < 0)
-      continue; // outside the tensor: zero
+    if (offset < 0) { // outside the tensor: the padding
+      if (pad == padding::nan)
+        v->f[std::size_t(k)] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
     const value_ref p = descriptor_pointer(*desc, offset);
     if (p->extent >= 0 || ctx.checked)
       check_access(ctx, *p, 0, false, loc);
@@ -160,6 +168,34 @@ TK_DECL void descriptor_store(const value_ref &desc, const std::vector<value_ref
     store_element(reinterpret_cast<void *>(p->i[0]), x->type.code, x->type.is_float() ? x->f[j] : 0,
                   x->type.is_float() ? 0 : x->i[j]);
   }
+}
+
+TK_DECL void descriptor_reduce(atomic_kind kind, const value_ref &desc,
+                               const std::vector<value_ref> &start, const value_ref &x,
+                               const char *what, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing()) {
+    std::vector<value_ref> operands{desc};
+    operands.insert(operands.end(), start.begin(), start.end());
+    operands.push_back(x);
+    record("tk.descriptor_reduce", syntax::generic, std::move(operands), {},
+           std::string("kind = \"") + kind_name(kind) + '"', loc);
+    return;
+  }
+  // The block's pointers, those outside the tensor masked off: the pointer atomics' semantics
+  // (lane after lane, in row-major order) and checks.
+  std::vector<std::int64_t> at;
+  for (const value_ref &s : start)
+    at.push_back(s->i[0]);
+  auto ptrs = make_value(desc->type, desc->shape);
+  ptrs->extent = desc->extent;
+  auto mask = make_concrete(elem_of<bool>(), desc->shape);
+  for (std::int64_t k = 0; k < x->size(); ++k) {
+    const std::int64_t offset = descriptor_element(*desc, at, k);
+    ptrs->i.push_back(offset < 0 ? 0 : descriptor_pointer(*desc, offset)->i[0]);
+    mask->i[std::size_t(k)] = offset >= 0;
+  }
+  atomic_rmw(kind, ptrs, x, mask, sem::relaxed, scope::gpu, what, loc);
 }
 
 } // namespace tk::detail

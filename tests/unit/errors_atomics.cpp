@@ -149,3 +149,34 @@ TEST_CASE("trace: an atomic's value and mask may not enlarge the pointers", "[er
                           [&] { (void)k.ir(buffer); });
   }
 }
+
+TEST_CASE("errors: tensor-descriptor atomics", "[errors][atomics][descriptor]") {
+  int line = 0;
+  std::vector<std::int32_t> buffer(256, 0);
+  SECTION("a value larger than the descriptor's block") {
+    auto k = tk::jit("k", [&](tk::ptr<std::int32_t> p) {
+      auto d = tk::make_tensor_descriptor(p, {16, 16}, {16, 1}, {16, 16});
+      line = __LINE__ + 1;
+      d.atomic_max({0, 0}, tk::zeros<std::int32_t>({32, 16}));
+    });
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tensor_descriptor::atomic_max: the value of shape [32, 16] does "
+                                 "not broadcast to the descriptor's block of shape [16, 16]",
+                                 buffer.data());
+    CHECK(buffer == std::vector<std::int32_t>(256, 0));
+  }
+  SECTION("a tensor larger than its buffer argument") {
+    std::vector<std::int32_t> small(100, 0);
+    auto k = tk::jit("k", [&](tk::ptr<std::int32_t> p) {
+      auto d = tk::make_tensor_descriptor(p, {16, 16}, {16, 1}, {16, 16});
+      line = __LINE__ + 1;
+      d.atomic_add({0, 0}, 1);
+    });
+    tk_test::expect_error(this_file, line,
+                          "tensor_descriptor::atomic_add: lane 100 (index [6, 4] of the [16, 16] "
+                          "block) writes out of bounds",
+                          [&] { k.interpret(tk::grid(1), small); });
+    // The elements before the first outside the buffer were updated, lane after lane.
+    CHECK(small == std::vector<std::int32_t>(100, 1));
+  }
+}

@@ -295,6 +295,20 @@ TEST_CASE("errors: tensor descriptor whose last stride is not the constant 1", "
   }
 }
 
+TEST_CASE("errors: a NaN-padded tensor descriptor of integers", "[errors]") {
+  int line = 0;
+  std::vector<std::int32_t> buffer(256, 1);
+  auto k = tk::jit("k", [&](tk::ptr<std::int32_t> p) {
+    line = __LINE__ + 1;
+    auto d = tk::make_tensor_descriptor(p, {16, 16}, {16, 1}, {16, 16}, tk::padding::nan);
+    d.store({0, 0}, d.load({0, 0}) + 1);
+  });
+  tk_test::trace_and_interpret(
+      this_file, k, line,
+      "tk::make_tensor_descriptor: padding::nan needs a tensor of floats, got i32", buffer.data());
+  CHECK(buffer == std::vector<std::int32_t>(256, 1));
+}
+
 TEST_CASE("errors: compound assignment that would grow the block", "[errors]") {
   int line = 0;
   auto k = tk::jit("k", [&] {

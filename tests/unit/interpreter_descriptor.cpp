@@ -1,12 +1,16 @@
 /// @file interpreter_descriptor.cpp
-/// Tensor descriptors (tk::make_tensor_descriptor, desc.load / desc.store): blocks that reach past
-/// the tensor's edges read zeros there and write nothing there; the descriptor's rules (aligned
-/// base, last stride 1, strides multiples of 16 bytes) are errors at the user's line. Built with
-/// TK_TEST_ON_GPU (tk_gpu_numerics), the same kernels run on the GPU and must agree.
+/// Tensor descriptors (tk::make_tensor_descriptor, desc.load / desc.store, desc.atomic_*): blocks
+/// that reach past the tensor's edges read zeros (or NaN, tk::padding::nan) there and write or
+/// combine nothing there; the descriptor's rules (aligned base, last stride 1, strides multiples
+/// of 16 bytes) are errors at the user's line. Built with TK_TEST_ON_GPU (tk_gpu_numerics), the
+/// same kernels run on the GPU and must agree.
 #include "expect_error.hpp"
 #include "interpreter_support.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <random>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -31,6 +35,56 @@ auto row_sums =
       auto sums = tk::sum(src.load({i, j}), 1);
       tk::store(out + tk::arange(0, 16), sums);
     });
+
+/// The 16 x 16 block at (i, j) of an R x C f32 tensor through a NaN-padded descriptor, stored
+/// whole: what lies outside the tensor reads as NaN.
+auto tile_nan = tk::jit("descriptor_tile_nan", [](tk::ptr<float> tile, tk::ptr<const float> in,
+                                                  tk::i32 R, tk::i32 C, tk::i32 i, tk::i32 j) {
+  auto src = tk::make_tensor_descriptor(in, {R, C}, {C, 1}, {16, 16}, tk::padding::nan);
+  auto r = tk::arange(0, 16)(tk::_, tk::newaxis), c = tk::arange(0, 16)(tk::newaxis, tk::_);
+  tk::store(tile + r * 16 + c, src.load({i, j}));
+});
+
+/// Every program combines its own 16 x 16 block of `vals` into the block at (i, j) of six R x C
+/// i32 tensors, one per descriptor atomic, and adds 1 to that block of `count` (a scalar
+/// broadcast): on the GPU the programs race, so only atomic updates give the reference.
+auto reduce_i32 =
+    tk::jit("descriptor_reduce_i32",
+            [](tk::ptr<std::int32_t> sum, tk::ptr<std::int32_t> hi, tk::ptr<std::int32_t> lo,
+               tk::ptr<std::int32_t> all, tk::ptr<std::int32_t> any, tk::ptr<std::int32_t> parity,
+               tk::ptr<std::int32_t> count, tk::ptr<const std::int32_t> vals, tk::i32 R, tk::i32 C,
+               tk::i32 i, tk::i32 j) {
+              auto r = tk::arange(0, 16)(tk::_, tk::newaxis),
+                   c = tk::arange(0, 16)(tk::newaxis, tk::_);
+              auto x = tk::load(vals + tk::program_id(0) * 256 + r * 16 + c);
+              auto at = [&](tk::ptr<std::int32_t> p) {
+                return tk::make_tensor_descriptor(p, {R, C}, {C, 1}, {16, 16});
+              };
+              at(sum).atomic_add({i, j}, x);
+              at(hi).atomic_max({i, j}, x);
+              at(lo).atomic_min({i, j}, x);
+              at(all).atomic_and({i, j}, x);
+              at(any).atomic_or({i, j}, x);
+              at(parity).atomic_xor({i, j}, x);
+              at(count).atomic_add({i, j}, 1);
+            });
+
+/// The float and unsigned kinds: f32 add and max, u32 max and min (unsigned order: 0x80000000
+/// and above are the largest).
+auto reduce_f32_u32 =
+    tk::jit("descriptor_reduce_f32_u32",
+            [](tk::ptr<float> fsum, tk::ptr<float> fmax, tk::ptr<std::uint32_t> umax,
+               tk::ptr<std::uint32_t> umin, tk::ptr<const float> fvals,
+               tk::ptr<const std::uint32_t> uvals, tk::i32 R, tk::i32 C, tk::i32 i, tk::i32 j) {
+              auto k = tk::program_id(0) * 256 + tk::arange(0, 16)(tk::_, tk::newaxis) * 16 +
+                       tk::arange(0, 16)(tk::newaxis, tk::_);
+              auto f = tk::load(fvals + k);
+              auto u = tk::load(uvals + k);
+              tk::make_tensor_descriptor(fsum, {R, C}, {C, 1}, {16, 16}).atomic_add({i, j}, f);
+              tk::make_tensor_descriptor(fmax, {R, C}, {C, 1}, {16, 16}).atomic_max({i, j}, f);
+              tk::make_tensor_descriptor(umax, {R, C}, {C, 1}, {16, 16}).atomic_max({i, j}, u);
+              tk::make_tensor_descriptor(umin, {R, C}, {C, 1}, {16, 16}).atomic_min({i, j}, u);
+            });
 
 // The lines of the statements that fail below (set as the kernels are traced).
 int misaligned_line = 0, strided_line = 0, runtime_block_line = 0;
@@ -88,6 +142,90 @@ TEST_CASE("tensor descriptors: blocks over the edges read zeros and write nothin
     tk_test::run(row_sums, tk::grid(1), sums, data, R, C, i, j);
     INFO("block at (" << i << ", " << j << ")");
     TK_CHECK_EQUAL(sums, expect);
+  }
+}
+
+TEST_CASE("tensor descriptors: padding::nan reads NaN outside the tensor",
+          "[interpreter][numerics][descriptor]") {
+  const int R = 20, C = 24;
+  std::vector<float> data(std::size_t(R) * C);
+  for (int k = 0; k < R * C; ++k)
+    data[std::size_t(k)] = float(k + 1);
+  for (auto [i, j] : {std::pair{0, 0}, std::pair{-3, -5}, std::pair{10, 16}, std::pair{-20, 0}}) {
+    std::vector<float> tile(256, -7.0f);
+    tk_test::run(tile_nan, tk::grid(1), tile, std::as_const(data), R, C, i, j);
+    INFO("block at (" << i << ", " << j << ")");
+    int mismatches = 0;
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c) {
+        const float got = tile[std::size_t(r * 16 + c)];
+        const bool inside = i + r >= 0 && i + r < R && j + c >= 0 && j + c < C;
+        if (inside ? got != data[std::size_t((i + r) * C + j + c)] : !std::isnan(got))
+          ++mismatches;
+      }
+    CHECK(mismatches == 0);
+  }
+}
+
+TEST_CASE("tensor descriptors: atomics combine the block inside the tensor and skip the rest",
+          "[interpreter][numerics][descriptor][atomics]") {
+  const int R = 20, C = 24, programs = 6;
+  std::mt19937_64 gen(tk_test::fresh_seed());
+  std::uniform_int_distribution<std::int32_t> small(-1000, 1000);
+  std::uniform_int_distribution<std::uint32_t> bits;
+  std::vector<std::int32_t> vals(std::size_t(programs) * 256);
+  std::vector<float> fvals(vals.size());
+  std::vector<std::uint32_t> uvals(vals.size());
+  for (std::size_t k = 0; k < vals.size(); ++k) {
+    vals[k] = k % 3 == 0 ? std::int32_t(bits(gen)) : small(gen);
+    fvals[k] = float(small(gen)) / 8.0f; // sums exact in any order
+    uvals[k] = bits(gen);
+  }
+  for (auto [i, j] : {std::pair{0, 0}, std::pair{-3, -5}, std::pair{10, 16}, std::pair{4, 8}}) {
+    INFO("block at (" << i << ", " << j << ")");
+    const std::size_t n = std::size_t(R) * C;
+    std::vector<std::int32_t> sum(n, 5), hi(n, 5), lo(n, 5), all(n, -1), any(n, 0), parity(n, 3),
+        count(n, 0);
+    std::vector<float> fsum(n, 0.5f), fmax(n, -100.0f);
+    std::vector<std::uint32_t> umax(n, 7), umin(n, 0x80000000u);
+    auto want_sum = sum, want_hi = hi, want_lo = lo, want_all = all, want_any = any,
+         want_parity = parity, want_count = count;
+    auto want_fsum = fsum, want_fmax = fmax;
+    auto want_umax = umax, want_umin = umin;
+    for (int p = 0; p < programs; ++p)
+      for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) {
+          if (i + r < 0 || i + r >= R || j + c < 0 || j + c >= C)
+            continue;
+          const std::size_t t = std::size_t((i + r) * C + j + c),
+                            v = std::size_t(p * 256 + r * 16 + c);
+          want_sum[t] = std::int32_t(std::uint32_t(want_sum[t]) + std::uint32_t(vals[v]));
+          want_hi[t] = std::max(want_hi[t], vals[v]);
+          want_lo[t] = std::min(want_lo[t], vals[v]);
+          want_all[t] &= vals[v];
+          want_any[t] |= vals[v];
+          want_parity[t] ^= vals[v];
+          want_count[t] += 1;
+          want_fsum[t] += fvals[v];
+          want_fmax[t] = std::max(want_fmax[t], fvals[v]);
+          want_umax[t] = std::max(want_umax[t], uvals[v]);
+          want_umin[t] = std::min(want_umin[t], uvals[v]);
+        }
+    tk_test::run(reduce_i32, tk::grid(programs), sum, hi, lo, all, any, parity, count,
+                 std::as_const(vals), R, C, i, j);
+    TK_CHECK_EQUAL(sum, want_sum);
+    TK_CHECK_EQUAL(hi, want_hi);
+    TK_CHECK_EQUAL(lo, want_lo);
+    TK_CHECK_EQUAL(all, want_all);
+    TK_CHECK_EQUAL(any, want_any);
+    TK_CHECK_EQUAL(parity, want_parity);
+    TK_CHECK_EQUAL(count, want_count);
+    tk_test::run(reduce_f32_u32, tk::grid(programs), fsum, fmax, umax, umin, std::as_const(fvals),
+                 std::as_const(uvals), R, C, i, j);
+    TK_CHECK_EQUAL(fsum, want_fsum);
+    TK_CHECK_EQUAL(fmax, want_fmax);
+    TK_CHECK_EQUAL(umax, want_umax);
+    TK_CHECK_EQUAL(umin, want_umin);
   }
 }
 

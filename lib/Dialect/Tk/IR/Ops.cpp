@@ -648,10 +648,27 @@ static LogicalResult verifyDescriptorAccess(Operation *op, TensorDescType desc, 
 }
 
 LogicalResult DescriptorLoadOp::verify() {
+  if (getNanPadding() && !isa<FloatType>(getType().getElementType()))
+    return emitOpError() << "pads with NaN only blocks of floats, got " << getType();
   return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(), getType());
 }
 
 LogicalResult DescriptorStoreOp::verify() {
+  return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
+                                getSrc().getType());
+}
+
+LogicalResult DescriptorReduceOp::verify() {
+  Type element = getDesc().getType().getBlockType().getElementType();
+  StringRef allowed;
+  if (getKind() == "xchg" || !atomicKindAccepts(getKind(), element, allowed)) {
+    if (allowed.empty() || getKind() == "xchg")
+      return emitOpError() << "kind must be one of add, fadd, and, or, xor, max, min, umax, umin, "
+                              "fmax, fmin; got \""
+                           << getKind() << "\"";
+    return emitOpError() << "kind \"" << getKind() << "\" applies to " << allowed
+                         << " elements, not " << element;
+  }
   return verifyDescriptorAccess(*this, getDesc().getType(), getIndices().size(),
                                 getSrc().getType());
 }

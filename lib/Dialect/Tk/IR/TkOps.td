@@ -387,10 +387,11 @@ def Tk_DescriptorLoadOp : Tk_Op<"descriptor_load"> {
   let summary = "loads the block at `indices` of a tensor descriptor";
   let description = [{
     The block whose first element is the tensor's element `indices`; elements outside the
-    tensor read as zero.
+    tensor read as zero, or as NaN with `nan_padding` (floats only; Triton's
+    `padding_option="nan"`, which the front end takes when making the descriptor).
   }];
   let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemRead]>:$desc,
-                       Variadic<I32>:$indices);
+                       Variadic<I32>:$indices, UnitAttr:$nan_padding);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = [{
     $desc `[` $indices `]` attr-dict `:` qualified(type($desc)) `->` type($result)
@@ -406,6 +407,24 @@ def Tk_DescriptorStoreOp : Tk_Op<"descriptor_store"> {
   }];
   let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemWrite]>:$desc,
                        Variadic<I32>:$indices, Tk_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tk_DescriptorReduceOp : Tk_Op<"descriptor_reduce"> {
+  let summary = "atomically combines a block into the block at `indices` of a tensor descriptor";
+  let description = [{
+    Triton's `desc.atomic_add` and the other descriptor reductions: each element of the block
+    whose first element is the tensor's element `indices` becomes, in one atomic step, the
+    combination of its value and `src`'s element; elements outside the tensor are skipped.
+    `kind` is a `tk.atomic_rmw` kind other than "xchg", on the same element types ("add",
+    "and", "or", "xor", "max", "min", "umax", "umin" on i32 and i64; "fadd" on f16, bf16, f32
+    and f64; "fmax", "fmin" on f32 and f64). The ordering is relaxed, at GPU scope.
+  }];
+  let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemRead, MemWrite]>:$desc,
+                       Variadic<I32>:$indices, Tk_Tensor:$src, StrAttr:$kind);
   let assemblyFormat = [{
     $desc `[` $indices `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($src)
   }];

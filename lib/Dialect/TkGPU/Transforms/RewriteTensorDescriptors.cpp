@@ -1,15 +1,17 @@
 /// @file RewriteTensorDescriptors.cpp
 /// tk-rewrite-tensor-descriptors: tensor-descriptor accesses as pointer blocks (Triton's
-/// RewriteTensorDescriptorToPointer). Each tk.descriptor_load becomes a tk.load and each
-/// tk.descriptor_store a tk.store, through the block of pointers
+/// RewriteTensorDescriptorToPointer). Each tk.descriptor_load becomes a tk.load, each
+/// tk.descriptor_store a tk.store and each tk.descriptor_reduce a tk.atomic_rmw of its kind
+/// (relaxed, GPU scope, its result unused), through the block of pointers
 ///
 ///   base + sum_d (indices[d] + arange(0, B_d)) strides[d]     (each term broadcast to the block)
 ///
 /// masked to the tensor: 0 <= indices[d] + i_d < shape[d] in every dimension, masked-off elements
-/// reading as zero. The last dimension's stride is taken as 1, as the descriptor's contract says
-/// (tk.make_tensor_descriptor; the interpreter checks it): the last dimension is then contiguous
-/// for AxisInfo, and the accesses are vectors. Offsets are i64 (strides are), so tensors of more
-/// than 2^31 elements are addressed correctly.
+/// reading as zero (a load's `other`: NaN for a load with `nan_padding`) and not written. The last
+/// dimension's stride is taken as 1, as the descriptor's contract says (tk.make_tensor_descriptor;
+/// the interpreter checks it): the last dimension is then contiguous for AxisInfo, and the accesses
+/// are vectors. Offsets are i64 (strides are), so tensors of more than 2^31 elements are addressed
+/// correctly.
 ///
 /// The descriptor must come from a tk.make_tensor_descriptor in the same function: through a
 /// block argument (a loop or branch carrying it, a function argument) it is an error, except a
@@ -61,7 +63,7 @@ struct TkRewriteTensorDescriptorsPass
   void runOnOperation() override {
     SmallVector<Operation *> accesses;
     getOperation().walk([&](Operation *op) {
-      if (isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp>(op))
+      if (isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp, tk::DescriptorReduceOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {
@@ -79,8 +81,19 @@ struct TkRewriteTensorDescriptorsPass
       Location loc = op->getLoc();
       if (auto load = dyn_cast<tk::DescriptorLoadOp>(op)) {
         auto [ptrs, mask] = emitBlockPointers(b, loc, desc, load.getIndices());
-        Value result = tk::LoadOp::create(b, loc, load.getType(), ptrs, mask, Value());
+        Value other;
+        if (load.getNanPadding()) {
+          auto type = cast<RankedTensorType>(load.getType());
+          auto element = cast<FloatType>(type.getElementType());
+          other = arith::ConstantOp::create(
+              b, loc, DenseElementsAttr::get(type, APFloat::getNaN(element.getFloatSemantics())));
+        }
+        Value result = tk::LoadOp::create(b, loc, load.getType(), ptrs, mask, other);
         load.replaceAllUsesWith(result);
+      } else if (auto reduce = dyn_cast<tk::DescriptorReduceOp>(op)) {
+        auto [ptrs, mask] = emitBlockPointers(b, loc, desc, reduce.getIndices());
+        tk::AtomicRMWOp::create(b, loc, reduce.getSrc().getType(), ptrs, reduce.getSrc(), mask,
+                                reduce.getKind(), "relaxed", "gpu");
       } else {
         auto store = cast<tk::DescriptorStoreOp>(op);
         auto [ptrs, mask] = emitBlockPointers(b, loc, desc, store.getIndices());

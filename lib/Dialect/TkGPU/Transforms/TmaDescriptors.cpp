@@ -11,7 +11,10 @@
 ///     multiple of 16, or a kernel argument divisible by 16 (`tk.divisibility`, so its bytes are);
 ///   - the block has 1 to 5 dimensions of at most 256 elements, its rows (the last dimension) a
 ///     multiple of 16 bytes, and elements of 1, 2, 4 or 8 bytes;
-///   - only `tk.descriptor_load` and `tk.descriptor_store` use it;
+///   - only `tk.descriptor_load` and `tk.descriptor_store` use it (a `tk.descriptor_reduce`
+///     keeps the pointer path), and no load pads with NaN (`nan_padding`): a tensor map could
+///     (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA), but the launch encodes every map with
+///     zero fill, so such descriptors keep the pointer path, whose masked loads read NaN there;
 ///   - where it stores, the tensor's rows (the last size) are a multiple of 16 bytes (a constant,
 ///     or an argument divisible by 16): a TMA store writes whole 16-byte pieces of a row, so past
 ///     the end of a shorter row it would write up to 15 bytes outside the tensor (seen on an
@@ -115,6 +118,8 @@ DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
   bool stores = false;
   for (Operation *user : desc->getUsers()) {
     if (!isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp>(user))
+      return {};
+    if (auto load = dyn_cast<tk::DescriptorLoadOp>(user); load && load.getNanPadding())
       return {};
     stores |= isa<tk::DescriptorStoreOp>(user);
   }

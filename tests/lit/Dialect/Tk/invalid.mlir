@@ -711,6 +711,38 @@ func.func @desc_store_block(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32, %x: ten
 
 // -----
 
+func.func @desc_nan_padding_int(%d: !tk.tensordesc<tensor<16xi32>>, %i: i32) {
+  // expected-error @+1 {{'tk.descriptor_load' op pads with NaN only blocks of floats, got 'tensor<16xi32>'}}
+  %x = tk.descriptor_load %d[%i] {nan_padding} : !tk.tensordesc<tensor<16xi32>> -> tensor<16xi32>
+  func.return
+}
+
+// -----
+
+func.func @desc_reduce_xchg(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32, %x: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.descriptor_reduce' op kind must be one of add, fadd, and, or, xor, max, min, umax, umin, fmax, fmin; got "xchg"}}
+  tk.descriptor_reduce %d[%i], %x {kind = "xchg"} : !tk.tensordesc<tensor<16xf32>>, tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @desc_reduce_kind_type(%d: !tk.tensordesc<tensor<16xf16>>, %i: i32, %x: tensor<16xf16>) {
+  // expected-error @+1 {{'tk.descriptor_reduce' op kind "fmax" applies to f32 or f64 elements, not 'f16'}}
+  tk.descriptor_reduce %d[%i], %x {kind = "fmax"} : !tk.tensordesc<tensor<16xf16>>, tensor<16xf16>
+  func.return
+}
+
+// -----
+
+func.func @desc_reduce_block(%d: !tk.tensordesc<tensor<16xi32>>, %i: i32, %x: tensor<32xi32>) {
+  // expected-error @+1 {{'tk.descriptor_reduce' op accesses blocks of 'tensor<16xi32>', got 'tensor<32xi32>'}}
+  tk.descriptor_reduce %d[%i], %x {kind = "add"} : !tk.tensordesc<tensor<16xi32>>, tensor<32xi32>
+  func.return
+}
+
+// -----
+
 // expected-error @+1 {{!tk.blockptr's block dimensions must be powers of two, got 'tensor<16x12xf32>'}}
 func.func @blockptr_block(%p: !tk.blockptr<tensor<16x12xf32>>) { func.return }
 

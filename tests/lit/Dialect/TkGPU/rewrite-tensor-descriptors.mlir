@@ -1,6 +1,6 @@
-// tk-rewrite-tensor-descriptors: descriptor loads and stores become loads and stores through
-// pointer blocks masked to the tensor; the last stride is 1, so the last dimension stays
-// contiguous (no multiplication there).
+// tk-rewrite-tensor-descriptors: descriptor loads, stores and reductions become loads, stores
+// and atomics through pointer blocks masked to the tensor; the last stride is 1, so the last
+// dimension stays contiguous (no multiplication there).
 // RUN: tk-opt %s -split-input-file -tk-rewrite-tensor-descriptors -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @copy
@@ -38,6 +38,40 @@ func.func @copy(%in: !tk.ptr<f16>, %out: !tk.ptr<f16>, %m: i32, %n: i32, %ld: i6
   %e = tk.make_tensor_descriptor %out, [%m, %n], [%ld, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<64x32xf16>>
   %x = tk.descriptor_load %d[%i, %j] : !tk.tensordesc<tensor<64x32xf16>> -> tensor<64x32xf16>
   tk.descriptor_store %e[%i, %j], %x : !tk.tensordesc<tensor<64x32xf16>>, tensor<64x32xf16>
+  func.return
+}
+
+// -----
+
+// A NaN-padded load: the masked-off elements read as NaN (the load's `other`).
+// CHECK-LABEL: func.func @nan_padding
+// CHECK: %[[NAN:.+]] = arith.constant dense<0x7FC00000> : tensor<16x32xf32>
+// CHECK: tk.load %{{.+}}, %{{.+}}, %[[NAN]] : (tensor<16x32x!tk.ptr<f32>>, tensor<16x32xi1>, tensor<16x32xf32>) -> tensor<16x32xf32>
+// CHECK-NOT: tk.descriptor
+func.func @nan_padding(%in: !tk.ptr<f32>, %m: i32, %n: i32, %ld: i64, %i: i32, %j: i32) -> tensor<16x32xf32> {
+  %c1 = arith.constant 1 : i64
+  %d = tk.make_tensor_descriptor %in, [%m, %n], [%ld, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16x32xf32>>
+  %x = tk.descriptor_load %d[%i, %j] {nan_padding} : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+  func.return %x : tensor<16x32xf32>
+}
+
+// -----
+
+// Reductions: a tk.atomic_rmw of the reduction's kind through the same masked pointer block
+// (relaxed, GPU scope), elements outside the tensor masked off; its result is unused.
+// CHECK-LABEL: func.func @reduce
+// CHECK-SAME: (%[[OUT:[^:]+]]: !tk.ptr<i32>,
+// CHECK: %[[MASK:.+]] = arith.andi %{{.+}}, %{{.+}} : tensor<16x32xi1>
+// CHECK: %[[BASE:.+]] = tk.splat %[[OUT]] : !tk.ptr<i32> -> tensor<16x32x!tk.ptr<i32>>
+// CHECK: %[[PTRS:.+]] = tk.addptr %[[BASE]], %{{.+}} : tensor<16x32x!tk.ptr<i32>>, tensor<16x32xi64> -> tensor<16x32x!tk.ptr<i32>>
+// CHECK: tk.atomic_rmw %[[PTRS]], %[[X:[^,]+]], %[[MASK]] {kind = "umax", scope = "gpu", sem = "relaxed"} : (tensor<16x32x!tk.ptr<i32>>, tensor<16x32xi32>, tensor<16x32xi1>) -> tensor<16x32xi32>
+// CHECK: tk.atomic_rmw %{{.+}}, %[[X]], %{{.+}} {kind = "xor", scope = "gpu", sem = "relaxed"}
+// CHECK-NOT: tk.descriptor
+func.func @reduce(%out: !tk.ptr<i32>, %m: i32, %n: i32, %ld: i64, %i: i32, %j: i32, %x: tensor<16x32xi32>) {
+  %c1 = arith.constant 1 : i64
+  %d = tk.make_tensor_descriptor %out, [%m, %n], [%ld, %c1] : !tk.ptr<i32>, !tk.tensordesc<tensor<16x32xi32>>
+  tk.descriptor_reduce %d[%i, %j], %x {kind = "umax"} : !tk.tensordesc<tensor<16x32xi32>>, tensor<16x32xi32>
+  tk.descriptor_reduce %d[%i, %j], %x {kind = "xor"} : !tk.tensordesc<tensor<16x32xi32>>, tensor<16x32xi32>
   func.return
 }
 

@@ -121,3 +121,30 @@ func.func @pointer_path(%a: !tk.ptr<f32>, %b: !tk.ptr<f32> {tk.divisibility = 16
   %x6 = tk.descriptor_load %d6[%i, %i] : !tk.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
   func.return
 }
+
+// -----
+
+// A NaN-padded load, or a reduction, keeps its descriptor on the pointer path (the launch
+// encodes tensor maps with zero fill, and TMA reductions are not lowered): no tensor map, even
+// though everything else qualifies.
+// CHECK-LABEL: func.func @pointer_path
+// CHECK-NOT: tkgpu.tensor_map
+// CHECK: %[[D:.+]] = tk.make_tensor_descriptor %arg0
+// CHECK: %[[E:.+]] = tk.make_tensor_descriptor %arg1
+// CHECK: tk.descriptor_load %[[D]][%{{.+}}, %{{.+}}] {nan_padding}
+// CHECK: tk.descriptor_reduce %[[E]][%{{.+}}, %{{.+}}], %{{.+}} {kind = "fadd"}
+// REWRITE-LABEL: func.func @pointer_path
+// REWRITE-NOT: tk.descriptor
+// REWRITE: tk.load
+// REWRITE: tk.atomic_rmw
+func.func @pointer_path(%in: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %out: !tk.ptr<f32> {tk.divisibility = 16 : i32},
+                        %m: i32, %n: i32 {tk.divisibility = 16 : i32}) {
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %c0 = arith.constant 0 : i32
+  %d = tk.make_tensor_descriptor %in, [%m, %n], [%c64, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<32x32xf32>>
+  %e = tk.make_tensor_descriptor %out, [%m, %n], [%c64, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<32x32xf32>>
+  %x = tk.descriptor_load %d[%c0, %c0] {nan_padding} : !tk.tensordesc<tensor<32x32xf32>> -> tensor<32x32xf32>
+  tk.descriptor_reduce %e[%c0, %c0], %x {kind = "fadd"} : !tk.tensordesc<tensor<32x32xf32>>, tensor<32x32xf32>
+  func.return
+}
