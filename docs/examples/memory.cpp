@@ -2,6 +2,7 @@
 /// docs/writing-kernels.md: loads, stores, masks, pointer arithmetic; shapes.
 #include "doc_examples.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -43,6 +44,31 @@ auto copy_desc =
       auto out = tk::make_tensor_descriptor(dst, {M, N}, {ld, 1}, {BM, BN});
       auto i = tk::program_id(0) * BM, j = tk::program_id(1) * BN;
       out.store({i, j}, in.load({i, j}));
+    });
+// [/snippet]
+
+// [snippet:descriptor_nan]
+// The 16 x 16 tile at (i, j) of an M x N matrix, NaN where it hangs over the edges: whoever reads
+// the tile tells the padding from a stored zero.
+auto tile_nan = tk::jit("tile_nan", [](tk::ptr<float> tile, tk::ptr<const float> x, tk::i32 M,
+                                       tk::i32 N, tk::i32 ld, tk::i32 i, tk::i32 j) {
+  auto in = tk::make_tensor_descriptor(x, {M, N}, {ld, 1}, {16, 16}, tk::padding::nan);
+  auto out = tk::make_tensor_descriptor(tile, {16, 16}, {16, 1}, {16, 16});
+  out.store({0, 0}, in.load({i, j}));
+});
+// [/snippet]
+
+// [snippet:descriptor_atomic]
+// Column sums of an M x N matrix, a BM x BN block per program: each program adds its block's
+// column sums into `sums` (N values, zero before the launch) atomically. Rows past the matrix
+// read zeros; columns past it are skipped.
+auto col_sums_desc =
+    tk::jit("col_sums_desc", [](tk::ptr<float> sums, tk::ptr<const float> x, tk::i32 M, tk::i32 N,
+                                tk::i32 ld, tk::constant<int> BM, tk::constant<int> BN) {
+      auto in = tk::make_tensor_descriptor(x, {M, N}, {ld, 1}, {BM, BN});
+      auto out = tk::make_tensor_descriptor(sums, {N}, {1}, {BN});
+      auto i = tk::program_id(0) * BM, j = tk::program_id(1) * BN;
+      out.atomic_add({j}, tk::sum(in.load({i, j}), 0));
     });
 // [/snippet]
 
@@ -181,6 +207,30 @@ DOC_EXAMPLE("memory.descriptor") {
       const std::size_t k = std::size_t(r * ld + c);
       doc::check(dst[k] == (c < N ? src[k] : -1.0f), "copied inside, untouched outside");
     }
+}
+
+DOC_EXAMPLE("memory.descriptor_nan") {
+  const int M = 20, N = 13, ld = 16;
+  std::vector<float> x(std::size_t(M) * ld, 0.0f), tile(256);
+  tile_nan.interpret(tk::grid(1), tile.data(), x.data(), M, N, ld, 8, 4);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < 16; ++c) {
+      const bool inside = 8 + r < M && 4 + c < N;
+      const float t = tile[std::size_t(r * 16 + c)];
+      doc::check(inside ? t == 0.0f : std::isnan(t), "zeros inside, NaN outside");
+    }
+}
+
+DOC_EXAMPLE("memory.descriptor_atomic") {
+  const int M = 45, N = 70, ld = 72;
+  std::vector<float> x(std::size_t(M) * ld), sums(N, 0.0f);
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < ld; ++c)
+      x[std::size_t(r * ld + c)] = c < N ? float(r + c) : 1e9f; // the padding must not count
+  col_sums_desc.interpret(tk::grid(tk::cdiv(M, 16), tk::cdiv(N, 32)), sums.data(), x.data(), M, N,
+                          ld, 16, 32);
+  for (int c = 0; c < N; ++c)
+    doc::check(sums[std::size_t(c)] == float(M * c + M * (M - 1) / 2), "column sums");
 }
 
 DOC_EXAMPLE("memory.block_pointer") {
