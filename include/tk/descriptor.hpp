@@ -92,13 +92,34 @@ TK_DECL void descriptor_reduce(atomic_kind kind, const value_ref &desc,
                                const std::vector<value_ref> &start, const value_ref &x,
                                const char *what, loc_t loc);
 
+/// Fails where descriptors of two paddings are assigned one to the other: a loop or branch
+/// carrying the variable would read with either.
+TK_DECL void check_same_padding(padding to, padding from, loc_t made);
+
 } // namespace detail
 
-/// A tensor of T in global memory, accessed in blocks of a fixed shape (rank R).
-template <class T, std::size_t R> class tensor_descriptor {
+/// A tensor of T in global memory, accessed in blocks of a fixed shape (rank R). A handle like a
+/// block's: assigning it in a loop body or a branch carries it through the loop or out of the
+/// branch (a descriptor keeps its padding: assigning one of the other padding is an error).
+template <class T, std::size_t R> class tensor_descriptor : public detail::handle_base {
 public:
-  explicit tensor_descriptor(detail::value_ref v, padding pad = padding::zero)
-      : v_(std::move(v)), pad_(pad) {}
+  explicit tensor_descriptor(detail::value_ref v, padding pad = padding::zero,
+                             std::source_location made = std::source_location::current())
+      : handle_base(std::move(v)), pad_(pad), made_(made) {}
+  tensor_descriptor(const tensor_descriptor &) = default;
+  tensor_descriptor(tensor_descriptor &&) noexcept = default;
+  tensor_descriptor &operator=(const tensor_descriptor &o) {
+    detail::check_same_padding(pad_, o.pad_, o.made_);
+    handle_base::operator=(o);
+    made_ = o.made_;
+    return *this;
+  }
+  tensor_descriptor &operator=(tensor_descriptor &&o) {
+    detail::check_same_padding(pad_, o.pad_, o.made_);
+    made_ = o.made_;
+    handle_base::operator=(std::move(o));
+    return *this;
+  }
 
   /// The block shape.
   const std::vector<std::int64_t> &block_shape() const { return v_->shape; }
@@ -112,7 +133,7 @@ public:
   load(const std::array<index, R> &start,
        std::source_location loc = std::source_location::current()) const {
     return block<std::remove_const_t<T>, int(R)>(
-        detail::descriptor_load(v_, indices(start), pad_, loc));
+        detail::descriptor_load(detail::operand_of(v_, loc).v, indices(start), pad_, loc));
   }
 
   /// Writes `value` (converted to T, broadcast to the block shape) at `start`; elements outside
@@ -122,12 +143,12 @@ public:
              std::source_location loc = std::source_location::current()) const {
     static_assert(!std::is_const_v<T>, "tensor_descriptor::store: the descriptor's pointer points "
                                        "to const; declare the parameter tk::ptr<T>");
+    const auto d = detail::operand_of(v_, loc).v;
     const detail::term t = detail::to_operand(value, loc);
-    detail::check_broadcasts_to(t.shape(), "the value", v_->shape, "the descriptor's block",
+    detail::check_broadcasts_to(t.shape(), "the value", d->shape, "the descriptor's block",
                                 "tensor_descriptor::store", loc);
-    const auto x =
-        detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), v_->shape, loc);
-    detail::descriptor_store(v_, indices(start), x, loc);
+    const auto x = detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), d->shape, loc);
+    detail::descriptor_store(d, indices(start), x, loc);
   }
 
 // Each atomic checks its types (static_asserts naming it; where one fails nothing else is
@@ -171,12 +192,12 @@ private:
   template <class V>
   void reduce(detail::atomic_kind kind, const std::array<index, R> &start, const V &value,
               const char *what, std::source_location loc) const {
+    const auto d = detail::operand_of(v_, loc).v;
     const detail::term t = detail::to_operand(value, loc);
-    detail::check_broadcasts_to(t.shape(), "the value", v_->shape, "the descriptor's block", what,
+    detail::check_broadcasts_to(t.shape(), "the value", d->shape, "the descriptor's block", what,
                                 loc);
-    const auto x =
-        detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), v_->shape, loc);
-    detail::descriptor_reduce(kind, v_, indices(start), x, what, loc);
+    const auto x = detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), d->shape, loc);
+    detail::descriptor_reduce(kind, d, indices(start), x, what, loc);
   }
 
   static std::vector<detail::value_ref> indices(const std::array<index, R> &start) {
@@ -186,8 +207,8 @@ private:
     return out;
   }
 
-  detail::value_ref v_;
   padding pad_ = padding::zero;
+  std::source_location made_; ///< where the descriptor was made, for padding errors
 };
 
 /// A descriptor of the tensor at `base` with `shape` and `strides` (in elements), read and
@@ -214,7 +235,7 @@ make_tensor_descriptor(const block<T *, 0> &base, const index (&shape)[R],
   return tensor_descriptor<T, R>(detail::make_tensor_descriptor(detail::operand_of(base.v_, loc).v,
                                                                 sizes, steps, std::move(block), pad,
                                                                 loc),
-                                 pad);
+                                 pad, loc);
 }
 
 } // namespace tk

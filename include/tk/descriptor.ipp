@@ -43,6 +43,15 @@ TK_DECL void check_last_stride(const tk::index &stride, loc_t loc) {
          "pointer blocks or tk::make_block_ptr instead");
 }
 
+TK_DECL void check_same_padding(padding to, padding from, loc_t made) {
+  if (to != from)
+    fail(made, "tk::make_tensor_descriptor: a descriptor padded with ",
+         from == padding::nan ? "NaN" : "zeros", " is assigned to one padded with ",
+         to == padding::nan ? "NaN" : "zeros",
+         "; a descriptor variable keeps one padding (a loop or branch carrying it would read with "
+         "either), so make both with the same padding or use two variables");
+}
+
 TK_DECL value_ref make_tensor_descriptor(const value_ref &base, const std::vector<value_ref> &shape,
                                          const std::vector<value_ref> &strides, shape_t block,
                                          padding pad, loc_t loc) {

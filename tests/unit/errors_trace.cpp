@@ -309,6 +309,25 @@ TEST_CASE("errors: a NaN-padded tensor descriptor of integers", "[errors]") {
   CHECK(buffer == std::vector<std::int32_t>(256, 1));
 }
 
+TEST_CASE("errors: a tensor descriptor assigned one of another padding", "[errors]") {
+  // A loop carrying the variable would read with either padding.
+  int line = 0;
+  std::vector<float> buffer(64, 1.0f);
+  auto k = tk::jit("k", [&](tk::ptr<float> p) {
+    auto d = tk::make_tensor_descriptor(p, {16}, {1}, {16}, tk::padding::nan);
+    tk::for_range(0, 4, [&](tk::i32 i) {
+      d.store({0}, d.load({0}) + 1.0f);
+      line = __LINE__ + 1;
+      d = tk::make_tensor_descriptor(p + i * 16, {16}, {1}, {16});
+    });
+  });
+  tk_test::trace_and_interpret(this_file, k, line,
+                               "tk::make_tensor_descriptor: a descriptor padded with zeros is "
+                               "assigned to one padded with NaN; a descriptor variable keeps one "
+                               "padding",
+                               buffer.data());
+}
+
 TEST_CASE("errors: compound assignment that would grow the block", "[errors]") {
   int line = 0;
   auto k = tk::jit("k", [&] {

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -85,6 +86,25 @@ auto reduce_f32_u32 =
               tk::make_tensor_descriptor(umax, {R, C}, {C, 1}, {16, 16}).atomic_max({i, j}, u);
               tk::make_tensor_descriptor(umin, {R, C}, {C, 1}, {16, 16}).atomic_min({i, j}, u);
             });
+
+/// Column sums of K stacked M x N matrices (each `step` elements after the one before), 16
+/// columns per program: the descriptor is made again in the loop body for the next matrix and
+/// carried through the loop. The sums go to `out`, or to `out + N` where K > 2: a descriptor
+/// chosen in a branch.
+auto stacked_sums =
+    tk::jit("descriptor_stacked_sums", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 M,
+                                          tk::i32 N, tk::i32 K, tk::i32 step) {
+      auto j = tk::program_id(0) * 16;
+      auto d = tk::make_tensor_descriptor(in, {M, N}, {N, 1}, {32, 16});
+      auto acc = tk::zeros<float>({16});
+      tk::for_range(0, K, [&](tk::i32 k) {
+        acc += tk::sum(d.load({0, j}), 0);
+        d = tk::make_tensor_descriptor(in + (k + 1) * step, {M, N}, {N, 1}, {32, 16});
+      });
+      auto o = tk::make_tensor_descriptor(out, {N}, {1}, {16});
+      tk::if_(K > 2, [&] { o = tk::make_tensor_descriptor(out + N, {N}, {1}, {16}); });
+      o.store({j}, acc);
+    });
 
 // The lines of the statements that fail below (set as the kernels are traced).
 int misaligned_line = 0, strided_line = 0, runtime_block_line = 0;
@@ -226,6 +246,36 @@ TEST_CASE("tensor descriptors: atomics combine the block inside the tensor and s
     TK_CHECK_EQUAL(fmax, want_fmax);
     TK_CHECK_EQUAL(umax, want_umax);
     TK_CHECK_EQUAL(umin, want_umin);
+  }
+}
+
+TEST_CASE("tensor descriptors: carried through a loop and chosen by a branch",
+          "[interpreter][numerics][descriptor]") {
+  const int M = 29, N = 20, step = M * N + 4; // each matrix 16-byte aligned
+  for (int K : {1, 3}) {
+    INFO("K = " << K);
+    std::vector<float> in(std::size_t(K) * step, 1e9f), out(2 * N, -7.0f), want(out.size(), -7.0f);
+    for (int k = 0; k < K; ++k)
+      for (int r = 0; r < M; ++r)
+        for (int c = 0; c < N; ++c)
+          in[std::size_t(k * step + r * N + c)] = float((k * 31 + r * 7 + c * 3) % 17);
+    for (int c = 0; c < N; ++c) {
+      float sum = 0;
+      for (int k = 0; k < K; ++k)
+        for (int r = 0; r < M; ++r)
+          sum += in[std::size_t(k * step + r * N + c)];
+      want[std::size_t((K > 2 ? N : 0) + c)] = sum;
+    }
+    tk_test::run(stacked_sums, tk::grid(tk::cdiv(N, 16)), out, std::as_const(in), M, N, K, step);
+    TK_CHECK_EQUAL(out, want);
+  }
+  if constexpr (!tk_test::on_gpu) {
+    // The IR carries the descriptor: an scf.for and an scf.if with !tk.tensordesc results.
+    std::vector<float> in(64), out(64);
+    const std::string ir = stacked_sums.ir(out, in, 29, 20, 3, 584);
+    CHECK(ir.find("scf.for") != std::string::npos);
+    CHECK(ir.find("-> (tensor<16xf32>, !tk.tensordesc<tensor<32x16xf32>>)") != std::string::npos);
+    CHECK(ir.find("-> (!tk.tensordesc<tensor<16xf32>>) {") != std::string::npos);
   }
 }
 

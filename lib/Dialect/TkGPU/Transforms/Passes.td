@@ -36,13 +36,16 @@ def TkTmaDescriptors : Pass<"tk-tma-descriptors", "::mlir::ModuleOp"> {
 }
 
 def TkRewriteTensorDescriptors : Pass<"tk-rewrite-tensor-descriptors", "::mlir::ModuleOp"> {
-  let summary = "tensor-descriptor loads and stores as masked pointer blocks";
+  let summary = "tensor-descriptor loads, stores and reductions as masked pointer blocks";
   let description = [{
-    Each tk.descriptor_load / tk.descriptor_store becomes a tk.load / tk.store through the
-    block of pointers base + sum (indices[d] + arange(B_d)) strides[d], masked to the tensor
-    (elements outside read as zero and are not written); the last stride is taken as 1 (the
-    descriptor's contract), so the accesses vectorize. The descriptor must be made by
-    tk.make_tensor_descriptor in the same function (RewriteTensorDescriptors.cpp).
+    Each tk.descriptor_load / tk.descriptor_store / tk.descriptor_reduce becomes a tk.load /
+    tk.store / tk.atomic_rmw through the block of pointers base + sum (indices[d] +
+    arange(B_d)) strides[d], masked to the tensor (elements outside read as zero, or NaN with
+    `nan_padding`, and are neither written nor combined into); the last stride is taken as 1
+    (the descriptor's contract), so the accesses vectorize. A descriptor becomes its parts
+    (base, sizes, strides), also where scf.for, scf.if and scf.while carry it; it must be made
+    by tk.make_tensor_descriptor in the kernel, except a tensor-map argument of
+    tk-tma-descriptors, left to the TMA lowering (RewriteTensorDescriptors.cpp).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -47,25 +47,10 @@ public:
   explicit BlockPtrTypeConverter(MLIRContext *context) {
     addConversion([](Type type) { return type; });
     addConversion([context](tk::BlockPtrType type, SmallVectorImpl<Type> &parts) {
-      const int64_t rank = type.getBlockType().getRank();
-      parts.push_back(tk::PointerType::get(type.getBlockType().getElementType()));
-      parts.append(size_t(rank), IntegerType::get(context, 32));
-      parts.append(size_t(rank), IntegerType::get(context, 64));
-      parts.append(size_t(rank), IntegerType::get(context, 32));
+      tkgpu::appendTensorPartTypes(type.getBlockType(), parts); // then the offsets
+      parts.append(size_t(type.getBlockType().getRank()), IntegerType::get(context, 32));
       return success();
     });
-  }
-};
-
-struct MakeBlockPtrPattern : OpConversionPattern<tk::MakeBlockPtrOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(tk::MakeBlockPtrOp op, OneToNOpAdaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const override {
-    SmallVector<Value> parts;
-    for (ValueRange operand : adaptor.getOperands())
-      llvm::append_range(parts, operand);
-    rewriter.replaceOpWithMultiple(op, {parts});
-    return success();
   }
 };
 
@@ -104,15 +89,8 @@ struct BlockLoadPattern : OpConversionPattern<tk::BlockLoadOp> {
     Location loc = op.getLoc();
     auto [ptrs, mask] =
         emitPointers(rewriter, loc, op.getPtr().getType(), adaptor.getPtr(), op.getBoundaryCheck());
-    Value other;
-    if (mask && op.getNanPadding()) {
-      auto type = cast<RankedTensorType>(op.getType());
-      auto element = cast<FloatType>(type.getElementType());
-      other = arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(type, APFloat::getNaN(element.getFloatSemantics())));
-    }
-    rewriter.replaceOp(op, tk::LoadOp::create(rewriter, loc, op.getType(), ptrs, mask, other));
+    rewriter.replaceOp(
+        op, tkgpu::emitBlockLoad(rewriter, loc, op.getType(), ptrs, mask, op.getNanPadding()));
     return success();
   }
 };
@@ -174,8 +152,8 @@ struct TkRewriteBlockPointersPass
     target.addIllegalOp<tk::MakeBlockPtrOp, tk::AdvanceOp, tk::BlockLoadOp, tk::BlockStoreOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(context);
-    patterns.add<MakeBlockPtrPattern, AdvancePattern, BlockLoadPattern, BlockStorePattern>(
-        converter, context);
+    patterns.add<tkgpu::MakeFromPartsPattern<tk::MakeBlockPtrOp>, AdvancePattern, BlockLoadPattern,
+                 BlockStorePattern>(converter, context);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -1,6 +1,11 @@
 /// @file RewriteTensorDescriptors.cpp
-/// tk-rewrite-tensor-descriptors: tensor-descriptor accesses as pointer blocks (Triton's
-/// RewriteTensorDescriptorToPointer). Each tk.descriptor_load becomes a tk.load, each
+/// tk-rewrite-tensor-descriptors: tensor descriptors as pointer blocks (Triton's
+/// RewriteTensorDescriptorToPointer). A `!tk.tensordesc` value becomes its parts, 1 + 2 rank
+/// values:
+///
+///   base (!tk.ptr<T>), shape (rank x i32), strides (rank x i64)
+///
+/// tk.make_tensor_descriptor is its operands, and each tk.descriptor_load becomes a tk.load, each
 /// tk.descriptor_store a tk.store and each tk.descriptor_reduce a tk.atomic_rmw of its kind
 /// (relaxed, GPU scope, its result unused), through the block of pointers
 ///
@@ -13,10 +18,12 @@
 /// are vectors. Offsets are i64 (strides are), so tensors of more than 2^31 elements are addressed
 /// correctly.
 ///
-/// The descriptor must come from a tk.make_tensor_descriptor in the same function: through a
-/// block argument (a loop or branch carrying it, a function argument) it is an error, except a
-/// tensor-map argument of tk-tma-descriptors (`tkgpu.tensor_map`), whose accesses stay for the
-/// TMA lowering.
+/// It is a dialect conversion with a 1:N type conversion (as tk-rewrite-block-pointers), so
+/// descriptors carried through scf.for, scf.if and scf.while become several carried values
+/// (those that never change are folded away by canonicalization). A tensor-map argument of
+/// tk-tma-descriptors (`tkgpu.tensor_map`) stays, and so do the accesses through it, for the TMA
+/// lowering; any other descriptor argument, and any other op that takes or makes a descriptor,
+/// is an error: the front end makes none.
 #include "Dialect/Tk/IR/Dialect.h"
 #include "Dialect/TkGPU/IR/TensorMap.h"
 #include "Dialect/TkGPU/Transforms/Passes.h"
@@ -24,7 +31,11 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Builders.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <type_traits>
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKREWRITETENSORDESCRIPTORS
@@ -36,76 +47,135 @@ using mlir::tkgpu::TensorMapRecipe;
 
 namespace {
 
-/// The pointers of the block at `indices` of `desc`'s tensor, and the mask of its elements
-/// inside the tensor.
-std::pair<Value, Value> emitBlockPointers(OpBuilder &b, Location loc, tk::MakeTensorDescOp desc,
-                                          ValueRange indices) {
-  RankedTensorType block = desc.getType().getBlockType();
-  tkgpu::TensorBlock tensor{block,
-                            desc.getBase(),
-                            desc.getShape(),
-                            desc.getStrides(),
-                            indices,
-                            /*unitLastStride=*/true};
-  SmallVector<bool> everyDimension(size_t(block.getRank()), true);
-  return tkgpu::emitTensorBlockPointers(b, loc, tensor, everyDimension);
-}
+class TensorDescTypeConverter : public TypeConverter {
+public:
+  TensorDescTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](tk::TensorDescType type, SmallVectorImpl<Type> &parts) {
+      tkgpu::appendTensorPartTypes(type.getBlockType(), parts);
+      return success();
+    });
+  }
+};
 
 /// Whether `desc` is a kernel argument tk-tma-descriptors made, a tensor map.
 bool isTensorMapArgument(Value desc) {
   auto arg = dyn_cast<BlockArgument>(desc);
-  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
+  // (A block the conversion is moving has no parent yet.)
+  auto func = arg ? dyn_cast_or_null<func::FuncOp>(arg.getOwner()->getParentOp()) : nullptr;
   return func && func.getArgAttr(arg.getArgNumber(), TensorMapRecipe::attrName);
+}
+
+/// The pointers of the block at `indices` of the descriptor `type` (converted to `parts`), and
+/// the mask of its elements inside the tensor.
+std::pair<Value, Value> emitBlockPointers(OpBuilder &b, Location loc, tk::TensorDescType type,
+                                          ValueRange parts, ArrayRef<ValueRange> indices) {
+  RankedTensorType block = type.getBlockType();
+  const int64_t rank = block.getRank();
+  SmallVector<Value> starts;
+  for (ValueRange index : indices)
+    starts.push_back(index.front());
+  tkgpu::TensorBlock tensor{block,
+                            parts[0],
+                            parts.slice(1, size_t(rank)),
+                            parts.slice(1 + size_t(rank), size_t(rank)),
+                            starts,
+                            /*unitLastStride=*/true};
+  SmallVector<bool> everyDimension(size_t(rank), true);
+  return tkgpu::emitTensorBlockPointers(b, loc, tensor, everyDimension);
+}
+
+struct DescriptorLoadPattern : OpConversionPattern<tk::DescriptorLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tk::DescriptorLoadOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [ptrs, mask] = emitBlockPointers(rewriter, loc, op.getDesc().getType(), adaptor.getDesc(),
+                                          adaptor.getIndices());
+    rewriter.replaceOp(
+        op, tkgpu::emitBlockLoad(rewriter, loc, op.getType(), ptrs, mask, op.getNanPadding()));
+    return success();
+  }
+};
+
+/// A store, or a reduction: a tk.atomic_rmw of its kind, relaxed, at GPU scope.
+template <class Op> struct DescriptorWritePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename OpConversionPattern<Op>::OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [ptrs, mask] = emitBlockPointers(rewriter, loc, op.getDesc().getType(), adaptor.getDesc(),
+                                          adaptor.getIndices());
+    Value src = adaptor.getSrc().front();
+    if constexpr (std::is_same_v<Op, tk::DescriptorStoreOp>)
+      tk::StoreOp::create(rewriter, loc, ptrs, src, mask);
+    else
+      tk::AtomicRMWOp::create(rewriter, loc, src.getType(), ptrs, src, mask, op.getKind(),
+                              "relaxed", "gpu");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+bool isTensorDesc(Type type) { return isa<tk::TensorDescType>(type); }
+
+/// Whether `op` may hold descriptors: the ops that make and use them, and the structured control
+/// flow that carries them.
+bool handlesTensorDescs(Operation *op) {
+  return isa<tk::MakeTensorDescOp, tk::DescriptorLoadOp, tk::DescriptorStoreOp,
+             tk::DescriptorReduceOp, scf::ForOp, scf::IfOp, scf::WhileOp, scf::YieldOp,
+             scf::ConditionOp, func::FuncOp>(op);
+}
+
+/// Errors at each op or block that holds a descriptor the conversion cannot take apart.
+LogicalResult checkUses(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    const bool holds = llvm::any_of(op->getOperandTypes(), isTensorDesc) ||
+                       llvm::any_of(op->getResultTypes(), isTensorDesc);
+    if (holds && !handlesTensorDescs(op)) {
+      op->emitError() << "a tensor descriptor can only be made (tk::make_tensor_descriptor), "
+                         "loaded from, stored to, combined into and carried through loops and "
+                         "branches; '"
+                      << op->getName() << "' takes or makes one";
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isTensorDesc(arg.getType()) && !isa<scf::ForOp, scf::WhileOp>(op) &&
+              !isTensorMapArgument(arg)) {
+            Operation *at = arg.use_empty() ? op : *arg.getUsers().begin();
+            at->emitError() << "the tensor descriptor must be made (tk::make_tensor_descriptor) "
+                               "in the kernel itself, not passed in as an argument";
+            return WalkResult::interrupt();
+          }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 struct TkRewriteTensorDescriptorsPass
     : tkgpu::impl::TkRewriteTensorDescriptorsBase<TkRewriteTensorDescriptorsPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> accesses;
-    getOperation().walk([&](Operation *op) {
-      if (isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp, tk::DescriptorReduceOp>(op))
-        accesses.push_back(op);
-    });
-    for (Operation *op : accesses) {
-      Value descValue = op->getOperand(0);
-      if (isTensorMapArgument(descValue))
-        continue;
-      auto desc = descValue.getDefiningOp<tk::MakeTensorDescOp>();
-      if (!desc) {
-        op->emitError() << "the tensor descriptor must be made (tk::make_tensor_descriptor) in "
-                           "the kernel itself, not carried into it by a loop, a branch or an "
-                           "argument";
-        return signalPassFailure();
-      }
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      if (auto load = dyn_cast<tk::DescriptorLoadOp>(op)) {
-        auto [ptrs, mask] = emitBlockPointers(b, loc, desc, load.getIndices());
-        Value other;
-        if (load.getNanPadding()) {
-          auto type = cast<RankedTensorType>(load.getType());
-          auto element = cast<FloatType>(type.getElementType());
-          other = arith::ConstantOp::create(
-              b, loc, DenseElementsAttr::get(type, APFloat::getNaN(element.getFloatSemantics())));
-        }
-        Value result = tk::LoadOp::create(b, loc, load.getType(), ptrs, mask, other);
-        load.replaceAllUsesWith(result);
-      } else if (auto reduce = dyn_cast<tk::DescriptorReduceOp>(op)) {
-        auto [ptrs, mask] = emitBlockPointers(b, loc, desc, reduce.getIndices());
-        tk::AtomicRMWOp::create(b, loc, reduce.getSrc().getType(), ptrs, reduce.getSrc(), mask,
-                                reduce.getKind(), "relaxed", "gpu");
-      } else {
-        auto store = cast<tk::DescriptorStoreOp>(op);
-        auto [ptrs, mask] = emitBlockPointers(b, loc, desc, store.getIndices());
-        tk::StoreOp::create(b, loc, ptrs, store.getSrc(), mask);
-      }
-      op->erase();
-    }
-    // Descriptors nobody reads any more.
-    getOperation().walk([](tk::MakeTensorDescOp desc) {
-      if (desc->use_empty())
-        desc->erase();
-    });
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (failed(checkUses(module)))
+      return signalPassFailure();
+    TensorDescTypeConverter converter;
+    ConversionTarget target(*context);
+    target.addIllegalOp<tk::MakeTensorDescOp>();
+    // Accesses through a tensor map stay for the TMA lowering.
+    target
+        .addDynamicallyLegalOp<tk::DescriptorLoadOp, tk::DescriptorStoreOp, tk::DescriptorReduceOp>(
+            [](Operation *op) { return isTensorMapArgument(op->getOperand(0)); });
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(context);
+    patterns.add<tkgpu::MakeFromPartsPattern<tk::MakeTensorDescOp>, DescriptorLoadPattern,
+                 DescriptorWritePattern<tk::DescriptorStoreOp>,
+                 DescriptorWritePattern<tk::DescriptorReduceOp>>(converter, context);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
   }
 };
 

@@ -60,4 +60,23 @@ std::pair<Value, Value> emitTensorBlockPointers(OpBuilder &b, Location loc,
   return {ptrs, mask};
 }
 
+Value emitBlockLoad(OpBuilder &b, Location loc, Type type, Value ptrs, Value mask,
+                    bool nanPadding) {
+  Value other;
+  if (mask && nanPadding) {
+    auto tensor = cast<RankedTensorType>(type);
+    auto element = cast<FloatType>(tensor.getElementType());
+    other = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(tensor, APFloat::getNaN(element.getFloatSemantics())));
+  }
+  return tk::LoadOp::create(b, loc, type, ptrs, mask, other);
+}
+
+void appendTensorPartTypes(RankedTensorType block, SmallVectorImpl<Type> &parts) {
+  MLIRContext *context = block.getContext();
+  parts.push_back(tk::PointerType::get(block.getElementType()));
+  parts.append(size_t(block.getRank()), IntegerType::get(context, 32));
+  parts.append(size_t(block.getRank()), IntegerType::get(context, 64));
+}
+
 } // namespace mlir::tkgpu

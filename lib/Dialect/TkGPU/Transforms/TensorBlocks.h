@@ -7,6 +7,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include <utility>
 
@@ -28,6 +29,28 @@ struct TensorBlock {
 /// shape[d] for each dimension d that `checked` marks (null when none is marked).
 std::pair<Value, Value> emitTensorBlockPointers(OpBuilder &b, Location loc,
                                                 const TensorBlock &tensor, ArrayRef<bool> checked);
+
+/// A tk.load of `type` through `ptrs` under `mask` (null: none), the masked-off elements reading
+/// as zero, or as NaN with `nanPadding` (floats).
+Value emitBlockLoad(OpBuilder &b, Location loc, Type type, Value ptrs, Value mask, bool nanPadding);
+
+/// The types a strided tensor of `block`'s element type is taken apart into, appended to
+/// `parts`: its base (!tk.ptr), one i32 size and one i64 stride per dimension of `block`. A
+/// descriptor is these; a block pointer these and its offsets.
+void appendTensorPartTypes(RankedTensorType block, SmallVectorImpl<Type> &parts);
+
+/// Replaces an op that makes a descriptor or block pointer by its operands, its parts.
+template <class Op> struct MakeFromPartsPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename OpConversionPattern<Op>::OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Value> parts;
+    for (ValueRange operand : adaptor.getOperands())
+      llvm::append_range(parts, operand);
+    rewriter.replaceOpWithMultiple(op, {parts});
+    return success();
+  }
+};
 
 } // namespace mlir::tkgpu
 

@@ -1,6 +1,7 @@
 // tk-rewrite-tensor-descriptors: descriptor loads, stores and reductions become loads, stores
 // and atomics through pointer blocks masked to the tensor; the last stride is 1, so the last
-// dimension stays contiguous (no multiplication there).
+// dimension stays contiguous (no multiplication there). Descriptors carried by loops and
+// branches become their parts.
 // RUN: tk-opt %s -split-input-file -tk-rewrite-tensor-descriptors -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @copy
@@ -77,8 +78,78 @@ func.func @reduce(%out: !tk.ptr<i32>, %m: i32, %n: i32, %ld: i64, %i: i32, %j: i
 
 // -----
 
+// A descriptor carried through a loop (made again in the body) becomes its parts, carried one
+// by one: base, sizes, strides.
+// CHECK-LABEL: func.func @loop
+// CHECK-SAME: (%[[IN:[^:]+]]: !tk.ptr<f32>, %[[N:[^:]+]]: i32, %[[K:[^:]+]]: i32)
+// CHECK: %[[C1:.+]] = arith.constant 1 : i64
+// CHECK: %[[R:.+]]:4 = scf.for %[[IV:.+]] = %{{.+}} to %[[K]] step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}, %[[BASE:.+]] = %[[IN]], %[[SIZE:.+]] = %[[N]], %[[STRIDE:.+]] = %[[C1]]) -> (tensor<16xf32>, !tk.ptr<f32>, i32, i64) : i32 {
+// CHECK:   tk.splat %[[SIZE]] : i32 -> tensor<16xi32>
+// CHECK:   %[[SPLAT:.+]] = tk.splat %[[BASE]] : !tk.ptr<f32> -> tensor<16x!tk.ptr<f32>>
+// CHECK:   %[[PTRS:.+]] = tk.addptr %[[SPLAT]], %{{.+}} : tensor<16x!tk.ptr<f32>>, tensor<16xi64>
+// CHECK:   %[[X:.+]] = tk.load %[[PTRS]], %{{.+}} : (tensor<16x!tk.ptr<f32>>, tensor<16xi1>) -> tensor<16xf32>
+// CHECK:   %[[NEXT:.+]] = tk.addptr %[[IN]], %[[N]] : !tk.ptr<f32>, i32 -> !tk.ptr<f32>
+// CHECK:   scf.yield %{{.+}}, %[[NEXT]], %[[N]], %[[C1]] : tensor<16xf32>, !tk.ptr<f32>, i32, i64
+// CHECK-NOT: tk.descriptor
+// CHECK-NOT: tk.make_tensor_descriptor
+func.func @loop(%in: !tk.ptr<f32>, %n: i32, %k: i32) -> tensor<16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s1 = arith.constant 1 : i64
+  %zero = arith.constant dense<0.0> : tensor<16xf32>
+  %d0 = tk.make_tensor_descriptor %in, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+  %r:2 = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %zero, %d = %d0) -> (tensor<16xf32>, !tk.tensordesc<tensor<16xf32>>) : i32 {
+    %x = tk.descriptor_load %d[%c0] : !tk.tensordesc<tensor<16xf32>> -> tensor<16xf32>
+    %sum = arith.addf %acc, %x : tensor<16xf32>
+    %base = tk.addptr %in, %n : !tk.ptr<f32>, i32 -> !tk.ptr<f32>
+    %next = tk.make_tensor_descriptor %base, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+    scf.yield %sum, %next : tensor<16xf32>, !tk.tensordesc<tensor<16xf32>>
+  }
+  func.return %r#0 : tensor<16xf32>
+}
+
+// -----
+
+// A descriptor chosen by a branch: the scf.if yields its parts.
+// CHECK-LABEL: func.func @branch
+// CHECK: %[[P:.+]]:3 = scf.if %{{.+}} -> (!tk.ptr<f32>, i32, i64) {
+// CHECK:   scf.yield %{{.+}}, %{{.+}}, %{{.+}} : !tk.ptr<f32>, i32, i64
+// CHECK: } else {
+// CHECK:   scf.yield %{{.+}}, %{{.+}}, %{{.+}} : !tk.ptr<f32>, i32, i64
+// CHECK: }
+// CHECK: tk.splat %[[P]]#0 : !tk.ptr<f32> -> tensor<16x!tk.ptr<f32>>
+// CHECK: tk.store
+// CHECK-NOT: tk.descriptor
+func.func @branch(%a: !tk.ptr<f32>, %b: !tk.ptr<f32>, %n: i32, %c: i1, %x: tensor<16xf32>) {
+  %c0 = arith.constant 0 : i32
+  %s1 = arith.constant 1 : i64
+  %d = scf.if %c -> (!tk.tensordesc<tensor<16xf32>>) {
+    %da = tk.make_tensor_descriptor %a, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+    scf.yield %da : !tk.tensordesc<tensor<16xf32>>
+  } else {
+    %db = tk.make_tensor_descriptor %b, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+    scf.yield %db : !tk.tensordesc<tensor<16xf32>>
+  }
+  tk.descriptor_store %d[%c0], %x : !tk.tensordesc<tensor<16xf32>>, tensor<16xf32>
+  func.return
+}
+
+// -----
+
+func.func @select(%a: !tk.ptr<f32>, %n: i32, %c: i1, %i: i32) -> tensor<16xf32> {
+  %s1 = arith.constant 1 : i64
+  %d = tk.make_tensor_descriptor %a, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+  %e = tk.make_tensor_descriptor %a, [%i], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+  // expected-error @+1 {{a tensor descriptor can only be made (tk::make_tensor_descriptor), loaded from, stored to, combined into and carried through loops and branches; 'arith.select' takes or makes one}}
+  %f = arith.select %c, %d, %e : !tk.tensordesc<tensor<16xf32>>
+  %x = tk.descriptor_load %f[%i] : !tk.tensordesc<tensor<16xf32>> -> tensor<16xf32>
+  func.return %x : tensor<16xf32>
+}
+
+// -----
+
 func.func @argument(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32) -> tensor<16xf32> {
-  // expected-error @+1 {{the tensor descriptor must be made (tk::make_tensor_descriptor) in the kernel itself, not carried into it by a loop, a branch or an argument}}
+  // expected-error @+1 {{the tensor descriptor must be made (tk::make_tensor_descriptor) in the kernel itself, not passed in as an argument}}
   %x = tk.descriptor_load %d[%i] : !tk.tensordesc<tensor<16xf32>> -> tensor<16xf32>
   func.return %x : tensor<16xf32>
 }
