@@ -72,6 +72,23 @@ auto col_sums_desc =
     });
 // [/snippet]
 
+// [snippet:descriptor_loop]
+// The sum of K stacked M x N matrices, `step` elements apart, a BM x BN block per program: at the
+// end of each step the descriptor is made again for the next matrix, and the loop carries it.
+auto sum_stack =
+    tk::jit("sum_stack", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 M, tk::i32 N,
+                            tk::i32 K, tk::i32 step, tk::constant<int> BM, tk::constant<int> BN) {
+      auto i = tk::program_id(0) * BM, j = tk::program_id(1) * BN;
+      auto d = tk::make_tensor_descriptor(in, {M, N}, {N, 1}, {BM, BN});
+      auto acc = tk::zeros<float>({BM, BN});
+      tk::for_range(0, K, [&](tk::i32 k) {
+        acc += d.load({i, j});
+        d = tk::make_tensor_descriptor(in + (k + 1) * step, {M, N}, {N, 1}, {BM, BN});
+      });
+      tk::make_tensor_descriptor(out, {M, N}, {N, 1}, {BM, BN}).store({i, j}, acc);
+    });
+// [/snippet]
+
 // [snippet:block_pointer]
 // Column sums of an M x N matrix through a block pointer that walks down the rows: any strides
 // (here the matrix is read transposed), the block carried through the loop, the edges checked.
@@ -231,6 +248,19 @@ DOC_EXAMPLE("memory.descriptor_atomic") {
                           ld, 16, 32);
   for (int c = 0; c < N; ++c)
     doc::check(sums[std::size_t(c)] == float(M * c + M * (M - 1) / 2), "column sums");
+}
+
+DOC_EXAMPLE("memory.descriptor_loop") {
+  const int M = 20, N = 24, K = 3, step = M * N;
+  std::vector<float> in(std::size_t(K) * step), out(std::size_t(step), -1.0f);
+  for (std::size_t k = 0; k < in.size(); ++k)
+    in[k] = float(k % 97);
+  sum_stack.interpret(tk::grid(tk::cdiv(M, 16), tk::cdiv(N, 16)), out.data(), in.data(), M, N, K,
+                      step, 16, 16);
+  for (int e = 0; e < step; ++e)
+    doc::check(out[std::size_t(e)] ==
+                   in[std::size_t(e)] + in[std::size_t(step + e)] + in[std::size_t(2 * step + e)],
+               "the sum of the matrices");
 }
 
 DOC_EXAMPLE("memory.block_pointer") {
