@@ -136,6 +136,35 @@ func.func @branch(%a: !tk.ptr<f32>, %b: !tk.ptr<f32>, %n: i32, %c: i1, %x: tenso
 
 // -----
 
+// Through an scf.while: both regions' arguments and the results become the parts.
+// CHECK-LABEL: func.func @while
+// CHECK: scf.while (%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) : (i32, !tk.ptr<f32>, i32, i64) -> (i32, !tk.ptr<f32>, i32, i64) {
+// CHECK: scf.condition(%{{.+}}) %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : i32, !tk.ptr<f32>, i32, i64
+// CHECK: ^bb0(%{{.+}}: i32, %[[B:.+]]: !tk.ptr<f32>, %{{.+}}: i32, %{{.+}}: i64):
+// CHECK: tk.splat %[[B]] : !tk.ptr<f32> -> tensor<16x!tk.ptr<f32>>
+// CHECK: tk.store
+// CHECK-NOT: tk.descriptor
+func.func @while(%a: !tk.ptr<f32>, %n: i32, %x: tensor<16xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %s1 = arith.constant 1 : i64
+  %d0 = tk.make_tensor_descriptor %a, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+  %r:2 = scf.while (%i = %c0, %d = %d0) : (i32, !tk.tensordesc<tensor<16xf32>>) -> (i32, !tk.tensordesc<tensor<16xf32>>) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %d : i32, !tk.tensordesc<tensor<16xf32>>
+  } do {
+  ^bb0(%j: i32, %e: !tk.tensordesc<tensor<16xf32>>):
+    tk.descriptor_store %e[%c0], %x : !tk.tensordesc<tensor<16xf32>>, tensor<16xf32>
+    %next = arith.addi %j, %c1 : i32
+    %base = tk.addptr %a, %next : !tk.ptr<f32>, i32 -> !tk.ptr<f32>
+    %f = tk.make_tensor_descriptor %base, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
+    scf.yield %next, %f : i32, !tk.tensordesc<tensor<16xf32>>
+  }
+  func.return
+}
+
+// -----
+
 func.func @select(%a: !tk.ptr<f32>, %n: i32, %c: i1, %i: i32) -> tensor<16xf32> {
   %s1 = arith.constant 1 : i64
   %d = tk.make_tensor_descriptor %a, [%n], [%s1] : !tk.ptr<f32>, !tk.tensordesc<tensor<16xf32>>
