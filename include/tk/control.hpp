@@ -102,6 +102,7 @@ template <class C> constexpr void check_condition() {
 template <class F> auto branch_of(F &branch, loc_t loc) {
   return [&branch, loc]() -> value_ref {
     if constexpr (std::is_void_v<branch_result<F>>) {
+      (void)loc; // used by the other branch only
       branch();
       return {};
     } else {
