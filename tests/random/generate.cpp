@@ -418,6 +418,18 @@ struct generator {
     }
     case op::dot: {
       const bound a = arg(s, 0), b = arg(s, 1);
+      if (s.i[2]) { // dot_scaled: exact elements (the generator's rules), f32 sums
+        const double k = double(s.i[1]);
+        const bound c = s.args.size() > 2 ? arg(s, 2) : bound{true, 0, 0};
+        auto side = [&](const bound &x, int format, bool scaled) {
+          return std::pair{(format == mx_e2m1 ? 6.0 : x.scale) * (scaled ? 4.0 : 1.0),
+                           (format == mx_e2m1 ? 0.0 : x.err) * (scaled ? 4.0 : 1.0)};
+        };
+        const auto [va, ea] = side(a, int(s.i[3]), s.i[5] & 1);
+        const auto [vb, eb] = side(b, int(s.i[4]), s.i[5] & 2);
+        const double scale = k * va * vb + c.scale;
+        return inexact(scale, k * (ea * vb + eb * va) + c.err + 4 * k * u * scale);
+      }
       const double k = double(types[std::size_t(s.args[0])].shape[1]);
       bound c = s.args.size() > 2 ? arg(s, 2) : bound{true, 0, 0};
       if (!is_float(t))
@@ -1205,24 +1217,66 @@ struct generator {
     return add(out, s);
   }
 
+  /// A loaded block of type `in` and shape `shape`, for a dot.
+  int operand_of(std::vector<stmt> &out, ty in, shape_t shape) {
+    const int which = p.input[0] == in ? 0 : p.input[1] == in ? 1 : uniform(0, 1);
+    int v = load(out, which, shape);
+    if (v >= 0 && types[std::size_t(v)].t != in)
+      v = cast(out, v, in);
+    return v;
+  }
+
+  /// tk::dot_scaled of two random formats. Scales go with e2m1 and fp8 operands only, and an
+  /// f16 operand (which makes the products f16) meets only formats whose scaled values f16
+  /// holds: every element is then exact in the compute type, as in MX practice.
+  int dot_scaled(std::vector<stmt> &out) {
+    const int lf = uniform(0, 4);
+    int rf = uniform(0, 4);
+    const auto fits_f16 = [](int f) { return f == mx_e2m1 || f == mx_e4m3 || f == mx_fp16; };
+    if (lf == mx_fp16 && !fits_f16(rf))
+      rf = mx_e4m3;
+    if (rf == mx_fp16 && !fits_f16(lf))
+      rf = mx_bf16;
+    const std::int64_t m = pow2(4, 6), n = pow2(4, 6), k = pow2(5, 6);
+    const int a = operand_of(out, mx_element[lf], {m, lf == mx_e2m1 ? k / 2 : k});
+    const int b = a < 0 ? -1 : operand_of(out, mx_element[rf], {rf == mx_e2m1 ? k / 2 : k, n});
+    if (b < 0)
+      return -1;
+    stmt s{op::dot};
+    s.args = {a, b};
+    if (chance(0.5)) {
+      const int c = find([&](int v) { return types[std::size_t(v)] == vtype{ty::f32, {m, n}}; });
+      if (c >= 0)
+        s.args.push_back(c);
+    }
+    s.a2 = 1;
+    s.i[0] = m;
+    s.i[1] = k;
+    s.i[2] = 1;
+    s.i[3] = lf;
+    s.i[4] = rf;
+    const auto scalable = [](int f) { return f == mx_e2m1 || f == mx_e4m3 || f == mx_e5m2; };
+    s.i[5] = (scalable(lf) && chance(0.7) ? 1 : 0) | (scalable(rf) && chance(0.7) ? 2 : 0);
+    s.type = {ty::f32, {m, n}};
+    const int id = add(out, s);
+    if (id >= 0)
+      ++dots;
+    return id;
+  }
+
   int dot(std::vector<stmt> &out) {
     if (dots >= 2)
       return -1;
+    if (chance(0.2))
+      return dot_scaled(out);
     const ty in =
         pick(std::vector<ty>{ty::f16, ty::bf16, ty::f32, ty::i8, ty::f16, ty::f8e4m3, ty::f8e5m2});
     // A batched (3-D) product is B products of [B m, k] and [B k, n] operands reshaped.
     const std::int64_t batch = chance(0.25) ? pow2(1, 2) : 1;
     const int most = batch > 1 ? 5 : 6;
     const std::int64_t m = pow2(4, most), n = pow2(4, most), k = pow2(4, most);
-    auto operand = [&](shape_t shape) {
-      const int which = p.input[0] == in ? 0 : p.input[1] == in ? 1 : uniform(0, 1);
-      int v = load(out, which, shape);
-      if (v >= 0 && types[std::size_t(v)].t != in)
-        v = cast(out, v, in);
-      return v;
-    };
-    const int a = operand({batch * m, k});
-    const int b = a < 0 ? -1 : operand({batch * k, n});
+    const int a = operand_of(out, in, {batch * m, k});
+    const int b = a < 0 ? -1 : operand_of(out, in, {batch * k, n});
     if (b < 0)
       return -1;
     stmt s{op::dot};

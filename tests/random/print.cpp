@@ -268,6 +268,21 @@ struct printer {
     case op::random:
       return random_expr(s);
     case op::dot: {
+      if (s.i[2]) {
+        constexpr const char *formats[] = {"e2m1", "e4m3", "e5m2", "bf16", "fp16"};
+        const std::string per_block = std::to_string(s.i[1] / 32);
+        auto scale = [&](bool scaled, std::int64_t rows) -> std::string {
+          if (!scaled)
+            return "std::nullopt";
+          return "tk::cast<std::uint8_t>((tk::arange(0, " + std::to_string(rows) +
+                 ")(tk::_, tk::newaxis) * 3 + tk::arange(0, " + per_block +
+                 ")(tk::newaxis, tk::_)) % 5 + 125)";
+        };
+        return "tk::dot_scaled(" + a + ", " + scale(s.i[5] & 1, s.i[0]) +
+               ", tk::mx_format::" + formats[s.i[3]] + ", " + b + ", " +
+               scale(s.i[5] & 2, s.type.shape[1]) + ", tk::mx_format::" + formats[s.i[4]] +
+               (s.args.size() > 2 ? ", " + v(s.args[2]) : "") + ")";
+      }
       constexpr const char *precisions[] = {"tf32", "ieee", "tf32x3"};
       const std::int64_t batch = s.a2, m = s.i[0], k = s.i[1], n = s.type.shape[1];
       // A batched product: its 2-D operands reshaped to 3-D, the result back to 2-D.

@@ -209,7 +209,9 @@ enum class op : std::uint8_t {
   reduce,    // a0: reduce kind; a1: axis (-1: all); a2: 1 for tk::keep_dims; arg 0
   scan,      // a0: 0 cumsum, 1 cumprod; a1: axis; a2: reverse; arg 0
   dot,       // args a, b (and acc); a0: input precision for f32, a1: max_num_imprecise_acc
-             // (0: none), a2: batches (the operands [a2 m, k], [a2 k, n]; i[0] m, i[1] k)
+             // (0: none), a2: batches (the operands [a2 m, k], [a2 k, n]; i[0] m, i[1] k).
+             // i[2] = 1: tk::dot_scaled, i[3] / i[4] the formats of a / b (mx_kind), i[5] bit
+             // 0 / 1: a / b scaled by e8m0 exponents 125 + (3 row + k / 32) % 5 (mx_scale)
   loop,      // i[0]: trip count (or -1: s1); body; carried
   branch,    // arg 0: condition; body (then), else_body; carried
   assign,    // inside a region: carried value arg 0 := arg 1
@@ -233,6 +235,10 @@ enum class op : std::uint8_t {
              // other compared value. The value it defines (id >= 0) is the old values, where
              // no two updates share an address.
 };
+
+/// The formats of a dot_scaled operand (op::dot with i[2] = 1): e2m1 as bytes of two along K.
+enum mx_kind : int { mx_e2m1, mx_e4m3, mx_e5m2, mx_bf16, mx_fp16 };
+inline constexpr ty mx_element[] = {ty::u8, ty::f8e4m3, ty::f8e5m2, ty::bf16, ty::f16};
 
 /// The math library's functions in op::math (docs/writing-kernels.md's math table).
 enum math_fn : int {

@@ -24,6 +24,11 @@ template <class T>
 constexpr bool float_v =
     std::is_floating_point_v<T> || std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16> ||
     std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2>;
+/// The element types of dot_scaled operands (mx_element).
+template <class T>
+constexpr bool mx_v =
+    std::is_same_v<T, std::uint8_t> || std::is_same_v<T, tk::f8e4m3> ||
+    std::is_same_v<T, tk::f8e5m2> || std::is_same_v<T, tk::bfloat16> || std::is_same_v<T, tk::half>;
 /// Float types the math functions take (not fp8, as in Triton).
 template <class T>
 constexpr bool math_v =
@@ -517,6 +522,44 @@ struct runner {
     fail("a dot of " + std::string(short_name(s.type.t)) + " operands");
   }
 
+  /// tk::dot_scaled (op::dot with i[2] = 1): the operands as their formats, the generator's
+  /// scales.
+  void dot_scaled(const stmt &s) {
+    const std::int64_t m = s.i[0], k = s.i[1], n = s.type.shape[1];
+    constexpr tk::mx_format formats[] = {tk::mx_format::e2m1, tk::mx_format::e4m3,
+                                         tk::mx_format::e5m2, tk::mx_format::bf16,
+                                         tk::mx_format::fp16};
+    const tk::mx_format lf = formats[s.i[3]], rf = formats[s.i[4]];
+    auto scale = [&](std::int64_t rows) {
+      auto r = tk::arange(0, rows)(tk::_, tk::newaxis);
+      auto c = tk::arange(0, k / 32)(tk::newaxis, tk::_);
+      return tk::cast<std::uint8_t>((r * 3 + c) % 5 + 125);
+    };
+    with(s.args[0], [&]<class A, int RA>(const tk::block<A, RA> &a) {
+      with(s.args[1], [&]<class B, int RB>(const tk::block<B, RB> &b) {
+        if constexpr (RA == 2 && RB == 2 && mx_v<A> && mx_v<B>) {
+          auto product = [&](const auto &sa, const auto &sb) {
+            if (s.args.size() == 2)
+              return set(s, tk::dot_scaled(a, sa, lf, b, sb, rf));
+            const auto &c = std::get<tk::block<float, 2>>(at(s.args[2]));
+            set(s, tk::dot_scaled(a, sa, lf, b, sb, rf, c));
+          };
+          const bool ls = s.i[5] & 1, rs = s.i[5] & 2;
+          if (ls && rs)
+            product(scale(m), scale(n));
+          else if (ls)
+            product(scale(m), std::nullopt);
+          else if (rs)
+            product(std::nullopt, scale(n));
+          else
+            product(std::nullopt, std::nullopt);
+        } else {
+          fail("a dot_scaled of " + std::string(short_name(s.type.t)) + " operands");
+        }
+      });
+    });
+  }
+
   // -- math functions ---------------------------------------------------------------------------
 
   /// Operand `x` brought inside a function's domain (math_domain), as print.cpp writes it.
@@ -965,6 +1008,8 @@ struct runner {
     case op::scan:
       return with(s.args[0], [&](const auto &x) { scan(s, x); });
     case op::dot:
+      if (s.i[2])
+        return dot_scaled(s);
       return with(s.args[0], [&]<class T, int R>(const tk::block<T, R> &a) {
         if constexpr (R == 2)
           dot(s, a);
