@@ -24,7 +24,6 @@
 #include <tk/block.hpp>
 
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -206,24 +205,28 @@ void static_for_each(F &f, std::integer_sequence<int, I...>) {
 /// already.
 TK_DECL void static_print_line(const std::string &text);
 
-/// One argument of tk::static_print as it prints: a block as its element type and shape
-/// (`f32[128, 64]`), a scalar handle as its type (`i32`), anything else as `<<` writes it.
-template <class X> void static_print_part(std::ostringstream &out, const X &x) {
+/// Appends one argument of tk::static_print as it prints: a block as its element type and shape
+/// (`f32[128, 64]`), a scalar handle as its type (`i32`), a number as `<<` writes it (`%g` for
+/// floating point), text as it is.
+template <class X> void static_print_part(std::string &out, const X &x) {
   if constexpr (any_block<X>) {
     if (!x.v_)
-      out << "<no value>";
+      out += "<no value>";
     else if (x.v_->shape.empty())
-      out << to_string(x.v_->type);
+      out += to_string(x.v_->type);
     else
-      out << to_string(x.v_->type) << to_string(x.v_->shape);
+      out += to_string(x.v_->type) + to_string(x.v_->shape);
   } else if constexpr (constant_info<X>::is_constant) {
     static_print_part(out, x.value);
   } else if constexpr (std::is_enum_v<X>) {
-    out << static_cast<std::underlying_type_t<X>>(x);
+    static_print_part(out, static_cast<std::underlying_type_t<X>>(x));
   } else if constexpr (std::is_same_v<X, bool>) {
-    out << (x ? "true" : "false");
+    out += x ? "true" : "false";
+  } else if constexpr (std::is_arithmetic_v<X> ||
+                       std::is_convertible_v<const X &, std::string_view>) {
+    out += message_part(x).text();
   } else {
-    out << x;
+    out += message_part(double(x)).text(); // tk::half, tk::bfloat16, the fp8 types
   }
 }
 
@@ -266,10 +269,10 @@ void static_assert_(const C &, std::string_view = "",
 /// and once per launch on the interpreter, not once per program instance:
 /// `tk::static_print("acc", acc, "BLOCK", BLOCK);`
 template <class... Xs> void static_print(const Xs &...xs) {
-  std::ostringstream out;
+  std::string out;
   bool first = true;
-  ((out << (first ? "" : " "), detail::static_print_part(out, xs), first = false), ...);
-  detail::static_print_line(out.str());
+  ((out += first ? "" : " ", detail::static_print_part(out, xs), first = false), ...);
+  detail::static_print_line(out);
 }
 
 } // namespace tk

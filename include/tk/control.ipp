@@ -7,7 +7,6 @@
 #include <tk/backend.h>
 #include <tk/control.hpp>
 
-#include <algorithm>
 #include <unordered_set>
 
 namespace tk::detail {
@@ -355,8 +354,9 @@ TK_DECL void while_(traced_block condition, function_ref<void()> body, loc_t loc
 TK_DECL void static_print_line(const std::string &text) {
   if (context *ctx = current_context()) {
     std::vector<std::string> &printed = ctx->static_prints;
-    if (std::find(printed.begin(), printed.end(), text) != printed.end())
-      return;
+    for (const std::string &line : printed)
+      if (line == text)
+        return;
     printed.push_back(text);
   }
   std::printf("%s\n", text.c_str());

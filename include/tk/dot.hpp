@@ -39,35 +39,47 @@ namespace detail {
 
 template <class A> constexpr bool is_fp8_v = std::is_same_v<A, f8e4m3> || std::is_same_v<A, f8e5m2>;
 
-template <class A> struct dot_accumulator {
-  static_assert(std::is_same_v<A, half> || std::is_same_v<A, bfloat16> ||
-                    std::is_same_v<A, float> || is_fp8_v<A> || std::is_same_v<A, std::int8_t>,
-                "tk::dot: inputs must be f16, bf16, f32, f8e4m3, f8e5m2 or i8 blocks");
-  using type = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
-};
+/// The input types of the tensor cores' products.
+template <class A>
+constexpr bool is_dot_input_v =
+    std::is_same_v<A, half> || std::is_same_v<A, bfloat16> || std::is_same_v<A, float> ||
+    is_fp8_v<A> || std::is_same_v<A, std::int8_t>;
+
+/// The default accumulator of products of A: i32 for i8, f32 for the others.
+template <class A>
+using dot_accumulator_t = std::conditional_t<std::is_same_v<A, std::int8_t>, std::int32_t, float>;
 
 /// Whether C may accumulate products of A: the default type, or f16 for f16 and fp8 inputs.
 template <class A, class C>
 constexpr bool is_dot_accumulator_v =
-    std::is_same_v<C, typename dot_accumulator<A>::type> ||
+    std::is_same_v<C, dot_accumulator_t<A>> ||
     (std::is_same_v<C, half> && (std::is_same_v<A, half> || is_fp8_v<A>));
 
 /// The result type of `tk::dot<Out>(a, b)`: Out, or the default accumulator for void.
-template <class A, class Out> struct dot_result {
-  using type = std::conditional_t<std::is_void_v<Out>, typename dot_accumulator<A>::type, Out>;
-  static_assert(std::is_void_v<Out> || is_dot_accumulator_v<A, Out>,
-                "tk::dot<Out>: the result type (Triton's out_dtype) must be float for float "
-                "inputs, or half for f16 and fp8 inputs, and std::int32_t for i8 inputs");
-};
+template <class A, class Out>
+using dot_result_t = std::conditional_t<std::is_void_v<Out>, dot_accumulator_t<A>, Out>;
 
-template <class A, int RA, class B, int RB> constexpr void check_dot() {
+/// Whether `tk::dot<Out>` takes these operands; check_dot says why not.
+template <class A, int RA, class B, int RB, class Out>
+constexpr bool is_dot_v = (RA == 2 || RA == 3) && RA == RB && is_dot_input_v<A> &&
+                          (std::is_same_v<A, B> || (is_fp8_v<A> && is_fp8_v<B>)) &&
+                          (std::is_void_v<Out> || is_dot_accumulator_v<A, Out>);
+
+/// One static_assert for each rule `tk::dot<Out>(a, b)` breaks (the callers do nothing more
+/// where one fails, so that the message stands alone).
+template <class A, int RA, class B, int RB, class Out = void> constexpr void check_dot() {
   static_assert((RA == 2 || RA == 3) && RA == RB,
                 "tk::dot multiplies 2-D blocks [M, K] x [K, N], or 3-D ones [B, M, K] x "
                 "[B, K, N] batch by batch; turn a vector into a matrix with "
                 "x(tk::_, tk::newaxis) or tk::expand_dims");
+  static_assert(is_dot_input_v<A>,
+                "tk::dot: inputs must be f16, bf16, f32, f8e4m3, f8e5m2 or i8 blocks");
   static_assert(std::is_same_v<A, B> || (is_fp8_v<A> && is_fp8_v<B>),
                 "tk::dot: both inputs must have the same element type (or be two fp8 types); "
                 "convert one with tk::cast");
+  static_assert(std::is_void_v<Out> || is_dot_accumulator_v<A, Out>,
+                "tk::dot<Out>: the result type (Triton's out_dtype) must be float for float "
+                "inputs, or half for f16 and fp8 inputs, and std::int32_t for i8 inputs");
 }
 
 /// The precision the IR records for inputs of type A: `precision` for f32, ieee for the others
@@ -103,19 +115,23 @@ block<C, R> dot_of(const block<A, R> &a, const block<B, R> &b, const block<C, R>
 /// products. fp8 products are exact in f32; GPU tensor cores may add them with fewer bits than
 /// f32 (docs/writing-kernels.md, "Matrix products"; dot_options::max_num_imprecise_acc).
 template <class Out = void, class A, int RA, class B, int RB>
-auto dot(const block<A, RA> &a, const block<B, RB> &b, dot_options options,
-         std::source_location loc = std::source_location::current()) {
-  detail::check_dot<A, RA, B, RB>();
-  using C = typename detail::dot_result<A, Out>::type;
-  if constexpr (RA == RB)
+block<detail::dot_result_t<A, Out>, RA>
+dot(const block<A, RA> &a, const block<B, RB> &b, dot_options options,
+    std::source_location loc = std::source_location::current()) {
+  detail::check_dot<A, RA, B, RB, Out>();
+  using C = detail::dot_result_t<A, Out>;
+  if constexpr (detail::is_dot_v<A, RA, B, RB, Out>)
     return detail::dot_of<A, C, RA>(a, b, nullptr, options, loc);
+  else
+    return block<C, RA>(detail::value_ref{});
 }
 
 /// a x b with `precision` for f32 inputs.
 template <class Out = void, class A, int RA, class B, int RB>
-auto dot(const block<A, RA> &a, const block<B, RB> &b,
-         input_precision precision = input_precision::automatic,
-         std::source_location loc = std::source_location::current()) {
+block<detail::dot_result_t<A, Out>, RA>
+dot(const block<A, RA> &a, const block<B, RB> &b,
+    input_precision precision = input_precision::automatic,
+    std::source_location loc = std::source_location::current()) {
   return tk::dot<Out>(a, b, dot_options{.input_precision = precision}, loc);
 }
 
@@ -125,11 +141,13 @@ block<C, RC> dot(const block<A, RA> &a, const block<B, RB> &b, const block<C, RC
                  dot_options options, std::source_location loc = std::source_location::current()) {
   detail::check_dot<A, RA, B, RB>();
   static_assert(RC == RA, "tk::dot: the accumulator must have the inputs' rank");
-  static_assert(detail::is_dot_accumulator_v<A, C>,
+  static_assert(!detail::is_dot_input_v<A> || detail::is_dot_accumulator_v<A, C>,
                 "tk::dot: the accumulator must be f32 for float inputs, fp8 included (or f16 "
                 "for f16 and fp8 inputs), and i32 for i8 inputs");
-  if constexpr (RA == RB && RC == RA)
+  if constexpr (detail::is_dot_v<A, RA, B, RB, C> && RC == RA)
     return detail::dot_of<A, C, RA>(a, b, &acc, options, loc);
+  else
+    return block<C, RC>(detail::value_ref{});
 }
 
 /// a x b + acc with `precision` for f32 inputs.
