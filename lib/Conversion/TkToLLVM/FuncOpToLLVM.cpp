@@ -25,6 +25,12 @@ struct FuncOpConversion : OpConversionPattern<func::FuncOp> {
     FunctionType type = func.getFunctionType();
     if (type.getNumResults() != 0)
       return rewriter.notifyMatchFailure(func, "a kernel returns nothing");
+    // LLVM's NVPTX lowering aborts on parameters it cannot pass (an i0, say): refuse them here.
+    for (Type input : type.getInputs())
+      if (auto integer = dyn_cast<IntegerType>(input);
+          integer && !llvm::is_contained({1u, 8u, 16u, 32u, 64u}, integer.getWidth()))
+        return func.emitError() << "a kernel argument of type " << input
+                                << " cannot be passed; integers are i1, i8, i16, i32 or i64";
     TypeConverter::SignatureConversion signature(type.getNumInputs());
     if (failed(getTypeConverter()->convertSignatureArgs(type.getInputs(), signature)))
       return rewriter.notifyMatchFailure(func, "argument types");

@@ -76,3 +76,13 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     func.return
   }
 }
+
+// -----
+
+// A kernel argument NVPTX cannot pass (LLVM would abort): an error at the function.
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  // expected-error @+1 {{a kernel argument of type 'i0' cannot be passed; integers are i1, i8, i16, i32 or i64}}
+  func.func @zero_width(%arg0: i0) {
+    func.return
+  }
+}
