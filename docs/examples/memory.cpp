@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -45,6 +46,32 @@ auto copy_desc =
       auto i = tk::program_id(0) * BM, j = tk::program_id(1) * BN;
       out.store({i, j}, in.load({i, j}));
     });
+// [/snippet]
+
+// [snippet:host_descriptor]
+// The copy again, its descriptors made on the host and passed in: the kernel reads the block
+// shape from them (a constant it is compiled for).
+auto copy_host_desc = tk::jit("copy_host_desc", [](tk::tensor_descriptor<float, 2> out,
+                                                   tk::tensor_descriptor<const float, 2> in) {
+  const auto BM = int(in.block_shape()[0]), BN = int(in.block_shape()[1]);
+  auto i = tk::program_id(0) * BM, j = tk::program_id(1) * BN;
+  out.store({i, j}, in.load({i, j}));
+});
+// [/snippet]
+
+// [snippet:descriptor_gather]
+// An embedding lookup: the rows `ids` of an M x D table (ids outside it read zeros), BD columns
+// per program, gathered through a descriptor of one-row blocks and scattered into `out`'s rows
+// 0..15.
+auto embed = tk::jit("embed", [](tk::ptr<float> out, tk::ptr<const float> table,
+                                 tk::ptr<const std::int32_t> ids, tk::i32 M, tk::i32 D,
+                                 tk::constant<int> BD) {
+  auto src = tk::make_tensor_descriptor(table, {M, D}, {D, 1}, {1, BD});
+  auto dst = tk::make_tensor_descriptor(out, {16, D}, {D, 1}, {1, BD});
+  auto col = tk::program_id(0) * BD;
+  auto x = src.gather(tk::load(ids + tk::arange(0, 16)), col); // [16, BD]
+  dst.scatter(x, tk::arange(0, 16), col);
+});
 // [/snippet]
 
 // [snippet:descriptor_nan]
@@ -223,6 +250,41 @@ DOC_EXAMPLE("memory.descriptor") {
     for (int c = 0; c < ld; ++c) {
       const std::size_t k = std::size_t(r * ld + c);
       doc::check(dst[k] == (c < N ? src[k] : -1.0f), "copied inside, untouched outside");
+    }
+}
+
+DOC_EXAMPLE("memory.host_descriptor") {
+  const int M = 37, N = 45, ld = 48;
+  std::vector<float> src(std::size_t(M) * ld), dst(src.size(), -1.0f);
+  for (std::size_t k = 0; k < src.size(); ++k)
+    src[k] = float(k);
+  // [snippet:host_descriptor_launch]
+  // Base (a pointer or a buffer), shape, strides, block shape; padding::zero by default.
+  const tk::host_tensor_descriptor in(std::as_const(src), {M, N}, {ld, 1}, {16, 32});
+  const tk::host_tensor_descriptor out(dst, {M, N}, {ld, 1}, {16, 32});
+  copy_host_desc.interpret(tk::grid(tk::cdiv(M, 16), tk::cdiv(N, 32)), out, in);
+  // [/snippet]
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < ld; ++c) {
+      const std::size_t k = std::size_t(r * ld + c);
+      doc::check(dst[k] == (c < N ? src[k] : -1.0f), "copied inside, untouched outside");
+    }
+}
+
+DOC_EXAMPLE("memory.descriptor_gather") {
+  const int M = 30, D = 20;
+  std::vector<float> table(std::size_t(M) * D), out(std::size_t(16) * D, -1.0f);
+  for (std::size_t k = 0; k < table.size(); ++k)
+    table[k] = float(k);
+  std::vector<std::int32_t> ids(16);
+  for (int r = 0; r < 16; ++r)
+    ids[std::size_t(r)] = (r * 7) % 32; // 30 and 31 are outside the table
+  embed.interpret(tk::grid(tk::cdiv(D, 16)), out, table, ids, M, D, 16);
+  for (int r = 0; r < 16; ++r)
+    for (int c = 0; c < D; ++c) {
+      const int id = ids[std::size_t(r)];
+      const float want = id < M ? table[std::size_t(id * D + c)] : 0.0f;
+      doc::check(out[std::size_t(r * D + c)] == want, "row ids[r] of the table, zeros outside");
     }
 }
 

@@ -688,8 +688,16 @@ public:
   template <class G, class... A>
   void launch(const G &g, const launch_options &options, A &&...args) const {
     static_assert(sizeof...(A) <= 64, "tk::autotune: at most 64 launch arguments");
+    constexpr bool no_descriptor =
+        (... && (detail::host_descriptor_arg<std::remove_cvref_t<A>>::rank == 0));
+    static_assert(no_descriptor,
+                  "tk::autotune: tk::host_tensor_descriptor arguments cannot be tuned over yet "
+                  "(their block shape would have to follow the config); make the descriptor in the "
+                  "kernel with tk::make_tensor_descriptor, or launch the kernel itself");
     using Params = typename detail::kernel_params<F, detail::substituted<A>...>::type;
-    if constexpr (std::tuple_size_v<Params> != sizeof...(A))
+    if constexpr (!no_descriptor)
+      return;
+    else if constexpr (std::tuple_size_v<Params> != sizeof...(A))
       // kernel::launch reports the wrong argument count.
       kernel_.launch(g, options, detail::substitute(args, 0)...);
     else

@@ -92,6 +92,19 @@ TK_DECL void descriptor_reduce(atomic_kind kind, const value_ref &desc,
                                const std::vector<value_ref> &start, const value_ref &x,
                                const char *what, loc_t loc);
 
+/// A gather's or scatter's rows: the descriptor's block must be one row, [1, BN] (`what` names
+/// the operation).
+TK_DECL void check_row_block(const shape_t &block, const char *what, loc_t loc);
+
+/// The [N, BN] block of the rows `rows` (N i32 indices) from column `col`; elements outside the
+/// tensor read as `pad`.
+TK_DECL value_ref descriptor_gather(const value_ref &desc, const value_ref &rows,
+                                    const value_ref &col, padding pad, loc_t loc);
+
+/// Writes `x` ([N, BN]) to the rows `rows` from column `col`, skipping elements outside.
+TK_DECL void descriptor_scatter(const value_ref &desc, const value_ref &rows, const value_ref &col,
+                                const value_ref &x, loc_t loc);
+
 /// Fails where descriptors of two paddings are assigned one to the other: a loop or branch
 /// carrying the variable would read with either.
 TK_DECL void check_same_padding(padding to, padding from, loc_t made);
@@ -119,6 +132,29 @@ public:
     made_ = o.made_;
     handle_base::operator=(std::move(o));
     return *this;
+  }
+
+  /// The descriptor a kernel parameter of this type receives from a tk::host_tensor_descriptor
+  /// launch argument (host_descriptor.hpp): made in the kernel from the values bound for its
+  /// parts, `v[0]` the base, `v[1..R]` the sizes and `v[R+1..2R-1]` the strides before the last,
+  /// which is 1; `a[2R]`, a constant, holds the block shape and padding.
+  template <class Arg> static tensor_descriptor from_arguments(detail::value_ref *v, const Arg *a) {
+    const Arg &packed = a[2 * R];
+    const std::source_location loc = packed.made;
+    detail::shape_t box;
+    for (std::size_t d = 0; d < R; ++d)
+      box.push_back(std::int64_t(1) << ((packed.bits >> (8 * d)) & 0xff));
+    const padding pad = (packed.bits >> 40) & 1 ? padding::nan : padding::zero;
+    std::vector<detail::value_ref> sizes, steps;
+    for (std::size_t d = 0; d < R; ++d) {
+      sizes.push_back(v[1 + d]);
+      steps.push_back(
+          d + 1 < R
+              ? index(block<std::int32_t, 0>(v[1 + R + d]), loc).as(detail::elem_of<std::int64_t>())
+              : index(1, loc).as(detail::elem_of<std::int64_t>()));
+    }
+    return tensor_descriptor(
+        detail::make_tensor_descriptor(v[0], sizes, steps, std::move(box), pad, loc), pad, loc);
   }
 
   /// The block shape.
@@ -149,6 +185,45 @@ public:
                                 "tensor_descriptor::store", loc);
     const auto x = detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), d->shape, loc);
     detail::descriptor_store(d, indices(start), x, loc);
+  }
+
+  /// Triton's `desc.gather`: the rows `rows` (a 1-D block of N integer row indices) from column
+  /// `col`, as an [N, BN] block whose element (r, c) is the tensor's element (rows[r], col + c).
+  /// The descriptor is 2-D with blocks of one row, [1, BN]. Elements outside the tensor (a row
+  /// index below 0 or past the last row, columns past the end) read as the padding.
+  template <class I>
+  block<std::remove_const_t<T>, 2>
+  gather(const block<I, 1> &rows, const index &col,
+         std::source_location loc = std::source_location::current()) const {
+    static_assert(R == 2, "tensor_descriptor::gather: the descriptor must be 2-D");
+    static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>,
+                  "tensor_descriptor::gather: the row indices must be integers");
+    const auto d = detail::operand_of(v_, loc).v;
+    return block<std::remove_const_t<T>, 2>(
+        detail::descriptor_gather(d, row_indices(rows, "tensor_descriptor::gather", loc),
+                                  col.as(detail::elem_of<std::int32_t>()), pad_, loc));
+  }
+
+  /// Triton's `desc.scatter`, the converse of gather: writes `value` (converted to T, broadcast
+  /// to [N, BN]) to the rows `rows` from column `col`; elements outside the tensor are not
+  /// written. Where `rows` repeats a row, which of the writes lands is unspecified on the GPU
+  /// (the interpreter writes the rows in order).
+  template <class I, operand V>
+  void scatter(const V &value, const block<I, 1> &rows, const index &col,
+               std::source_location loc = std::source_location::current()) const {
+    static_assert(R == 2, "tensor_descriptor::scatter: the descriptor must be 2-D");
+    static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>,
+                  "tensor_descriptor::scatter: the row indices must be integers");
+    static_assert(!std::is_const_v<T>, "tensor_descriptor::scatter: the descriptor's pointer "
+                                       "points to const; declare the parameter tk::ptr<T>");
+    const auto d = detail::operand_of(v_, loc).v;
+    const auto r = row_indices(rows, "tensor_descriptor::scatter", loc);
+    const detail::shape_t shape{r->shape[0], d->shape[1]};
+    const detail::term t = detail::to_operand(value, loc);
+    detail::check_broadcasts_to(t.shape(), "the value", shape, "the gathered rows' block",
+                                "tensor_descriptor::scatter", loc);
+    const auto x = detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), shape, loc);
+    detail::descriptor_scatter(d, r, col.as(detail::elem_of<std::int32_t>()), x, loc);
   }
 
 // Each atomic checks its types (static_asserts naming it; where one fails nothing else is
@@ -198,6 +273,16 @@ private:
                                 loc);
     const auto x = detail::materialize(t, detail::elem_of<std::remove_const_t<T>>(), d->shape, loc);
     detail::descriptor_reduce(kind, d, indices(start), x, what, loc);
+  }
+
+  /// A gather's or scatter's row indices as i32, once the descriptor is known to have blocks of
+  /// one row.
+  template <class I>
+  detail::value_ref row_indices(const block<I, 1> &rows, const char *what,
+                                std::source_location loc) const {
+    detail::check_row_block(detail::operand_of(v_, loc).v->shape, what, loc);
+    const detail::term t = detail::to_operand(rows, loc);
+    return detail::materialize(t, detail::elem_of<std::int32_t>(), t.shape(), loc);
   }
 
   static std::vector<detail::value_ref> indices(const std::array<index, R> &start) {

@@ -179,6 +179,72 @@ TK_DECL void descriptor_store(const value_ref &desc, const std::vector<value_ref
   }
 }
 
+TK_DECL void check_row_block(const shape_t &block, const char *what, loc_t loc) {
+  if (block.size() != 2 || block[0] != 1)
+    fail(loc, what, ": the descriptor's block must be one row, [1, BN], as in Triton; got ",
+         to_string(block));
+}
+
+/// The offset in the tensor of element (rows[r], col + c), or -1 outside it.
+inline std::int64_t row_element(const value &desc, std::int64_t row, std::int64_t column) {
+  if (row < 0 || row >= desc.i[1] || column < 0 || column >= desc.i[2])
+    return -1;
+  return row * desc.i[3] + column * desc.i[4];
+}
+
+TK_DECL value_ref descriptor_gather(const value_ref &desc, const value_ref &rows,
+                                    const value_ref &col, padding pad, loc_t loc) {
+  context &ctx = active(loc);
+  const elem_type t{desc->type.pointee};
+  const shape_t shape{rows->shape[0], desc->shape[1]};
+  if (ctx.tracing())
+    return record1("tk.descriptor_gather", syntax::generic, {desc, rows, col}, t, shape,
+                   pad == padding::nan ? "nan_padding" : "", loc);
+  auto v = make_concrete(t, shape);
+  for (std::int64_t k = 0; k < v->size(); ++k) {
+    const std::int64_t offset =
+        row_element(*desc, rows->i[std::size_t(k / shape[1])], col->i[0] + k % shape[1]);
+    if (offset < 0) { // outside the tensor: the padding
+      if (pad == padding::nan)
+        v->f[std::size_t(k)] = std::numeric_limits<double>::quiet_NaN();
+      continue;
+    }
+    const value_ref p = descriptor_pointer(*desc, offset);
+    if (p->extent >= 0 || ctx.checked)
+      check_access(ctx, *p, 0, false, loc);
+    double f = 0;
+    std::int64_t i = 0;
+    load_element(reinterpret_cast<const void *>(p->i[0]), t.code, f, i);
+    if (t.is_float())
+      v->f[std::size_t(k)] = f;
+    else
+      v->i[std::size_t(k)] = i;
+  }
+  return v;
+}
+
+TK_DECL void descriptor_scatter(const value_ref &desc, const value_ref &rows, const value_ref &col,
+                                const value_ref &x, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing()) {
+    record("tk.descriptor_scatter", syntax::generic, {desc, rows, col, x}, {}, "", loc);
+    return;
+  }
+  const std::int64_t width = x->shape[1];
+  for (std::int64_t k = 0; k < x->size(); ++k) {
+    const std::int64_t offset =
+        row_element(*desc, rows->i[std::size_t(k / width)], col->i[0] + k % width);
+    if (offset < 0)
+      continue; // outside the tensor: not written
+    const value_ref p = descriptor_pointer(*desc, offset);
+    if (p->extent >= 0 || ctx.checked)
+      check_access(ctx, *p, 0, true, loc);
+    const auto j = std::size_t(k);
+    store_element(reinterpret_cast<void *>(p->i[0]), x->type.code, x->type.is_float() ? x->f[j] : 0,
+                  x->type.is_float() ? 0 : x->i[j]);
+  }
+}
+
 TK_DECL void descriptor_reduce(atomic_kind kind, const value_ref &desc,
                                const std::vector<value_ref> &start, const value_ref &x,
                                const char *what, loc_t loc) {

@@ -34,6 +34,7 @@
 #include <tk/device_buffer.ipp>
 #include <tk/dot.ipp>
 #include <tk/error.ipp>
+#include <tk/host_descriptor.ipp>
 #include <tk/kernel.ipp>
 #include <tk/reduce.ipp>
 #include <tk/shape.ipp>

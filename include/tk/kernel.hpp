@@ -11,6 +11,7 @@
 #include <tk/detail/kernel/arguments.hpp>
 #include <tk/detail/kernel/parameters.hpp>
 #include <tk/detail/kernel/run.hpp>
+#include <tk/host_descriptor.hpp>
 #include <tk/launch_options.hpp>
 
 #include <array>

@@ -19,6 +19,7 @@
 #include <tk/dtype.hpp>
 #include <tk/error.hpp>
 #include <tk/float16.hpp>
+#include <tk/host_descriptor.hpp>
 #include <tk/inline_asm.hpp>
 #include <tk/kernel.hpp>
 #include <tk/math.hpp>

@@ -108,6 +108,30 @@ TEST_CASE("errors: a tk::device_buffer made for the interpreter, launched on the
                         });
 }
 
+TEST_CASE("errors: a tk::host_tensor_descriptor over host memory for a GPU launch",
+          "[errors][launch][descriptor]") {
+  auto driver = load_fake();
+  std::vector<float> host(64);
+  // A kernel (tk::i32, tk::tensor_descriptor<float, 1>): the descriptor's base is launch
+  // argument 1 of 4 (base, size, block constant), named as the kernel's parameter 1.
+  const tk::host_tensor_descriptor desc(host, {64}, {1}, {16});
+  int n = 16, line = 0;
+  tk_test::expect_error(
+      this_file, line,
+      "launch argument 1 (a tk::host_tensor_descriptor over a std::vector, for the kernel's "
+      "parameter 1, a tk::tensor_descriptor of float) is host memory the GPU cannot reach; pass a "
+      "tk::device_buffer<float> made from it",
+      [&] {
+        line = __LINE__ + 1;
+        const std::source_location where = std::source_location::current();
+        using params = std::tuple<tk::i32, tk::tensor_descriptor<float, 1>>;
+        const auto args =
+            tk::detail::describe_arguments<params>(where, std::index_sequence<0, 1>{}, n, desc);
+        static_assert(args.size() == 4);
+        tk::detail::check_device_memory(*driver, args, where);
+      });
+}
+
 TEST_CASE("errors: device memory passes the check", "[errors][launch]") {
   auto driver = load_fake();
   auto *device = reinterpret_cast<float *>(std::uintptr_t(0x1000)); // the stand-in's device memory

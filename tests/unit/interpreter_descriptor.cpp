@@ -106,8 +106,76 @@ auto stacked_sums =
       o.store({j}, acc);
     });
 
+/// The affine kernel over descriptors made on the host (tk::host_tensor_descriptor): the block
+/// shape is the descriptors', a constant the kernel is compiled for.
+auto affine_host = tk::jit("descriptor_affine_host", [](tk::tensor_descriptor<float, 2> dst,
+                                                        tk::tensor_descriptor<const float, 2> src) {
+  const auto bm = int(src.block_shape()[0]), bn = int(src.block_shape()[1]);
+  auto i = tk::program_id(0) * bm, j = tk::program_id(1) * bn;
+  dst.store({i, j}, src.load({i, j}) * 2.0f + 1.0f);
+});
+
+/// The 16 x 16 block at (i, j) of a host descriptor (of any padding), stored whole.
+auto tile_host = tk::jit(
+    "descriptor_tile_host",
+    [](tk::ptr<float> tile, tk::tensor_descriptor<const float, 2> src, tk::i32 i, tk::i32 j) {
+      auto r = tk::arange(0, 16)(tk::_, tk::newaxis), c = tk::arange(0, 16)(tk::newaxis, tk::_);
+      tk::store(tile + r * 16 + c, src.load({i, j}));
+    });
+
+/// C = A B with A (M x K), B (K x N) and C (M x N) all host descriptors, f16 products into f32:
+/// the kernel Triton's host TensorDescriptor matmuls are, pipelined over K.
+auto matmul_host =
+    tk::jit("descriptor_matmul_host",
+            [](tk::tensor_descriptor<float, 2> c, tk::tensor_descriptor<const tk::half, 2> a,
+               tk::tensor_descriptor<const tk::half, 2> b, tk::i32 K) {
+              const auto BM = int(a.block_shape()[0]), BK = int(a.block_shape()[1]),
+                         BN = int(b.block_shape()[1]);
+              auto m0 = tk::program_id(0) * BM, n0 = tk::program_id(1) * BN;
+              auto acc = tk::zeros<float>({BM, BN});
+              tk::for_range(0, tk::cdiv(K, BK), [&](tk::i32 k) {
+                acc = tk::dot(a.load({m0, k * BK}), b.load({k * BK, n0}), acc);
+              });
+              c.store({m0, n0}, acc);
+            });
+
+/// Rows `ids` (N = 16 of them, any of them outside the M x D table) of a table, from column
+/// `col`, in blocks of BD columns: an embedding lookup through desc.gather. Each gathered block
+/// is also scattered, plus 1, into the same rows of `out` (ids without repeats).
+auto gather_rows =
+    tk::jit("descriptor_gather_rows",
+            [](tk::ptr<float> rows_out, tk::ptr<float> out, tk::ptr<const float> table,
+               tk::ptr<const std::int32_t> ids, tk::i32 M, tk::i32 D, tk::i32 col,
+               tk::constant<int> BD, tk::constant<bool> NAN_PAD) {
+              auto src = tk::make_tensor_descriptor(table, {M, D}, {D, 1}, {1, BD},
+                                                    NAN_PAD ? tk::padding::nan : tk::padding::zero);
+              auto dst = tk::make_tensor_descriptor(out, {M, D}, {D, 1}, {1, BD});
+              auto rows = tk::load(ids + tk::arange(0, 16));
+              auto c = col + tk::program_id(0) * BD;
+              auto x = src.gather(rows, c);
+              auto r = tk::arange(0, 16)(tk::_, tk::newaxis),
+                   k = tk::arange(0, BD)(tk::newaxis, tk::_);
+              tk::store(rows_out + r * (tk::num_programs(0) * BD) + tk::program_id(0) * BD + k, x);
+              dst.scatter(x + 1.0f, rows, c);
+            });
+
 // The lines of the statements that fail below (set as the kernels are traced).
-int misaligned_line = 0, strided_line = 0, runtime_block_line = 0;
+int misaligned_line = 0, strided_line = 0, runtime_block_line = 0, gather_block_line = 0,
+    scatter_shape_line = 0;
+
+auto gather_block =
+    tk::jit("descriptor_gather_block", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n) {
+      auto d = tk::make_tensor_descriptor(in, {n, n}, {n, 1}, {2, 16});
+      gather_block_line = __LINE__ + 1;
+      auto x = d.gather(tk::arange(0, 16), 0);
+      tk::store(out + tk::arange(0, 16), tk::sum(x, 1));
+    });
+
+auto scatter_shape = tk::jit("descriptor_scatter_shape", [](tk::ptr<float> out, tk::i32 n) {
+  auto d = tk::make_tensor_descriptor(out, {n, n}, {n, 1}, {1, 16});
+  scatter_shape_line = __LINE__ + 1;
+  d.scatter(tk::zeros<float>({8, 16}), tk::arange(0, 16), 0);
+});
 
 auto misaligned =
     tk::jit("descriptor_misaligned", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 n) {
@@ -296,7 +364,256 @@ TEST_CASE("tensor descriptors: the descriptor's rules are errors at the kernel's
                           "tk::make_tensor_descriptor: a block dimension must be a C++ integer or "
                           "a tk::constant, known when the kernel is traced",
                           [&] { runtime_block.interpret(tk::grid(1), out, in, 16); });
+    tk_test::expect_error(file, gather_block_line,
+                          "tensor_descriptor::gather: the descriptor's block must be one row, "
+                          "[1, BN], as in Triton; got [2, 16]",
+                          [&] { gather_block.interpret(tk::grid(1), out, square, 16); });
+    tk_test::expect_error(file, gather_block_line, "tensor_descriptor::gather: the descriptor's",
+                          [&] { (void)gather_block.ir(out, square, 16); });
+    tk_test::expect_error(file, scatter_shape_line,
+                          "tensor_descriptor::scatter: the value of shape [8, 16] does not "
+                          "broadcast to the gathered rows' block of shape [16, 16]",
+                          [&] { scatter_shape.interpret(tk::grid(1), square, 16); });
   } else {
     SUCCEED("errors are checked by the interpreter");
+  }
+}
+
+TEST_CASE("host tensor descriptors: launch arguments read and write as descriptors made in the "
+          "kernel",
+          "[interpreter][numerics][descriptor]") {
+  const int M = 37, N = 45, ld = 48;
+  std::vector<float> in(std::size_t(M) * ld), want(in.size(), -7.0f);
+  for (int r = 0; r < M; ++r)
+    for (int c = 0; c < ld; ++c) {
+      in[std::size_t(r * ld + c)] = float(r * 100 + c);
+      if (c < N)
+        want[std::size_t(r * ld + c)] = 2.0f * float(r * 100 + c) + 1.0f;
+    }
+  // Two block shapes: two kernels, each compiled for its descriptors' blocks.
+  for (auto [bm, bn] : {std::pair{16, 32}, std::pair{32, 16}}) {
+    INFO("blocks of " << bm << " x " << bn);
+    std::vector<float> out(in.size(), -7.0f);
+    tk_test::run(affine_host, tk::grid(tk::cdiv(M, bm), tk::cdiv(N, bn)),
+                 tk_test::described(out, {M, N}, {ld, 1}, {bm, bn}),
+                 tk_test::described(std::as_const(in), {M, N}, {ld, 1}, {bm, bn}));
+    TK_CHECK_EQUAL(out, want);
+  }
+
+  // Padding: zero by default, NaN where the descriptor says so.
+  const int R = 20, C = 24;
+  std::vector<float> data(std::size_t(R) * C);
+  for (int k = 0; k < R * C; ++k)
+    data[std::size_t(k)] = float(k + 1);
+  for (tk::padding pad : {tk::padding::zero, tk::padding::nan})
+    for (auto [i, j] : {std::pair{0, 0}, std::pair{-3, -5}, std::pair{10, 16}}) {
+      INFO("block at (" << i << ", " << j << "), padding " << int(pad));
+      std::vector<float> tile(256, -7.0f);
+      tk_test::run(tile_host, tk::grid(1), tile,
+                   tk_test::described(std::as_const(data), {R, C}, {C, 1}, {16, 16}, pad), i, j);
+      int mismatches = 0;
+      for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) {
+          const float got = tile[std::size_t(r * 16 + c)];
+          const bool inside = i + r >= 0 && i + r < R && j + c >= 0 && j + c < C;
+          if (inside                    ? got != data[std::size_t((i + r) * C + j + c)]
+              : pad == tk::padding::nan ? !std::isnan(got)
+                                        : got != 0.0f)
+            ++mismatches;
+        }
+      CHECK(mismatches == 0);
+    }
+}
+
+TEST_CASE("host tensor descriptors: a pipelined matmul over three descriptors",
+          "[interpreter][numerics][descriptor][dot]") {
+  TK_TEST_RANDOM(gen);
+  // Edges in M, N and K; small integers, so that the f32 sums are exact in any order.
+  const int M = 200, N = 136, K = 168;
+  std::vector<tk::half> a(std::size_t(M) * K), b(std::size_t(K) * N);
+  std::uniform_int_distribution<int> small(-3, 3);
+  for (auto &x : a)
+    x = tk::half(float(small(gen)));
+  for (auto &x : b)
+    x = tk::half(float(small(gen)));
+  std::vector<float> want(std::size_t(M) * N, 0.0f);
+  for (int m = 0; m < M; ++m)
+    for (int k = 0; k < K; ++k)
+      for (int n = 0; n < N; ++n)
+        want[std::size_t(m * N + n)] +=
+            float(a[std::size_t(m * K + k)]) * float(b[std::size_t(k * N + n)]);
+  std::vector<float> c(want.size(), -7.0f);
+  tk_test::run_with({.num_warps = 4, .num_stages = 3}, matmul_host,
+                    tk::grid(tk::cdiv(M, 64), tk::cdiv(N, 64)),
+                    tk_test::described(c, {M, N}, {N, 1}, {64, 64}),
+                    tk_test::described(std::as_const(a), {M, K}, {K, 1}, {64, 32}),
+                    tk_test::described(std::as_const(b), {K, N}, {N, 1}, {32, 64}), K);
+  TK_CHECK_EQUAL(c, want);
+  if constexpr (tk_test::on_gpu) {
+    // On sm_90 all three are tensor maps: rows of 136 elements (a size and a stride divisible by
+    // 8) are 272 bytes of f16 and 544 of f32, multiples of 16.
+    if (tk::gpu_name().find("(sm_90") != std::string::npos) {
+      tk::device_buffer<tk::half> da(a), db(b);
+      tk::device_buffer<float> dc(c.size());
+      const tk::host_tensor_descriptor ha(std::as_const(da), {M, K}, {K, 1}, {64, 32});
+      const tk::host_tensor_descriptor hb(std::as_const(db), {K, N}, {N, 1}, {32, 64});
+      const tk::host_tensor_descriptor hc(dc, {M, N}, {N, 1}, {64, 64});
+      CHECK(matmul_host.compiled({.num_warps = 4, .num_stages = 3}, hc, ha, hb, K).tensor_maps ==
+            3);
+    }
+  }
+}
+
+TEST_CASE("host tensor descriptors: the launch passes base, sizes, strides and a block constant",
+          "[interpreter][descriptor]") {
+  if constexpr (!tk_test::on_gpu) {
+    std::vector<float> in(64 * 48), out(64 * 48);
+    const tk::host_tensor_descriptor src(in, {40, 36}, {48, 1}, {16, 32});
+    const tk::host_tensor_descriptor dst(out, {40, 36}, {48, 1}, {16, 32});
+    CHECK(src.base() == in.data());
+    CHECK(src.shape() == std::array<std::int64_t, 2>{40, 36});
+    CHECK(src.strides() == std::array<std::int64_t, 2>{48, 1});
+    CHECK(src.block_shape() == std::array<std::int64_t, 2>{16, 32});
+    CHECK(src.padding_option() == tk::padding::zero);
+    const std::string ir = affine_host.ir(dst, src);
+    INFO(ir);
+    // Each descriptor is a pointer, two i32 sizes and one i32 stride (the last is 1), made into
+    // a descriptor in parameter order; the block shape is in the type.
+    CHECK(ir.find("@descriptor_affine_host(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}, "
+                  "%arg1: i32 {tk.divisibility = 8 : i32}, %arg2: i32 {tk.divisibility = 4 : i32}, "
+                  "%arg3: i32 {tk.divisibility = 16 : i32}, %arg4: !tk.ptr<f32>") !=
+          std::string::npos);
+    const auto first = ir.find("\"tk.make_tensor_descriptor\"(%arg0, %arg1, %arg2,");
+    const auto second = ir.find("\"tk.make_tensor_descriptor\"(%arg4, %arg5, %arg6,");
+    CHECK(first != std::string::npos);
+    CHECK(second != std::string::npos);
+    CHECK(first < second);
+    CHECK(ir.find("!tk.tensordesc<tensor<16x32xf32>>") != std::string::npos);
+    // jit_options name the descriptor's parameter: none of its parts is specialized on.
+    auto plain = tk::jit(
+        "descriptor_affine_host_plain",
+        [](tk::tensor_descriptor<float, 2> d, tk::tensor_descriptor<const float, 2> s) {
+          d.store({0, 0}, s.load({0, 0}));
+        },
+        tk::jit_options{.do_not_specialize = {1}});
+    const std::string unspecialized = plain.ir(dst, src);
+    INFO(unspecialized);
+    CHECK(unspecialized.find("%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}") !=
+          std::string::npos);
+    CHECK(unspecialized.find("%arg4: !tk.ptr<f32>, %arg5: i32, %arg6: i32, %arg7: i32)") !=
+          std::string::npos);
+  } else {
+    SUCCEED("the IR is checked without a GPU");
+  }
+}
+
+TEST_CASE("host tensor descriptors: the descriptor's rules are errors where it is made",
+          "[interpreter][errors][descriptor]") {
+  const char *file = "interpreter_descriptor.cpp";
+  alignas(16) static float data[64 * 64];
+  std::vector<std::int32_t> ints(256);
+  const std::int64_t huge = std::int64_t(1) << 32;
+  const tk::padding nan = tk::padding::nan;
+  int line = 0;
+  tk_test::expect_error(file, line, "tk::host_tensor_descriptor: the base pointer is null", [&] {
+    float *null = nullptr;
+    line = __LINE__ + 1;
+    tk::host_tensor_descriptor d(null, {8}, {1}, {8});
+    (void)d;
+  });
+  tk_test::expect_error(
+      file, line, "tk::host_tensor_descriptor: the base address must be 16-byte aligned", [&] {
+        line = __LINE__ + 1;
+        tk::host_tensor_descriptor d(data + 1, {8}, {1}, {8});
+        (void)d;
+      });
+  tk_test::expect_error(file, line,
+                        "tk::host_tensor_descriptor: dimension 1 has size 0; sizes must be from 1 "
+                        "to 2^31 - 1",
+                        [&] {
+                          line = __LINE__ + 1;
+                          tk::host_tensor_descriptor d(data, {8, 0}, {16, 1}, {8, 8});
+                          (void)d;
+                        });
+  tk_test::expect_error(file, line, "tk::host_tensor_descriptor: dimension 0 has size 4294967296",
+                        [&] {
+                          line = __LINE__ + 1;
+                          tk::host_tensor_descriptor d(data, {huge, 8}, {16, 1}, {8, 8});
+                          (void)d;
+                        });
+  tk_test::expect_error(file, line,
+                        "tk::host_tensor_descriptor: the last stride must be 1 (the last "
+                        "dimension contiguous), got 2",
+                        [&] {
+                          line = __LINE__ + 1;
+                          tk::host_tensor_descriptor d(data, {8, 8}, {16, 2}, {8, 8});
+                          (void)d;
+                        });
+  tk_test::expect_error(file, line,
+                        "tk::host_tensor_descriptor: the stride of dimension 0 (6 elements) must "
+                        "be a positive multiple of 16 bytes",
+                        [&] {
+                          line = __LINE__ + 1;
+                          tk::host_tensor_descriptor d(data, {8, 6}, {6, 1}, {8, 8});
+                          (void)d;
+                        });
+  tk_test::expect_error(
+      file, line, "tk::host_tensor_descriptor: every dimension of a block must be a power of two",
+      [&] {
+        line = __LINE__ + 1;
+        tk::host_tensor_descriptor d(data, {8, 8}, {16, 1}, {8, 12});
+        (void)d;
+      });
+  tk_test::expect_error(file, line,
+                        "tk::host_tensor_descriptor: padding::nan needs a tensor of floats, got "
+                        "i32",
+                        [&] {
+                          line = __LINE__ + 1;
+                          tk::host_tensor_descriptor d(ints, {16}, {1}, {16}, nan);
+                          (void)d;
+                        });
+}
+
+TEST_CASE("tensor descriptors: gather and scatter rows by index",
+          "[interpreter][numerics][descriptor]") {
+  const int M = 50, D = 40, BD = 16, programs = 3; // columns col .. col + 47 of 40
+  std::vector<float> table(std::size_t(M) * D);
+  for (int k = 0; k < M * D; ++k)
+    table[std::size_t(k)] = float(k % 997) + 0.5f;
+  // Rows inside, and outside (negative, M and past it): those read as the padding and are not
+  // written.
+  const std::vector<std::int32_t> ids{3, 0, 49, -1, 17, 50, 8, 31, 1000, 2, 44, 12, -7, 25, 9, 40};
+  for (int col : {0, 5})
+    for (bool nan_pad : {false, true}) {
+      INFO("col " << col << ", NaN padding " << nan_pad);
+      std::vector<float> rows(std::size_t(16) * programs * BD, -7.0f), out(table.size(), -3.0f);
+      tk_test::run(gather_rows, tk::grid(programs), rows, out, std::as_const(table),
+                   std::as_const(ids), M, D, col, tk::constant(BD), tk::constant(nan_pad));
+      std::vector<float> want_out(out.size(), -3.0f);
+      int mismatches = 0;
+      for (int r = 0; r < 16; ++r)
+        for (int k = 0; k < programs * BD; ++k) {
+          const int row = ids[std::size_t(r)], c = col + k;
+          const bool inside = row >= 0 && row < M && c < D;
+          const float got = rows[std::size_t(r * programs * BD + k)];
+          if (inside) {
+            const float want = table[std::size_t(row * D + c)];
+            mismatches += got != want;
+            want_out[std::size_t(row * D + c)] = want + 1.0f;
+          } else {
+            mismatches += nan_pad ? !std::isnan(got) : got != 0.0f;
+          }
+        }
+      CHECK(mismatches == 0);
+      TK_CHECK_EQUAL(out, want_out);
+    }
+  if constexpr (!tk_test::on_gpu) {
+    std::vector<float> rows(16 * 16), out(table.size());
+    const std::string ir =
+        gather_rows.ir(rows, out, table, ids, M, D, 0, tk::constant(16), tk::constant(true));
+    CHECK(ir.find("\"tk.descriptor_gather\"") != std::string::npos);
+    CHECK(ir.find("<{nan_padding}> : (!tk.tensordesc<tensor<1x16xf32>>, tensor<16xi32>, i32) -> "
+                  "tensor<16x16xf32>") != std::string::npos);
+    CHECK(ir.find("\"tk.descriptor_scatter\"") != std::string::npos);
   }
 }

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -85,7 +86,43 @@ template <class T, class V> mirrored<T, V> map_argument(reinterpreted_vector<T, 
 }
 template <class A> passed<std::remove_cvref_t<A>> map_argument(const A &a) { return {a}; }
 
+/// A tk::host_tensor_descriptor over a vector, made when run() launches: over the vector itself
+/// on the interpreter, over its device copy on the GPU (see tk_test::described).
+template <class T, std::size_t R, bool Writable> struct described_vector {
+  mirrored<T, T, Writable> buffer;
+  std::array<std::int64_t, R> shape, strides, block;
+  tk::padding pad;
+  auto arg() {
+    auto d = [&]<std::size_t... D>(std::index_sequence<D...>) {
+      return tk::host_tensor_descriptor(buffer.arg(), {shape[D]...}, {strides[D]...}, {block[D]...},
+                                        pad);
+    };
+    return d(std::make_index_sequence<R>{});
+  }
+  void finish() { buffer.finish(); }
+};
+template <class T, std::size_t R, bool Writable>
+described_vector<T, R, Writable> map_argument(described_vector<T, R, Writable> &&d) {
+  return std::move(d);
+}
+
 } // namespace detail
+
+/// A launch argument for run(): a tk::host_tensor_descriptor of `v` (const for one the kernel
+/// only reads) with this shape, strides and block shape, over `v`'s device copy on the GPU.
+template <class V, std::size_t R>
+auto described(V &v, const std::int64_t (&shape)[R], const std::int64_t (&strides)[R],
+               const std::int64_t (&block)[R], tk::padding pad = tk::padding::zero) {
+  using T = typename std::remove_cvref_t<V>::value_type;
+  detail::described_vector<T, R, !std::is_const_v<V>> d{
+      detail::mirrored<T, T, !std::is_const_v<V>>(v), {}, {}, {}, pad};
+  for (std::size_t k = 0; k < R; ++k) {
+    d.shape[k] = shape[k];
+    d.strides[k] = strides[k];
+    d.block[k] = block[k];
+  }
+  return d;
+}
 
 /// Launches `k` over `g` on the interpreter, or on the GPU in a TK_TEST_ON_GPU build. Buffers are
 /// passed as vectors (`std::as_const(v)` for one the kernel only reads) and are copied to the GPU

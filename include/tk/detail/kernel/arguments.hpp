@@ -50,6 +50,12 @@ struct launch_argument {
   /// parameters a kernel's tk::jit_options names (apply_specialization_options).
   bool specialize_value = true;
   bool specialize_alignment = true;
+  /// The kernel parameter the argument is for: its index, and whether it is one of the parts of
+  /// a tk::host_tensor_descriptor (a parameter that takes several launch arguments).
+  std::uint32_t parameter = 0;
+  bool descriptor_part = false;
+  /// A host descriptor's constant part: where the descriptor was made (host_descriptor.hpp).
+  std::source_location made{};
 };
 
 /// The error for integer launch argument `index`, whose value is `value`, that does not fit its
@@ -73,6 +79,7 @@ template <class P, class A>
 launch_argument describe(const A &a, std::size_t index, loc_t loc, buffer_extent extent = {}) {
   launch_argument d;
   d.extent = extent;
+  d.parameter = std::uint32_t(index);
   const auto arg = unwrap_constant(a);
   if constexpr (param_traits<P>::is_constant) {
     using V = std::remove_cvref_t<decltype(P::value)>;
@@ -130,16 +137,30 @@ launch_argument describe_launch_argument(A &a, std::size_t index, loc_t loc) {
   }
 }
 
-/// Parameter `P` for the kernel's callable: the bound value `v`, or a constant's value.
-template <class P> P parameter(value_ref &v, const launch_argument &a) {
-  if constexpr (param_traits<P>::is_constant) {
+/// Parameter `P` for the kernel's callable: the bound value `*v`, or a constant's value; a
+/// tensor descriptor made from its param_arity<P> values and arguments.
+template <class P> P parameter(value_ref *v, const launch_argument *a) {
+  if constexpr (descriptor_param<P>::rank != 0) {
+    return P::from_arguments(v, a);
+  } else if constexpr (param_traits<P>::is_constant) {
     std::remove_cvref_t<decltype(P::value)> value;
-    std::memcpy(&value, &a.bits, sizeof(value));
+    std::memcpy(&value, &a->bits, sizeof(value));
     return P(value);
   } else {
-    return P(std::move(v));
+    return P(std::move(*v));
   }
 }
+
+/// Where parameter `I` of `Params` starts among the launch arguments.
+template <class Params, std::size_t I> constexpr std::size_t first_argument() {
+  return []<std::size_t... J>(std::index_sequence<J...>) {
+    return (std::size_t(0) + ... + param_arity<std::tuple_element_t<J, Params>>);
+  }(std::make_index_sequence<I>{});
+}
+
+/// How many launch arguments the parameters `Params` take.
+template <class Params>
+inline constexpr std::size_t argument_count = first_argument<Params, std::tuple_size_v<Params>>();
 
 /// Calls a copy of the callable `fn` (an `F`) with its parameters `Params`, made from the values
 /// that run.hpp bound for the arguments (null for constants) and the arguments' descriptions.
@@ -147,7 +168,15 @@ template <class F, class Params>
 void call_body(const void *fn, value_ref *values, const launch_argument *args) {
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     F body = *static_cast<const F *>(fn);
-    body(parameter<std::tuple_element_t<I, Params>>(values[I], args[I])...);
+    if constexpr (argument_count<Params> == sizeof...(I)) {
+      body(parameter<std::tuple_element_t<I, Params>>(values + I, args + I)...);
+    } else {
+      // A descriptor parameter records the descriptor it makes: in parameter order, as a
+      // braced list evaluates.
+      Params made{parameter<std::tuple_element_t<I, Params>>(
+          values + first_argument<Params, I>(), args + first_argument<Params, I>())...};
+      body(std::get<I>(std::move(made))...);
+    }
   }(std::make_index_sequence<std::tuple_size_v<Params>>{});
 }
 

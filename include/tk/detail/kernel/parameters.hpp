@@ -17,6 +17,11 @@
 #include <utility>
 #include <vector>
 
+namespace tk {
+template <class T, std::size_t R> class tensor_descriptor;
+template <class T, std::size_t R> class host_tensor_descriptor;
+} // namespace tk
+
 namespace tk::detail {
 
 /// The parameter types of a non-generic callable.
@@ -87,6 +92,9 @@ struct param_for<A> {
 template <class T> struct param_for<constant<T>> {
   using type = constant<T>;
 };
+template <class T, std::size_t R> struct param_for<host_tensor_descriptor<T, R>> {
+  using type = tensor_descriptor<T, R>;
+};
 
 template <class F, class... A> struct kernel_params {
   using type = std::tuple<typename param_for<std::remove_cvref_t<A>>::type...>;
@@ -107,6 +115,43 @@ template <class T> struct param_traits<constant<T>> {
   static constexpr bool valid = true;
   static constexpr bool is_constant = true;
 };
+template <class T, std::size_t R> struct param_traits<tensor_descriptor<T, R>> {
+  static constexpr bool valid = true;
+  static constexpr bool is_constant = false;
+};
+
+/// A tk::tensor_descriptor parameter's element type and rank (`rank` 0: not one).
+template <class P> struct descriptor_param {
+  static constexpr std::size_t rank = 0;
+};
+template <class T, std::size_t R> struct descriptor_param<tensor_descriptor<T, R>> {
+  using element = T;
+  static constexpr std::size_t rank = R;
+};
+
+/// A tk::host_tensor_descriptor argument's element type and rank (`rank` 0: not one).
+template <class A> struct host_descriptor_arg {
+  static constexpr std::size_t rank = 0;
+};
+template <class T, std::size_t R> struct host_descriptor_arg<host_tensor_descriptor<T, R>> {
+  using element = T;
+  static constexpr std::size_t rank = R;
+};
+
+/// How many launch arguments (arguments.hpp) a parameter of type `P` takes: one, or for a tensor
+/// descriptor of rank R, 2R + 1: the base, R sizes, the R - 1 strides before the last (which is
+/// 1) and one constant holding the block shape and the padding.
+template <class P>
+inline constexpr std::size_t param_arity =
+    descriptor_param<P>::rank == 0 ? 1 : 2 * descriptor_param<P>::rank + 1;
+
+/// Whether a pointer to `Got` may be passed where a pointer to `Want` is expected: the same
+/// type, or integers of one size and signedness (`long` for `long long`).
+template <class Got, class Want> constexpr bool same_element() {
+  return sizeof(Got) == sizeof(Want) &&
+         (std::is_same_v<Got, Want> || (std::is_integral_v<Got> && std::is_integral_v<Want> &&
+                                        std::is_signed_v<Got> == std::is_signed_v<Want>));
+}
 
 /// Whether argument `A` can be passed for parameter `P`. With `Assert`, a static_assert says why
 /// not: the first reason only, so that one mistake gives one error.
@@ -119,7 +164,37 @@ template <class P, class A, bool Assert> constexpr bool check_argument() {
     return false;
   } else if constexpr (!param_traits<P>::valid) {
     static_assert(!Assert, "tk: kernel parameters must be tk::ptr<T>, a scalar (tk::i32, tk::f32, "
-                           "...) or tk::constant<T>");
+                           "...), tk::constant<T> or tk::tensor_descriptor<T, R>");
+    return false;
+  } else if constexpr (descriptor_param<P>::rank != 0) {
+    using D = descriptor_param<P>;
+    using H = host_descriptor_arg<Arg>;
+    if constexpr (H::rank == 0) {
+      static_assert(!Assert, "tk: a tk::tensor_descriptor<T, R> parameter needs a "
+                             "tk::host_tensor_descriptor argument (the tensor's base, shape, "
+                             "strides and block shape, made on the host)");
+      return false;
+    } else if constexpr (H::rank != D::rank) {
+      static_assert(!Assert, "tk: the tk::host_tensor_descriptor argument's rank differs from "
+                             "the tk::tensor_descriptor<T, R> parameter's");
+      return false;
+    } else if constexpr (!same_element<std::remove_cv_t<typename H::element>,
+                                       std::remove_cv_t<typename D::element>>()) {
+      static_assert(!Assert, "tk: the tk::host_tensor_descriptor argument's element type differs "
+                             "from the tk::tensor_descriptor<T, R> parameter's");
+      return false;
+    } else {
+      constexpr bool writable =
+          std::is_const_v<typename D::element> || !std::is_const_v<typename H::element>;
+      static_assert(!Assert || writable,
+                    "tk: a tk::host_tensor_descriptor of const elements was passed for a writable "
+                    "tk::tensor_descriptor<T, R> parameter; declare the parameter "
+                    "tk::tensor_descriptor<const T, R>");
+      return writable;
+    }
+  } else if constexpr (host_descriptor_arg<Arg>::rank != 0) {
+    static_assert(!Assert, "tk: a tk::host_tensor_descriptor argument needs a "
+                           "tk::tensor_descriptor<T, R> parameter");
     return false;
   } else if constexpr (param_traits<P>::is_constant) {
     using V = std::remove_cvref_t<decltype(P::value)>;
@@ -143,13 +218,9 @@ template <class P, class A, bool Assert> constexpr bool check_argument() {
       return false;
     } else {
       using got = std::remove_cv_t<std::remove_pointer_t<Arg>>;
-      constexpr bool same_element =
-          sizeof(got) == sizeof(want) &&
-          (std::is_same_v<got, want> || (std::is_integral_v<got> && std::is_integral_v<want> &&
-                                         std::is_signed_v<got> == std::is_signed_v<want>));
       constexpr bool writable = std::is_const_v<std::remove_pointer_t<typename P::element_type>> ||
                                 !std::is_const_v<std::remove_pointer_t<Arg>>;
-      if constexpr (!same_element) {
+      if constexpr (!same_element<got, want>()) {
         static_assert(!Assert, "tk: the pointer argument's element type differs from the "
                                "tk::ptr<T> parameter's");
         return false;

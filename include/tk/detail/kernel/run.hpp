@@ -96,12 +96,27 @@ template <class F, class Params> inline compiled_kernels compiled_kernels_of;
 TK_DECL void run_kernel(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                         const launch_options &o, std::span<const launch_argument> args);
 
-/// Each launch argument described for its parameter in `Params`; errors name `loc`.
+/// Each launch argument described for its parameter in `Params`, a host tensor descriptor as
+/// its parts (param_arity); errors name `loc`.
 template <class Params, class... A, std::size_t... I>
-std::array<launch_argument, sizeof...(A)>
+std::array<launch_argument, argument_count<Params>>
 describe_arguments([[maybe_unused]] std::source_location loc, std::index_sequence<I...>,
                    [[maybe_unused]] A &...args) {
-  return {describe_launch_argument<std::tuple_element_t<I, Params>>(args, I, loc)...};
+  if constexpr (argument_count<Params> == sizeof...(A)) {
+    return {describe_launch_argument<std::tuple_element_t<I, Params>>(args, I, loc)...};
+  } else {
+    std::array<launch_argument, argument_count<Params>> out;
+    (
+        [&] {
+          using P = std::tuple_element_t<I, Params>;
+          if constexpr (descriptor_param<P>::rank != 0)
+            args.describe(out.data() + first_argument<Params, I>(), I);
+          else
+            out[first_argument<Params, I>()] = describe_launch_argument<P>(args, I, loc);
+        }(),
+        ...);
+    return out;
+  }
 }
 
 /// kernel::launch once the arguments fit the parameters `Params`: a template over the

@@ -45,22 +45,30 @@ TK_DECL std::uint64_t specialization_word(const launch_argument &a) {
 
 TK_DECL void apply_specialization_options(const kernel_ref &k, std::span<launch_argument> args,
                                           std::source_location loc) {
+  // Arguments are in parameter order; a host tensor descriptor's parts share its parameter.
+  const std::size_t parameters = args.empty() ? 0 : args.back().parameter + 1;
   for (std::size_t index = 0; index < 64; ++index) {
     const bool none = (k.unspecialized >> index) & 1, unaligned = (k.unaligned >> index) & 1;
     if (!none && !unaligned)
       continue;
     const char *option = none ? "do_not_specialize" : "do_not_specialize_on_alignment";
-    if (index >= args.size())
+    if (index >= parameters)
       fail(loc, "tk::jit_options::", option, " of kernel '", k.name, "' names parameter ", index,
-           ", but the kernel is launched with ", args.size(),
-           args.size() == 1 ? " argument" : " arguments");
-    launch_argument &a = args[index];
-    if (a.kind == launch_argument::role::constant)
-      fail(loc, "tk::jit_options::", option, " of kernel '", k.name, "' names parameter ", index,
-           ", a tk::constant: its value is compiled into the kernel; make it a scalar parameter "
-           "(tk::i32, say) to compile one kernel for every value");
-    a.specialize_value = a.specialize_value && !none;
-    a.specialize_alignment = false;
+           ", but the kernel is launched with ", parameters,
+           parameters == 1 ? " argument" : " arguments");
+    for (launch_argument &a : args) {
+      if (a.parameter != index)
+        continue;
+      if (a.kind == launch_argument::role::constant) {
+        if (a.descriptor_part) // the block shape and padding: not a value the launch varies
+          continue;
+        fail(loc, "tk::jit_options::", option, " of kernel '", k.name, "' names parameter ", index,
+             ", a tk::constant: its value is compiled into the kernel; make it a scalar "
+             "parameter (tk::i32, say) to compile one kernel for every value");
+      }
+      a.specialize_value = a.specialize_value && !none;
+      a.specialize_alignment = false;
+    }
   }
 }
 
@@ -190,7 +198,8 @@ TK_DECL void interpret_kernel(const kernel_ref &k, const grid &g, const launch_o
 }
 
 /// A pointer argument must not be null and must be aligned to its element type.
-TK_DECL void check_pointer(const launch_argument &a, std::size_t index, std::source_location loc) {
+TK_DECL void check_pointer(const launch_argument &a, std::source_location loc) {
+  const std::uint32_t index = a.parameter;
   const auto address = std::uint64_t(a.i);
   if (address == 0)
     fail(loc, "launch argument ", index, " is a null pointer; a GPU kernel needs ",
@@ -256,7 +265,7 @@ TK_DECL void prepare_kernel(const kernel_ref &k, compiled_kernels &compiled,
   }
   for (std::size_t index = 0; index < args.size(); ++index)
     if (args[index].kind == launch_argument::role::pointer)
-      check_pointer(args[index], index, loc);
+      check_pointer(args[index], loc);
   const cu::driver &driver = gpu_driver(k.name, loc);
   const cu::context ctx =
       o.device < 0 ? driver.launch_context(loc) : driver.device_context(o.device, loc);
@@ -349,7 +358,7 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
                            const launch_options &o, std::span<const launch_argument> args) {
   for (std::size_t index = 0; index < args.size(); ++index)
     if (args[index].kind == launch_argument::role::pointer)
-      check_pointer(args[index], index, g.loc);
+      check_pointer(args[index], g.loc);
   const cu::driver &driver = gpu_driver(k.name, g.loc);
   const cu::context ctx =
       o.device < 0 ? driver.launch_context(g.loc) : driver.device_context(o.device, g.loc);
@@ -457,9 +466,14 @@ TK_DECL void check_device_memory(const cu::driver &driver, std::span<const launc
                          : a.passed_as == container::span          ? "a std::span"
                          : a.passed_as == container::device_buffer ? "a tk::device_buffer"
                                                                    : "a pointer";
-    const std::string what = std::string("launch argument ") + std::to_string(index) + " (" +
-                             passed + ", for the kernel's parameter " + std::to_string(index) +
-                             ", a tk::ptr of " + std::string(element) + ")";
+    const std::string parameter = std::to_string(a.parameter);
+    const std::string what =
+        a.descriptor_part
+            ? "launch argument " + parameter + " (a tk::host_tensor_descriptor over " + passed +
+                  ", for the kernel's parameter " + parameter + ", a tk::tensor_descriptor of " +
+                  std::string(element) + ")"
+            : "launch argument " + parameter + " (" + passed + ", for the kernel's parameter " +
+                  parameter + ", a tk::ptr of " + std::string(element) + ")";
     if (host_buffer)
       fail(loc, what,
            " is host memory: the buffer was made while TK_INTERPRET selected the interpreter; "

@@ -673,6 +673,35 @@ LogicalResult DescriptorReduceOp::verify() {
                                 getSrc().getType());
 }
 
+/// A gather's or scatter's operands: a 2-D descriptor of [1, BN] blocks, N rows, and a block of
+/// [N, BN] of the descriptor's element type.
+static LogicalResult verifyDescriptorRows(Operation *op, TensorDescType desc, RankedTensorType rows,
+                                          Type block) {
+  RankedTensorType want = desc.getBlockType();
+  if (want.getRank() != 2 || want.getDimSize(0) != 1)
+    return op->emitOpError() << "needs a 2-D descriptor of blocks of one row, got " << desc;
+  if (rows.getRank() != 1)
+    return op->emitOpError() << "takes a 1-D block of row indices, got " << rows;
+  auto tensor = dyn_cast<RankedTensorType>(block);
+  auto rowsBlock =
+      RankedTensorType::get({rows.getDimSize(0), want.getDimSize(1)}, want.getElementType());
+  if (!tensor || tensor.getShape() != rowsBlock.getShape() ||
+      tensor.getElementType() != rowsBlock.getElementType()) // a layout may come with it
+    return op->emitOpError() << "accesses blocks of " << rowsBlock << " (one row per index), got "
+                             << block;
+  return success();
+}
+
+LogicalResult DescriptorGatherOp::verify() {
+  if (getNanPadding() && !isa<FloatType>(getType().getElementType()))
+    return emitOpError() << "pads with NaN only blocks of floats, got " << getType();
+  return verifyDescriptorRows(*this, getDesc().getType(), getRows().getType(), getType());
+}
+
+LogicalResult DescriptorScatterOp::verify() {
+  return verifyDescriptorRows(*this, getDesc().getType(), getRows().getType(), getSrc().getType());
+}
+
 LogicalResult MakeBlockPtrOp::verify() {
   RankedTensorType block = getType().getBlockType();
   const int64_t rank = block.getRank();

@@ -431,6 +431,39 @@ def Tk_DescriptorReduceOp : Tk_Op<"descriptor_reduce"> {
   let hasVerifier = 1;
 }
 
+def Tk_DescriptorGatherOp : Tk_Op<"descriptor_gather"> {
+  let summary = "loads the rows `rows` of a 2-D tensor descriptor, from column `col`";
+  let description = [{
+    Triton's `desc.gather`. The descriptor's block is [1, BN]; `rows` holds N row indices. The
+    result's element (r, c) is the tensor's element (rows[r], col + c); elements outside the
+    tensor read as zero, or as NaN with `nan_padding` (floats only).
+  }];
+  let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemRead]>:$desc,
+                       RankedTensorOf<[I32]>:$rows, I32:$col, UnitAttr:$nan_padding);
+  let results = (outs Tk_Tensor:$result);
+  let assemblyFormat = [{
+    $desc `[` $rows `,` $col `]` attr-dict `:` qualified(type($desc)) `,` type($rows) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tk_DescriptorScatterOp : Tk_Op<"descriptor_scatter"> {
+  let summary = "stores a block to the rows `rows` of a 2-D tensor descriptor, from column `col`";
+  let description = [{
+    Triton's `desc.scatter`, the converse of `tk.descriptor_gather`: `src`'s element (r, c) is
+    written to the tensor's element (rows[r], col + c); elements outside the tensor are not
+    written. Where `rows` repeats a row, which write lands is unspecified.
+  }];
+  let arguments = (ins Arg<Tk_TensorDescType, "the tensor", [MemWrite]>:$desc,
+                       RankedTensorOf<[I32]>:$rows, I32:$col, Tk_Tensor:$src);
+  let assemblyFormat = [{
+    $desc `[` $rows `,` $col `]` `,` $src attr-dict `:` qualified(type($desc)) `,` type($rows)
+    `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
 // Block pointers (Triton's tl.make_block_ptr, tl.advance, tl.load / tl.store on them).
 
 def Tk_MakeBlockPtrOp : Tk_Op<"make_block_ptr", [Pure, SameVariadicOperandSize]> {

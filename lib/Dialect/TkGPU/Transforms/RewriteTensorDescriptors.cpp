@@ -16,7 +16,8 @@
 /// dimension's stride is taken as 1, as the descriptor's contract says (tk.make_tensor_descriptor;
 /// the interpreter checks it): the last dimension is then contiguous for AxisInfo, and the accesses
 /// are vectors. Offsets are i64 (strides are), so tensors of more than 2^31 elements are addressed
-/// correctly.
+/// correctly. A tk.descriptor_gather (tk.descriptor_scatter) is a tk.load (tk.store) through
+/// base + rows[r] strides[0] + (col + c) over its [N, BN] block, masked to the tensor alike.
 ///
 /// It is a dialect conversion with a 1:N type conversion (as tk-rewrite-block-pointers), so
 /// descriptors carried through scf.for, scf.if and scf.while become several carried values
@@ -117,14 +118,57 @@ template <class Op> struct DescriptorWritePattern : OpConversionPattern<Op> {
   }
 };
 
+/// The pointers of the rows `rows` of the 2-D descriptor `type` (converted to `parts`), from
+/// column `col`, a block of `block`'s shape ([N, BN]), and the mask of its elements inside the
+/// tensor.
+std::pair<Value, Value> emitRowPointers(OpBuilder &b, Location loc, RankedTensorType block,
+                                        ValueRange parts, Value rows, Value col) {
+  // The row starts are unused: the rows replace them.
+  const Value starts[] = {col, col};
+  const Value indexBlocks[] = {rows, Value()};
+  tkgpu::TensorBlock tensor{
+      block,      parts[0], parts.slice(1, 2), parts.slice(3, 2), starts, /*unitLastStride=*/true,
+      indexBlocks};
+  SmallVector<bool> everyDimension(2, true);
+  return tkgpu::emitTensorBlockPointers(b, loc, tensor, everyDimension);
+}
+
+struct DescriptorGatherPattern : OpConversionPattern<tk::DescriptorGatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tk::DescriptorGatherOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [ptrs, mask] = emitRowPointers(rewriter, loc, op.getType(), adaptor.getDesc(),
+                                        adaptor.getRows().front(), adaptor.getCol().front());
+    rewriter.replaceOp(
+        op, tkgpu::emitBlockLoad(rewriter, loc, op.getType(), ptrs, mask, op.getNanPadding()));
+    return success();
+  }
+};
+
+struct DescriptorScatterPattern : OpConversionPattern<tk::DescriptorScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(tk::DescriptorScatterOp op, OneToNOpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value src = adaptor.getSrc().front();
+    auto [ptrs, mask] =
+        emitRowPointers(rewriter, loc, cast<RankedTensorType>(src.getType()), adaptor.getDesc(),
+                        adaptor.getRows().front(), adaptor.getCol().front());
+    tk::StoreOp::create(rewriter, loc, ptrs, src, mask);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 bool isTensorDesc(Type type) { return isa<tk::TensorDescType>(type); }
 
 /// Whether `op` may hold descriptors: the ops that make and use them, and the structured control
 /// flow that carries them.
 bool handlesTensorDescs(Operation *op) {
   return isa<tk::MakeTensorDescOp, tk::DescriptorLoadOp, tk::DescriptorStoreOp,
-             tk::DescriptorReduceOp, scf::ForOp, scf::IfOp, scf::WhileOp, scf::YieldOp,
-             scf::ConditionOp, func::FuncOp>(op);
+             tk::DescriptorReduceOp, tk::DescriptorGatherOp, tk::DescriptorScatterOp, scf::ForOp,
+             scf::IfOp, scf::WhileOp, scf::YieldOp, scf::ConditionOp, func::FuncOp>(op);
 }
 
 /// Errors at each op or block that holds a descriptor the conversion cannot take apart.
@@ -163,7 +207,9 @@ struct TkRewriteTensorDescriptorsPass
       return signalPassFailure();
     TensorDescTypeConverter converter;
     ConversionTarget target(*context);
-    target.addIllegalOp<tk::MakeTensorDescOp>();
+    // Gathers and scatters never go through a tensor map (tk-tma-descriptors leaves their
+    // descriptors alone): TMA's gather4 is Blackwell's.
+    target.addIllegalOp<tk::MakeTensorDescOp, tk::DescriptorGatherOp, tk::DescriptorScatterOp>();
     // Accesses through a tensor map stay for the TMA lowering.
     target
         .addDynamicallyLegalOp<tk::DescriptorLoadOp, tk::DescriptorStoreOp, tk::DescriptorReduceOp>(
@@ -172,7 +218,8 @@ struct TkRewriteTensorDescriptorsPass
     RewritePatternSet patterns(context);
     patterns.add<tkgpu::MakeFromPartsPattern<tk::MakeTensorDescOp>, DescriptorLoadPattern,
                  DescriptorWritePattern<tk::DescriptorStoreOp>,
-                 DescriptorWritePattern<tk::DescriptorReduceOp>>(converter, context);
+                 DescriptorWritePattern<tk::DescriptorReduceOp>, DescriptorGatherPattern,
+                 DescriptorScatterPattern>(converter, context);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();

@@ -18,10 +18,13 @@ std::pair<Value, Value> emitTensorBlockPointers(OpBuilder &b, Location loc,
   };
   Value offsets, mask;
   for (int64_t d = 0; d < rank; ++d) {
-    // starts[d] + arange(0, B_d), as a [1, ..., B_d, ..., 1] block.
-    auto range = tk::MakeRangeOp::create(b, loc, tensorOf(shape[d], i32), 0, int32_t(shape[d]));
-    Value start = tk::SplatOp::create(b, loc, tensorOf(shape[d], i32), tensor.starts[d]);
-    Value index = arith::AddIOp::create(b, loc, start, range);
+    // starts[d] + arange(0, B_d), or the given indices, as a [1, ..., B_d, ..., 1] block.
+    Value index = size_t(d) < tensor.indexBlocks.size() ? tensor.indexBlocks[size_t(d)] : Value();
+    if (!index) {
+      auto range = tk::MakeRangeOp::create(b, loc, tensorOf(shape[d], i32), 0, int32_t(shape[d]));
+      Value start = tk::SplatOp::create(b, loc, tensorOf(shape[d], i32), tensor.starts[d]);
+      index = arith::AddIOp::create(b, loc, start, range);
+    }
     SmallVector<int64_t> dims(rank, 1);
     dims[d] = shape[d];
     for (int64_t axis = 0; axis < rank; ++axis) {

@@ -22,6 +22,9 @@ struct TensorBlock {
   /// The last stride is 1 by contract (a descriptor's): it is not multiplied, so AxisInfo sees
   /// the last dimension as contiguous.
   bool unitLastStride = false;
+  /// Per dimension, a 1-D i32 block of the indices along it (a gather's rows), which replaces
+  /// starts[d] + arange(0, B_d); null, or none at all, for the contiguous range.
+  ArrayRef<Value> indexBlocks = {};
 };
 
 /// The block's pointers, base + sum_d (starts[d] + arange(0, B_d)) strides[d] (each term

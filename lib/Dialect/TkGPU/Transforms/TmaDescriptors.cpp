@@ -7,8 +7,9 @@
 /// fits TMA's rules:
 ///   - its base is a kernel argument, 16-byte aligned (`tk.divisibility` >= 16);
 ///   - each size is a kernel argument or a constant (at least 1);
-///   - the last stride is the constant 1, each other stride a constant whose bytes are a
-///     multiple of 16, or a kernel argument divisible by 16 (`tk.divisibility`, so its bytes are);
+///   - the last stride is the constant 1, each other stride a constant or a kernel argument
+///     whose bytes are a multiple of 16 (for an argument, its `tk.divisibility` times the
+///     element's bytes: a row stride divisible by 8 suffices for f16);
 ///   - the block has 1 to 5 dimensions of at most 256 elements, its rows (the last dimension) a
 ///     multiple of 16 bytes, and elements of 1, 2, 4 or 8 bytes;
 ///   - only `tk.descriptor_load` and `tk.descriptor_store` use it (a `tk.descriptor_reduce`
@@ -16,9 +17,9 @@
 ///     (CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA), but the launch encodes every map with
 ///     zero fill, so such descriptors keep the pointer path, whose masked loads read NaN there;
 ///   - where it stores, the tensor's rows (the last size) are a multiple of 16 bytes (a constant,
-///     or an argument divisible by 16): a TMA store writes whole 16-byte pieces of a row, so past
-///     the end of a shorter row it would write up to 15 bytes outside the tensor (seen on an
-///     H200: a row of 45 f32 got its elements 45 to 47 written). Loads are exact.
+///     or an argument whose divisibility says so): a TMA store writes whole 16-byte pieces of a
+///     row, so past the end of a shorter row it would write up to 15 bytes outside the tensor (seen
+///     on an H200: a row of 45 f32 got its elements 45 to 47 written). Loads are exact.
 /// The accesses. TMA faults (an illegal instruction) on a box whose innermost coordinate is not
 /// a multiple of 16 bytes, and on a store whose box starts before the tensor (both seen on an
 /// H100; loads before the tensor read zeros). An access whose innermost index AxisInfo proves a
@@ -136,17 +137,20 @@ DictionaryAttr getRecipe(func::FuncOp func, tk::MakeTensorDescOp desc) {
     shapeArgs.push_back(s->arg);
     shape.push_back(s->value);
   }
-  if (stores && (shapeArgs.back() >= 0 ? divisibilityOf(func, shapeArgs.back()) % 16 != 0
-                                       : shape.back() * bytes % 16 != 0))
+  // An argument's bytes are a multiple of 16 where its divisibility (a power of two up to 16)
+  // times the element's bytes is.
+  auto argBytesAligned = [&](int32_t arg) { return divisibilityOf(func, arg) * bytes % 16 == 0; };
+  if (stores &&
+      (shapeArgs.back() >= 0 ? !argBytesAligned(shapeArgs.back()) : shape.back() * bytes % 16 != 0))
     return {};
   for (auto [d, stride] : llvm::enumerate(desc.getStrides())) {
     std::optional<Source> s = sourceOf(func, stride);
     if (!s)
       return {};
     const bool last = int64_t(d) == rank - 1;
-    if (last ? (s->arg >= 0 || s->value != 1)
-             : (s->arg >= 0 ? divisibilityOf(func, s->arg) % 16 != 0
-                            : s->value < 1 || s->value * bytes % 16 != 0))
+    if (last
+            ? (s->arg >= 0 || s->value != 1)
+            : (s->arg >= 0 ? !argBytesAligned(s->arg) : s->value < 1 || s->value * bytes % 16 != 0))
       return {};
     strideArgs.push_back(s->arg);
     strides.push_back(s->value);

@@ -719,6 +719,46 @@ func.func @desc_nan_padding_int(%d: !tk.tensordesc<tensor<16xi32>>, %i: i32) {
 
 // -----
 
+func.func @desc_gather_block(%d: !tk.tensordesc<tensor<2x16xf32>>, %rows: tensor<8xi32>, %j: i32) {
+  // expected-error @+1 {{'tk.descriptor_gather' op needs a 2-D descriptor of blocks of one row, got '!tk.tensordesc<tensor<2x16xf32>>'}}
+  %x = tk.descriptor_gather %d[%rows, %j] : !tk.tensordesc<tensor<2x16xf32>>, tensor<8xi32> -> tensor<8x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @desc_gather_rows(%d: !tk.tensordesc<tensor<1x16xf32>>, %rows: tensor<8x2xi32>, %j: i32) {
+  // expected-error @+1 {{'tk.descriptor_gather' op takes a 1-D block of row indices, got 'tensor<8x2xi32>'}}
+  %x = tk.descriptor_gather %d[%rows, %j] : !tk.tensordesc<tensor<1x16xf32>>, tensor<8x2xi32> -> tensor<8x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @desc_gather_result(%d: !tk.tensordesc<tensor<1x16xf32>>, %rows: tensor<8xi32>, %j: i32) {
+  // expected-error @+1 {{'tk.descriptor_gather' op accesses blocks of 'tensor<8x16xf32>' (one row per index), got 'tensor<16x16xf32>'}}
+  %x = tk.descriptor_gather %d[%rows, %j] : !tk.tensordesc<tensor<1x16xf32>>, tensor<8xi32> -> tensor<16x16xf32>
+  func.return
+}
+
+// -----
+
+func.func @desc_gather_nan_int(%d: !tk.tensordesc<tensor<1x16xi32>>, %rows: tensor<8xi32>, %j: i32) {
+  // expected-error @+1 {{'tk.descriptor_gather' op pads with NaN only blocks of floats, got 'tensor<8x16xi32>'}}
+  %x = tk.descriptor_gather %d[%rows, %j] {nan_padding} : !tk.tensordesc<tensor<1x16xi32>>, tensor<8xi32> -> tensor<8x16xi32>
+  func.return
+}
+
+// -----
+
+func.func @desc_scatter_src(%d: !tk.tensordesc<tensor<1x16xf32>>, %rows: tensor<8xi32>, %j: i32, %x: tensor<8x16xf16>) {
+  // expected-error @+1 {{'tk.descriptor_scatter' op accesses blocks of 'tensor<8x16xf32>' (one row per index), got 'tensor<8x16xf16>'}}
+  tk.descriptor_scatter %d[%rows, %j], %x : !tk.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, tensor<8x16xf16>
+  func.return
+}
+
+// -----
+
 func.func @desc_reduce_xchg(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32, %x: tensor<16xf32>) {
   // expected-error @+1 {{'tk.descriptor_reduce' op kind must be one of add, fadd, and, or, xor, max, min, umax, umin, fmax, fmin; got "xchg"}}
   tk.descriptor_reduce %d[%i], %x {kind = "xchg"} : !tk.tensordesc<tensor<16xf32>>, tensor<16xf32>

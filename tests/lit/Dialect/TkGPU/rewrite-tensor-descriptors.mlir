@@ -1,5 +1,5 @@
-// tk-rewrite-tensor-descriptors: descriptor loads, stores and reductions become loads, stores
-// and atomics through pointer blocks masked to the tensor; the last stride is 1, so the last
+// tk-rewrite-tensor-descriptors: descriptor loads, stores, reductions, gathers and scatters
+// become loads, stores and atomics through pointer blocks masked to the tensor; the last stride is 1, so the last
 // dimension stays contiguous (no multiplication there). Descriptors carried by loops and
 // branches become their parts.
 // RUN: tk-opt %s -split-input-file -tk-rewrite-tensor-descriptors -verify-diagnostics | FileCheck %s
@@ -181,4 +181,32 @@ func.func @argument(%d: !tk.tensordesc<tensor<16xf32>>, %i: i32) -> tensor<16xf3
   // expected-error @+1 {{the tensor descriptor must be made (tk::make_tensor_descriptor) in the kernel itself, not passed in as an argument}}
   %x = tk.descriptor_load %d[%i] : !tk.tensordesc<tensor<16xf32>> -> tensor<16xf32>
   func.return %x : tensor<16xf32>
+}
+
+// -----
+
+// A gather: the rows are the given indices (no range), each inside [0, M), times the row stride;
+// the columns col + arange(16), inside [0, N). A scatter stores through the same pointers.
+// CHECK-LABEL: func.func @gather_scatter
+// CHECK-SAME: (%[[IN:[^:]+]]: !tk.ptr<f32>, %[[OUT:[^:]+]]: !tk.ptr<f32>, %[[M:[^:]+]]: i32, %[[N:[^:]+]]: i32, %[[LD:[^:]+]]: i64, %[[ROWS:[^:]+]]: tensor<8xi32>, %[[J:[^:]+]]: i32)
+// CHECK-NOT: tk.make_range {end = 8
+// CHECK: %[[ROW:.+]] = tk.expand_dims %[[ROWS]] {axis = 1 : i32} : tensor<8xi32> -> tensor<8x1xi32>
+// CHECK: %[[MS:.+]] = tk.splat %[[M]] : i32 -> tensor<8x1xi32>
+// CHECK: arith.cmpi slt, %[[ROW]], %[[MS]] : tensor<8x1xi32>
+// CHECK: %[[ROW64:.+]] = arith.extsi %[[ROW]] : tensor<8x1xi32> to tensor<8x1xi64>
+// CHECK: %[[LDS:.+]] = tk.splat %[[LD]] : i64 -> tensor<8x1xi64>
+// CHECK: arith.muli %[[ROW64]], %[[LDS]] : tensor<8x1xi64>
+// CHECK: tk.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+// CHECK: tk.splat %[[J]] : i32 -> tensor<16xi32>
+// CHECK: %[[X:.+]] = tk.load %{{.+}}, %{{.+}}, %{{.+}} : (tensor<8x16x!tk.ptr<f32>>, tensor<8x16xi1>, tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK: tk.splat %[[OUT]] : !tk.ptr<f32> -> tensor<8x16x!tk.ptr<f32>>
+// CHECK: tk.store %{{.+}}, %[[X]], %{{.+}} : (tensor<8x16x!tk.ptr<f32>>, tensor<8x16xf32>, tensor<8x16xi1>) -> ()
+// CHECK-NOT: tk.descriptor
+func.func @gather_scatter(%in: !tk.ptr<f32>, %out: !tk.ptr<f32>, %m: i32, %n: i32, %ld: i64, %rows: tensor<8xi32>, %j: i32) {
+  %c1 = arith.constant 1 : i64
+  %d = tk.make_tensor_descriptor %in, [%m, %n], [%ld, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<1x16xf32>>
+  %e = tk.make_tensor_descriptor %out, [%m, %n], [%ld, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<1x16xf32>>
+  %x = tk.descriptor_gather %d[%rows, %j] {nan_padding} : !tk.tensordesc<tensor<1x16xf32>>, tensor<8xi32> -> tensor<8x16xf32>
+  tk.descriptor_scatter %e[%rows, %j], %x : !tk.tensordesc<tensor<1x16xf32>>, tensor<8xi32>, tensor<8x16xf32>
+  func.return
 }

@@ -148,3 +148,45 @@ func.func @pointer_path(%in: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %out: !t
   tk.descriptor_reduce %e[%c0, %c0], %x {kind = "fadd"} : !tk.tensordesc<tensor<32x32xf32>>, tensor<32x32xf32>
   func.return
 }
+
+// -----
+
+// A stride argument qualifies where its divisibility times the element's bytes is a multiple of
+// 16: a row stride divisible by 8 f16 elements (16 bytes) does, one divisible by 4 (8 bytes)
+// does not; a store's rows likewise (%n8, 8 f16 elements).
+// CHECK-LABEL: func.func @stride_bytes
+// CHECK-SAME: %arg5: !tk.tensordesc<tensor<16x32xf16>> {tkgpu.tensor_map = {base = 0 : i32, shape = array<i64: 0, 0>, shape_args = array<i32: 1, 2>, stride_args = array<i32: 3, -1>, strides = array<i64: 0, 1>}}
+// CHECK-NOT: tkgpu.tensor_map
+// CHECK: tk.make_tensor_descriptor %arg0, [%arg1, %arg2], [%{{.+}}, %{{.+}}]
+func.func @stride_bytes(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %m: i32, %n8: i32 {tk.divisibility = 8 : i32},
+                        %ld8: i32 {tk.divisibility = 8 : i32}, %ld4: i32 {tk.divisibility = 4 : i32}) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %s8 = arith.extsi %ld8 : i32 to i64
+  %s4 = arith.extsi %ld4 : i32 to i64
+  %d = tk.make_tensor_descriptor %a, [%m, %n8], [%s8, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<16x32xf16>>
+  %e = tk.make_tensor_descriptor %a, [%m, %n8], [%s4, %c1] : !tk.ptr<f16>, !tk.tensordesc<tensor<16x32xf16>>
+  %x = tk.descriptor_load %d[%c0, %c0] : !tk.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16>
+  tk.descriptor_store %d[%c0, %c0], %x : !tk.tensordesc<tensor<16x32xf16>>, tensor<16x32xf16>
+  %y = tk.descriptor_load %e[%c0, %c0] : !tk.tensordesc<tensor<16x32xf16>> -> tensor<16x32xf16>
+  func.return
+}
+
+// -----
+
+// A descriptor that gathers or scatters keeps the pointer path, whatever else qualifies: TMA's
+// gather4 is Blackwell's.
+// CHECK-LABEL: func.func @gathered
+// CHECK-NOT: tkgpu.tensor_map
+// CHECK: tk.make_tensor_descriptor %arg0
+// CHECK: tk.descriptor_gather
+// CHECK: tk.descriptor_scatter
+func.func @gathered(%a: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %n: i32 {tk.divisibility = 16 : i32}, %rows: tensor<8xi32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i64
+  %c64 = arith.constant 64 : i64
+  %d = tk.make_tensor_descriptor %a, [%n, %n], [%c64, %c1] : !tk.ptr<f32>, !tk.tensordesc<tensor<1x32xf32>>
+  %x = tk.descriptor_gather %d[%rows, %c0] : !tk.tensordesc<tensor<1x32xf32>>, tensor<8xi32> -> tensor<8x32xf32>
+  tk.descriptor_scatter %d[%rows, %c0], %x : !tk.tensordesc<tensor<1x32xf32>>, tensor<8xi32>, tensor<8x32xf32>
+  func.return
+}
