@@ -868,7 +868,8 @@ struct generator {
   /// A block loaded through a tensor descriptor of input `which`: a [rows, cols] tensor (rank 1:
   /// [cols]) at a 16-byte aligned element offset, row stride a multiple of 16 bytes, the block
   /// at any start, before, across or past the tensor's edges (zeros there), the column start
-  /// sometimes s0 + a constant, known only at run time.
+  /// sometimes s0 + a constant, known only at run time; or (rank 2) a gather of rows by index
+  /// from a descriptor of one-row blocks.
   int desc_load(std::vector<stmt> &out, int which, shape_t shape) {
     const ty t = p.input[which];
     if (t == ty::i1)
@@ -889,6 +890,13 @@ struct generator {
     s.i[4] = uniform(-int(b0) - 2, int(s.i[1]) + 2);
     s.a1 = uniform(0, 3) == 0;
     s.i[5] = uniform(-int(b1) - 2, int(s.i[2]) + 2) - (s.a1 ? p.s0 : 0);
+    if (shape.size() == 2 && chance(0.3)) {
+      // desc.gather: rows from -2 to rows + 1, some repeated, some outside the tensor.
+      s.a2 = 1;
+      s.j[0] = 2 * uniform(0, 3) + 1;
+      s.j[1] = uniform(0, 10);
+      s.j[2] = s.i[1] + 4;
+    }
     return add(out, s);
   }
 

@@ -343,6 +343,17 @@ struct printer {
       line(depth, "auto " + v(s.id) + " = " + d + ".load({" + col + "});");
       return;
     }
+    if (s.a2 == 1) {
+      line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
+                      std::to_string(s.i[1]) + ", " + std::to_string(s.i[2]) + "}, {" +
+                      std::to_string(s.i[3]) + ", 1}, {1, " + std::to_string(s.type.shape[1]) +
+                      "});");
+      line(depth, "auto " + v(s.id) + " = " + d + ".gather((tk::arange(0, " +
+                      std::to_string(s.type.shape[0]) + ") * " + std::to_string(s.j[0]) + " + " +
+                      std::to_string(s.j[1]) + ") % " + std::to_string(s.j[2]) + " - 2, " + col +
+                      ");");
+      return;
+    }
     line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
                     std::to_string(s.i[1]) + ", " + std::to_string(s.i[2]) + "}, {" +
                     std::to_string(s.i[3]) + ", 1}, " + shape_list(s.type.shape) + ");");

@@ -185,7 +185,8 @@ struct bound {
 enum class op : std::uint8_t {
   load,      // a0: input 0/1; shape; i: offset base, program stride, strides, mask kind; f: other
   desc_load, // a0: input 0/1; shape (the block); i: base, rows, columns, row stride, start row,
-             // start column; a1: 1 where s0 is added to the start column at run time
+             // start column; a1: 1 where s0 is added to the start column at run time; a2: 1
+             // for a gather (rank 2) of the rows (arange(0, n0) * j0 + j1) % j2 - 2
   full,      // shape, f: value
   arange,    // shape {n}
   pid,       // tk::program_id(0)

@@ -192,6 +192,13 @@ struct runner {
     if constexpr (R == 1) {
       auto d = tk::make_tensor_descriptor(base, {s.i[2]}, {1}, {s.type.shape[0]});
       set(s, d.load({col}));
+    } else if (s.a2 == 1) {
+      auto d = tk::make_tensor_descriptor(base, {s.i[1], s.i[2]}, {s.i[3], 1},
+                                          {std::int64_t(1), s.type.shape[1]});
+      auto rows = (tk::arange(0, s.type.shape[0]) * std::int32_t(s.j[0]) + std::int32_t(s.j[1])) %
+                      std::int32_t(s.j[2]) -
+                  2;
+      set(s, d.gather(rows, col));
     } else {
       auto d = tk::make_tensor_descriptor(base, {s.i[1], s.i[2]}, {s.i[3], 1},
                                           {s.type.shape[0], s.type.shape[1]});

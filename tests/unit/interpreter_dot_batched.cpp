@@ -112,17 +112,29 @@ TEST_CASE("tk::dot<half>: f16 and fp8 products accumulated in f16 (Triton's out_
 
 constexpr int M8 = 64, N8 = 64, K8 = 128, KT = 8;
 
+/// `b` (N8 x K8 KT, row-major) as K8 KT x N8, row-major: what batched_product reads.
+template <class T> std::vector<T> k_by_n(const std::vector<T> &b) {
+  std::vector<T> t(b.size());
+  for (int n = 0; n < N8; ++n)
+    for (int k = 0; k < K8 * KT; ++k)
+      t[std::size_t(k * N8 + n)] = b[std::size_t(n * K8 * KT + k)];
+  return t;
+}
+
 /// An fp8 K loop of KT tiles into a large f32 accumulator, with at most 32 products (one wgmma)
-/// summed at the tensor cores' precision before each sum is added in f32.
+/// summed at the tensor cores' precision before each sum is added in f32. B is given N x K (K
+/// contiguous) and transposed in the kernel, the layout sm_90a's wgmma takes fp8 in (with B as
+/// K x N the backend uses mma.sync, which the limit does not change).
 auto fp8_precise =
     tk::jit("fp8_precise", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> a,
                               tk::ptr<const tk::f8e5m2> b, tk::ptr<const float> init) {
       auto rm = tk::arange(0, M8)(tk::_, tk::newaxis), cn = tk::arange(0, N8)(tk::newaxis, tk::_);
+      auto rn = tk::arange(0, N8)(tk::_, tk::newaxis);
       auto rk = tk::arange(0, K8);
       auto acc = tk::load(init + rm * N8 + cn);
       tk::for_range(0, KT, [&](tk::i32 t) {
         auto a_tile = tk::load(a + rm * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_));
-        auto b_tile = tk::load(b + (t * K8 + rk(tk::_, tk::newaxis)) * N8 + cn);
+        auto b_tile = tk::trans(tk::load(b + rn * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_)));
         acc = tk::dot(a_tile, b_tile, acc, {.max_num_imprecise_acc = 32});
       });
       tk::store(out + rm * N8 + cn, acc);
@@ -134,11 +146,55 @@ TEST_CASE("tk::dot: fp8 products with max_num_imprecise_acc are added to the acc
   // Small products into an accumulator of thousands: added with Hopper's fewer bits (about 14),
   // each addition would lose up to a quarter; in f32, only the error within 32 products remains.
   const auto a = tk_test::uniform<tk::f8e4m3>(gen, M8 * K8 * KT, -1, 1);
-  const auto b = tk_test::uniform<tk::f8e5m2>(gen, K8 * KT * N8, -1, 1);
+  const auto b = tk_test::uniform<tk::f8e5m2>(gen, N8 * K8 * KT, -1, 1); // N x K
+  const auto b_kn = k_by_n(b);
   const auto init = tk_test::uniform<float>(gen, M8 * N8, 1024, 4096);
   std::vector<float> out(M8 * N8);
   tk_test::run(fp8_precise, tk::grid(1), out, a, b, init);
-  TK_CHECK_CLOSE(out, batched_product(a, b, &init, 1, M8, N8, K8 * KT), 0.02, 1e-6);
+  TK_CHECK_CLOSE(out, batched_product(a, b_kn, &init, 1, M8, N8, K8 * KT), 0.02, 1e-6);
 }
+
+#ifdef TK_TEST_ON_GPU
+/// fp8_precise without the limit: on sm_90a, wgmma adds the products to the accumulator at the
+/// tensor cores' own precision.
+auto fp8_imprecise =
+    tk::jit("fp8_imprecise", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> a,
+                                tk::ptr<const tk::f8e5m2> b, tk::ptr<const float> init) {
+      auto rm = tk::arange(0, M8)(tk::_, tk::newaxis), cn = tk::arange(0, N8)(tk::newaxis, tk::_);
+      auto rn = tk::arange(0, N8)(tk::_, tk::newaxis);
+      auto rk = tk::arange(0, K8);
+      auto acc = tk::load(init + rm * N8 + cn);
+      tk::for_range(0, KT, [&](tk::i32 t) {
+        auto a_tile = tk::load(a + rm * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_));
+        auto b_tile = tk::trans(tk::load(b + rn * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_)));
+        acc = tk::dot(a_tile, b_tile, acc);
+      });
+      tk::store(out + rm * N8 + cn, acc);
+    });
+
+TEST_CASE("tk::dot: on sm_90a, fp8 sums into a large accumulator miss without "
+          "max_num_imprecise_acc",
+          "[numerics][dot]") {
+  if (tk::gpu_name().find("(sm_90a)") == std::string::npos) {
+    SUCCEED("wgmma's accumulation is sm_90a's; this GPU is " << tk::gpu_name());
+    return;
+  }
+  TK_TEST_RANDOM(gen);
+  const auto a = tk_test::uniform<tk::f8e4m3>(gen, M8 * K8 * KT, -1, 1);
+  const auto b = tk_test::uniform<tk::f8e5m2>(gen, N8 * K8 * KT, -1, 1); // N x K
+  const auto b_kn = k_by_n(b);
+  const auto init = tk_test::uniform<float>(gen, M8 * N8, 1024, 4096);
+  const auto want = batched_product(a, b_kn, &init, 1, M8, N8, K8 * KT);
+  std::vector<float> limited(M8 * N8), unlimited(M8 * N8);
+  tk_test::run(fp8_precise, tk::grid(1), limited, a, b, init);
+  tk_test::run(fp8_imprecise, tk::grid(1), unlimited, a, b, init);
+  const auto with_limit = tk_test::compare(limited, want, 0.02, 0.0);
+  const auto without_limit = tk_test::compare(unlimited, want, 0.02, 0.0);
+  INFO("with the limit: " << with_limit << "; without: " << without_limit);
+  // The tolerance the test above uses tells the two apart: the limit is what makes it pass.
+  CHECK(with_limit.bad == 0);
+  CHECK(without_limit.bad > 0);
+}
+#endif
 
 } // namespace
