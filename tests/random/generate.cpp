@@ -1593,8 +1593,34 @@ struct generator {
       std::copy(saved.begin(), saved.end(), bounds.begin());
       return -1;
     }
+    if (chance(0.3)) { // tk::range_options: stages (-1: the kernel's), unroll factor, flatten
+      s.a2 = 1;
+      s.j[0] = uniform(0, 3) == 0 ? -1 : uniform(1, 4);
+      s.j[1] = uniform(0, 4);
+      s.j[2] = flattenable(s.body) && chance(0.5);
+    }
     out.push_back(std::move(s));
     return 0;
+  }
+
+  /// Whether a loop of this body may be flattened: it holds exactly one loop, directly, and
+  /// none inside its branches (the inner loops' bounds never depend on the outer loop).
+  static bool flattenable(const std::vector<stmt> &body) {
+    int direct = 0;
+    for (const stmt &s : body) {
+      direct += s.kind == op::loop;
+      if (s.kind == op::branch && (holds_loop(s.body) || holds_loop(s.else_body)))
+        return false;
+    }
+    return direct == 1;
+  }
+
+  static bool holds_loop(const std::vector<stmt> &body) {
+    for (const stmt &s : body)
+      if (s.kind == op::loop ||
+          (s.kind == op::branch && (holds_loop(s.body) || holds_loop(s.else_body))))
+        return true;
+    return false;
   }
 
   /// Assigns to outer value `c` a new value of its type computed from it.

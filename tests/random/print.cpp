@@ -440,9 +440,13 @@ struct printer {
         break;
       case op::loop: {
         const int iv = s.a1;
+        const std::string options = s.a2 ? "{.num_stages = " + std::to_string(s.j[0]) +
+                                               ", .loop_unroll_factor = " + std::to_string(s.j[1]) +
+                                               ", .flatten = " + (s.j[2] ? "true" : "false") + "}, "
+                                         : "";
         line(depth, "tk::for_range(0, " +
-                        (s.i[0] < 0 ? std::string("s1") : std::to_string(s.i[0])) +
-                        ", [&](tk::i32 k" + std::to_string(iv) + ") {");
+                        (s.i[0] < 0 ? std::string("s1") : std::to_string(s.i[0])) + ", " + options +
+                        "[&](tk::i32 k" + std::to_string(iv) + ") {");
         ivs.push_back(iv);
         body(depth + 1, s.body);
         ivs.pop_back();

@@ -1029,9 +1029,12 @@ struct runner {
         exec(s.body);
         ivs.pop_back();
       };
+      const tk::range_options options{.num_stages = s.a2 ? int(s.j[0]) : -1,
+                                      .loop_unroll_factor = s.a2 ? int(s.j[1]) : 0,
+                                      .flatten = s.a2 && s.j[2] != 0};
       if (s.i[0] < 0)
-        return tk::for_range(0, s1, body);
-      return tk::for_range(0, int(s.i[0]), body);
+        return tk::for_range(0, s1, options, body);
+      return tk::for_range(0, int(s.i[0]), options, body);
     }
     case op::branch: {
       const auto &c = std::get<tk::block<bool, 0>>(at(s.args[0]));
