@@ -30,6 +30,11 @@
 include_guard(GLOBAL)
 
 set(TK_BUNDLE_MAX_MIB 64 CACHE STRING "Largest size of the bundle (target bundle), in MiB")
+# The examples built against tk::separate are the same kernels as the others, in another build
+# mode: the bundle takes the GPU tests of these only, to keep within TK_BUNDLE_MAX_MIB (CTest
+# runs every one on the interpreter).
+set(TK_BUNDLE_SEPARATE_EXAMPLES "vector_add;attention" CACHE STRING
+  "Examples whose tk::separate build (<name>_separate) the bundle takes")
 
 # Internal: whether <target> links the backend library directly.
 function(_tk_links_backend target out_var)
@@ -88,6 +93,10 @@ function(tk_add_bundle)
     get_target_property(name ${target} OUTPUT_NAME)
     if(NOT name)
       set(name ${target})
+    endif()
+    if(target MATCHES "^tk_example_(.*)_separate$" AND
+       NOT CMAKE_MATCH_1 IN_LIST TK_BUNDLE_SEPARATE_EXAMPLES)
+      continue()
     endif()
     set(line "${name}")
     foreach(arg IN LISTS command)

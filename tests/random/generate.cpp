@@ -14,13 +14,14 @@ const char *cpp_name(ty t) {
   constexpr const char *names[] = {"bool",         "std::int8_t",  "std::int16_t",  "std::int32_t",
                                    "std::int64_t", "std::uint8_t", "std::uint32_t", "tk::half",
                                    "tk::bfloat16", "float",        "double",        "tk::f8e4m3",
-                                   "tk::f8e5m2"};
+                                   "tk::f8e5m2",   "tk::f8e4b8",   "tk::f8e5b16"};
   return names[int(t)];
 }
 
 const char *short_name(ty t) {
-  constexpr const char *names[] = {"i1",  "i8",   "i16", "i32", "i64",    "u8",    "u32",
-                                   "f16", "bf16", "f32", "f64", "f8e4m3", "f8e5m2"};
+  constexpr const char *names[] = {"i1",  "i8",     "i16",    "i32",    "i64",
+                                   "u8",  "u32",    "f16",    "bf16",   "f32",
+                                   "f64", "f8e4m3", "f8e5m2", "f8e4b8", "f8e5b16"};
   return names[int(t)];
 }
 

@@ -568,6 +568,16 @@ double element(const std::uint8_t *bytes, ty t, std::uint64_t &bits) {
     std::memcpy(&x, bytes, 1);
     return double(x);
   }
+  case ty::f8e4b8: {
+    tk::f8e4b8 x;
+    std::memcpy(&x, bytes, 1);
+    return double(x);
+  }
+  case ty::f8e5b16: {
+    tk::f8e5b16 x;
+    std::memcpy(&x, bytes, 1);
+    return double(x);
+  }
   }
   return 0;
 }
@@ -599,6 +609,16 @@ void put(std::uint8_t *bytes, ty t, double value) {
   }
   case ty::f8e5m2: {
     const tk::f8e5m2 x(value);
+    std::memcpy(bytes, &x, 1);
+    return;
+  }
+  case ty::f8e4b8: {
+    const tk::f8e4b8 x(value);
+    std::memcpy(bytes, &x, 1);
+    return;
+  }
+  case ty::f8e5b16: {
+    const tk::f8e5b16 x(value);
     std::memcpy(bytes, &x, 1);
     return;
   }

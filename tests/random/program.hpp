@@ -50,16 +50,20 @@ enum class ty : std::uint8_t {
   f32,
   f64,
   f8e4m3,
-  f8e5m2
+  f8e5m2,
+  f8e4b8, // fnuz: finite, no -0, 0x80 the only NaN
+  f8e5b16
 };
-inline constexpr int kTypes = 13;
+inline constexpr int kTypes = 15;
 
 constexpr bool is_float(ty t) { return t >= ty::f16; }
-constexpr bool is_fp8(ty t) { return t == ty::f8e4m3 || t == ty::f8e5m2; }
+constexpr bool is_fp8(ty t) {
+  return t == ty::f8e4m3 || t == ty::f8e5m2 || t == ty::f8e4b8 || t == ty::f8e5b16;
+}
 constexpr bool is_int(ty t) { return t != ty::i1 && !is_float(t); }
 constexpr bool is_unsigned(ty t) { return t == ty::u8 || t == ty::u32; }
 constexpr int bytes_of(ty t) {
-  constexpr int bytes[] = {1, 1, 2, 4, 8, 1, 4, 2, 2, 4, 8, 1, 1};
+  constexpr int bytes[] = {1, 1, 2, 4, 8, 1, 4, 2, 2, 4, 8, 1, 1, 1, 1};
   return bytes[int(t)];
 }
 constexpr int bits_of(ty t) { return t == ty::i1 ? 1 : 8 * bytes_of(t); }
@@ -75,8 +79,10 @@ constexpr double unit_roundoff(ty t) {
   case ty::f64:
     return 0x1p-53;
   case ty::f8e4m3:
+  case ty::f8e4b8:
     return 0x1p-4;
   case ty::f8e5m2:
+  case ty::f8e5b16:
     return 0x1p-3;
   default:
     return 0;
@@ -93,7 +99,10 @@ constexpr double max_finite(ty t) {
     return 3.40e38;
   case ty::f8e4m3:
     return 448.0;
+  case ty::f8e4b8:
+    return 240.0;
   case ty::f8e5m2:
+  case ty::f8e5b16:
     return 57344.0;
   default:
     return 1.79e308;
@@ -142,6 +151,12 @@ template <> struct cpp_type<ty::f8e4m3> {
 };
 template <> struct cpp_type<ty::f8e5m2> {
   using type = tk::f8e5m2;
+};
+template <> struct cpp_type<ty::f8e4b8> {
+  using type = tk::f8e4b8;
+};
+template <> struct cpp_type<ty::f8e5b16> {
+  using type = tk::f8e5b16;
 };
 
 using shape_t = std::vector<std::int64_t>;
@@ -437,7 +452,8 @@ using dyn =
                  TK_RANDOM_RANKS(std::int64_t), TK_RANDOM_RANKS(std::uint8_t),
                  TK_RANDOM_RANKS(std::uint32_t), TK_RANDOM_RANKS(tk::half),
                  TK_RANDOM_RANKS(tk::bfloat16), TK_RANDOM_RANKS(float), TK_RANDOM_RANKS(double),
-                 TK_RANDOM_RANKS(tk::f8e4m3), TK_RANDOM_RANKS(tk::f8e5m2)>;
+                 TK_RANDOM_RANKS(tk::f8e4m3), TK_RANDOM_RANKS(tk::f8e5m2),
+                 TK_RANDOM_RANKS(tk::f8e4b8), TK_RANDOM_RANKS(tk::f8e5b16)>;
 #undef TK_RANDOM_RANKS
 
 /// The variant index of a value of type `t` and rank `rank`.

@@ -21,18 +21,18 @@ template <class T, int R> struct info<tk::block<T, R>> {
 };
 
 template <class T>
-constexpr bool float_v =
-    std::is_floating_point_v<T> || std::is_same_v<T, tk::half> || std::is_same_v<T, tk::bfloat16> ||
-    std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2>;
+constexpr bool fp8_v = std::is_same_v<T, tk::f8e4m3> || std::is_same_v<T, tk::f8e5m2> ||
+                       std::is_same_v<T, tk::f8e4b8> || std::is_same_v<T, tk::f8e5b16>;
+template <class T>
+constexpr bool float_v = std::is_floating_point_v<T> || std::is_same_v<T, tk::half> ||
+                         std::is_same_v<T, tk::bfloat16> || fp8_v<T>;
 /// The element types of dot_scaled operands (mx_element).
 template <class T>
 constexpr bool mx_v =
     std::is_same_v<T, std::uint8_t> || std::is_same_v<T, tk::f8e4m3> ||
     std::is_same_v<T, tk::f8e5m2> || std::is_same_v<T, tk::bfloat16> || std::is_same_v<T, tk::half>;
 /// Float types the math functions take (not fp8, as in Triton).
-template <class T>
-constexpr bool math_v =
-    float_v<T> && !std::is_same_v<T, tk::f8e4m3> && !std::is_same_v<T, tk::f8e5m2>;
+template <class T> constexpr bool math_v = float_v<T> && !fp8_v<T>;
 template <class T> constexpr bool int_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 template <class X> constexpr bool bool_block_v = false;
@@ -78,6 +78,10 @@ template <class F> decltype(auto) with_type(ty t, F &&f) {
     return f(std::type_identity<tk::f8e4m3>{});
   case ty::f8e5m2:
     return f(std::type_identity<tk::f8e5m2>{});
+  case ty::f8e4b8:
+    return f(std::type_identity<tk::f8e4b8>{});
+  case ty::f8e5b16:
+    return f(std::type_identity<tk::f8e5b16>{});
   }
   return f(std::type_identity<double>{});
 }
@@ -593,7 +597,7 @@ struct runner {
   template <class T, int R> void math1(const stmt &s, const tk::block<T, R> &x) {
     if constexpr (!std::is_same_v<T, bool>) {
       if (s.a0 == m_clamp) {
-        if constexpr (!std::is_same_v<T, tk::f8e4m3> && !std::is_same_v<T, tk::f8e5m2>) {
+        if constexpr (!fp8_v<T>) {
           auto go = [&](auto lo, auto hi) {
             if (s.a2 == 0)
               return set(s, tk::clamp(x, lo, hi));
