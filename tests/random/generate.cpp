@@ -1808,6 +1808,10 @@ struct generator {
         r.cols = uniform(1, int(n1));
         r.start_row = r.type.rank() > 1 ? uniform(-int(n0) / 2, int(n0) / 2) : 0;
         r.start_col = uniform(-int(n1) / 2, int(n1) / 2);
+        if (r.type.rank() > 1 && chance(0.3)) { // rows permuted by desc.scatter
+          r.scatter = true;
+          r.row_step = 2 * uniform(0, 3) + 1;
+        }
       } else if (r.type.rank() > 0 && chance(0.25)) {
         r.masked_tail = uniform(1, int(std::min<std::int64_t>(r.type.numel(), 64)));
       }

@@ -496,6 +496,14 @@ struct printer {
         line(0, "auto " + d + " = tk::make_tensor_descriptor(" + ptr + ", {" +
                     std::to_string(r.cols) + "}, {1}, {" + std::to_string(n0) + "});");
         line(0, d + ".store({std::int32_t(" + std::to_string(r.start_col) + ")}, " + value + ");");
+      } else if (r.scatter) {
+        line(0, "auto " + d + " = tk::make_tensor_descriptor(" + ptr + ", {" +
+                    std::to_string(r.rows) + ", " + std::to_string(r.cols) + "}, {" +
+                    std::to_string(n1) + ", 1}, {1, " + std::to_string(n1) + "});");
+        line(0, d + ".scatter(" + value + ", (tk::arange(0, " + std::to_string(n0) + ") * " +
+                    std::to_string(r.row_step) + ") % " + std::to_string(n0) + " + " +
+                    std::to_string(r.start_row) + ", std::int32_t(" + std::to_string(r.start_col) +
+                    "));");
       } else {
         line(0, "auto " + d + " = tk::make_tensor_descriptor(" + ptr + ", {" +
                     std::to_string(r.rows) + ", " + std::to_string(r.cols) + "}, {" +

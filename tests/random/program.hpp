@@ -385,6 +385,10 @@ struct result {
   /// (start_row, start_col); elements outside the tensor are not written.
   bool desc = false;
   std::int64_t rows = 0, cols = 0, start_row = 0, start_col = 0;
+  /// Rank 2 through a descriptor of one-row blocks instead: `desc.scatter` of row r of the value
+  /// to row (r * row_step) % shape[0] + start_row (row_step odd: no row written twice).
+  bool scatter = false;
+  std::int64_t row_step = 1;
   /// The region of out that the atomic statement of region id `id` updates (type.shape:
   /// {elements}, all program instances' together), its elements set by make_output first.
   bool atomic = false;
@@ -397,6 +401,12 @@ struct result {
     const std::int64_t n1 = type.rank() > 1 ? type.shape[1] : type.numel();
     const std::int64_t n0 = type.rank() > 1 ? type.shape[0] : 1;
     const std::int64_t r = k / n1, c = k % n1;
+    if (scatter) {
+      bool row_written = false;
+      for (std::int64_t v = 0; v < n0; ++v)
+        row_written = row_written || (v * row_step) % n0 + start_row == r;
+      return row_written && r < rows && c < cols && c - start_col >= 0 && c - start_col < n1;
+    }
     return r < rows && c < cols && r - start_row >= 0 && r - start_row < n0 && c - start_col >= 0 &&
            c - start_col < n1;
   }

@@ -1076,6 +1076,13 @@ struct runner {
         if constexpr (R == 1) {
           auto d = tk::make_tensor_descriptor(base, {r.cols}, {1}, {r.type.shape[0]});
           d.store({std::int32_t(r.start_col)}, value);
+        } else if (r.scatter) {
+          auto d = tk::make_tensor_descriptor(base, {r.rows, r.cols}, {r.type.shape[1], 1},
+                                              {std::int64_t(1), r.type.shape[1]});
+          auto rows = (tk::arange(0, r.type.shape[0]) * std::int32_t(r.row_step)) %
+                          std::int32_t(r.type.shape[0]) +
+                      std::int32_t(r.start_row);
+          d.scatter(value, rows, std::int32_t(r.start_col));
         } else {
           auto d = tk::make_tensor_descriptor(base, {r.rows, r.cols}, {r.type.shape[1], 1},
                                               {r.type.shape[0], r.type.shape[1]});
