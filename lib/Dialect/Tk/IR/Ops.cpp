@@ -9,6 +9,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -778,8 +779,19 @@ LogicalResult verifyOneShape(Operation *op, TypeRange types, StringRef what) {
 } // namespace
 
 LogicalResult ExternElementwiseOp::verify() {
-  if (getSymbol().empty())
+  StringRef symbol = getSymbol();
+  if (symbol.empty())
     return emitOpError() << "needs a symbol";
+  // The symbol becomes a PTX declaration, whose name NVPTX prints unquoted.
+  auto identifier = [](char c) { return llvm::isAlnum(c) || c == '_' || c == '$'; };
+  if (llvm::isDigit(symbol.front()) || !llvm::all_of(symbol, identifier)) {
+    std::string shown;
+    llvm::raw_string_ostream os(shown);
+    llvm::printEscapedString(symbol, os);
+    return emitOpError() << "symbol must be a PTX identifier (letters, digits, '_' and '$', not "
+                            "starting with a digit), got \""
+                         << shown << "\"";
+  }
   return verifyOneShape(*this, getOperandTypes(), "operands");
 }
 

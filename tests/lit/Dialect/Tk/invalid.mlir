@@ -1084,3 +1084,20 @@ func.func @gather_shape(%arg0: tensor<8x16xf32>, %arg1: tensor<4x4xi32>) {
   %0 = "tk.gather"(%arg0, %arg1) <{axis = 1 : i32}> : (tensor<8x16xf32>, tensor<4x4xi32>) -> tensor<4x4xf32>
   func.return
 }
+
+// -----
+
+// A symbol NVPTX could not print (it names a PTX declaration): an error, not a crash in LLVM.
+func.func @extern_symbol(%x: tensor<16xf64>) {
+  // expected-error @+1 {{'tk.extern_elementwise' op symbol must be a PTX identifier (letters, digits, '_' and '$', not starting with a digit), got "(\00\0010"}}
+  %y = "tk.extern_elementwise"(%x) <{pure = true, symbol = "(\00\0010"}> : (tensor<16xf64>) -> tensor<16xf64>
+  func.return
+}
+
+// -----
+
+func.func @extern_symbol_digit(%x: tensor<16xf32>) {
+  // expected-error @+1 {{'tk.extern_elementwise' op symbol must be a PTX identifier (letters, digits, '_' and '$', not starting with a digit), got "1f"}}
+  %y = "tk.extern_elementwise"(%x) <{pure = true, symbol = "1f"}> : (tensor<16xf32>) -> tensor<16xf32>
+  func.return
+}
