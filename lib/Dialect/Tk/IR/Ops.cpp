@@ -795,6 +795,8 @@ LogicalResult ExternElementwiseOp::verify() {
   return verifyOneShape(*this, getOperandTypes(), "operands");
 }
 
+static LogicalResult verifyAsmOperandReferences(InlineAsmOp op);
+
 LogicalResult InlineAsmOp::verify() {
   if (getPack() < 1)
     return emitOpError() << "pack must be at least 1, got " << getPack();
@@ -821,6 +823,39 @@ LogicalResult InlineAsmOp::verify() {
     if (elements % getPack() != 0)
       return emitOpError() << "pack " << getPack() << " does not divide the " << elements
                            << " elements";
+  }
+  return verifyAsmOperandReferences(*this);
+}
+
+/// Each `$` of an inline asm string names an operand or is `$$`.
+static LogicalResult verifyAsmOperandReferences(InlineAsmOp op) {
+  // The operands the asm string may name: one per constraint, clobbers (`~{...}`) aside.
+  SmallVector<StringRef> constraints;
+  StringRef(op.getConstraints()).split(constraints, ',');
+  const int64_t operands = llvm::count_if(
+      constraints, [](StringRef c) { return !c.empty() && !c.trim().starts_with("~"); });
+  // LLVM aborts on a `$` it cannot read; each must be `$$`, `$N` or `${N}` / `${N:modifier}`
+  // with N below the number of operands.
+  StringRef text = op.getAsmString();
+  for (size_t at = text.find('$'); at != StringRef::npos; at = text.find('$', at)) {
+    StringRef rest = text.drop_front(at + 1);
+    if (rest.starts_with("$")) {
+      at += 2;
+      continue;
+    }
+    const bool braced = rest.consume_front("{");
+    StringRef digits = rest.take_while(llvm::isDigit);
+    unsigned number = 0;
+    const bool named = !digits.empty() && !digits.getAsInteger(10, number);
+    rest = rest.drop_front(digits.size());
+    const bool closed =
+        !braced || (rest.consume_front(":") ? rest.contains('}') : rest.starts_with("}"));
+    if (!named || !closed || int64_t(number) >= operands)
+      return op.emitOpError() << "asm_string refers to operands as $0 to $" << operands - 1
+                              << " (or ${N}, or $$ for a dollar sign), got \""
+                              << text.substr(at, named ? 1 + size_t(braced) + digits.size() : 3)
+                              << "\"";
+    at += 1 + digits.size();
   }
   return success();
 }

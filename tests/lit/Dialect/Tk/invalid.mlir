@@ -1101,3 +1101,28 @@ func.func @extern_symbol_digit(%x: tensor<16xf32>) {
   %y = "tk.extern_elementwise"(%x) <{pure = true, symbol = "1f"}> : (tensor<16xf32>) -> tensor<16xf32>
   func.return
 }
+
+// -----
+
+// A `$` that names no operand: LLVM's inline asm printer would abort on it.
+func.func @inline_asm_dollar(%x: tensor<32xf16>) {
+  // expected-error @+1 {{'tk.inline_asm' op asm_string refers to operands as $0 to $2 (or ${N}, or $$ for a dollar sign), got "$;2"}}
+  %0 = "tk.inline_asm"(%x, %x) <{asm_string = "add.f16x2 $0, $1, $;2", constraints = "=r,r,r", pack = 2 : i32, pure = true}> : (tensor<32xf16>, tensor<32xf16>) -> tensor<32xf16>
+  func.return
+}
+
+// -----
+
+func.func @inline_asm_operand_number(%x: tensor<32xi32>) {
+  // expected-error @+1 {{'tk.inline_asm' op asm_string refers to operands as $0 to $1 (or ${N}, or $$ for a dollar sign), got "$2"}}
+  %0 = "tk.inline_asm"(%x) <{asm_string = "mov.b32 $0, $2;", constraints = "=r,r,~{memory}", pack = 1 : i32, pure = true}> : (tensor<32xi32>) -> tensor<32xi32>
+  func.return
+}
+
+// -----
+
+// `$$`, `${N}` and `${N:modifier}` are well formed.
+func.func @inline_asm_dollars(%x: tensor<32xi32>) -> tensor<32xi32> {
+  %0 = "tk.inline_asm"(%x) <{asm_string = "// $$\n mov.b32 ${0}, ${1:x};", constraints = "=r,r", pack = 1 : i32, pure = true}> : (tensor<32xi32>) -> tensor<32xi32>
+  func.return %0 : tensor<32xi32>
+}
