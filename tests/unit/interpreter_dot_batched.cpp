@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -121,24 +122,29 @@ template <class T> std::vector<T> k_by_n(const std::vector<T> &b) {
   return t;
 }
 
-/// An fp8 K loop of KT tiles into a large f32 accumulator, with at most 32 products (one wgmma)
-/// summed at the tensor cores' precision before each sum is added in f32. B is given N x K (K
-/// contiguous) and transposed in the kernel, the layout sm_90a's wgmma takes fp8 in (with B as
-/// K x N the backend uses mma.sync, which the limit does not change).
-auto fp8_precise =
-    tk::jit("fp8_precise", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> a,
-                              tk::ptr<const tk::f8e5m2> b, tk::ptr<const float> init) {
-      auto rm = tk::arange(0, M8)(tk::_, tk::newaxis), cn = tk::arange(0, N8)(tk::newaxis, tk::_);
-      auto rn = tk::arange(0, N8)(tk::_, tk::newaxis);
-      auto rk = tk::arange(0, K8);
-      auto acc = tk::load(init + rm * N8 + cn);
-      tk::for_range(0, KT, [&](tk::i32 t) {
-        auto a_tile = tk::load(a + rm * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_));
-        auto b_tile = tk::trans(tk::load(b + rn * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_)));
-        acc = tk::dot(a_tile, b_tile, acc, {.max_num_imprecise_acc = 32});
-      });
-      tk::store(out + rm * N8 + cn, acc);
+/// An fp8 K loop of KT tiles into a large f32 accumulator, its products made with `options`. B
+/// is given N x K (K contiguous) and transposed in the kernel, the layout sm_90a's wgmma takes
+/// fp8 in (with B as K x N the backend uses mma.sync, which the limit does not change).
+auto fp8_k_loop(std::string name, tk::dot_options options) {
+  return tk::jit(std::move(name), [options](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> a,
+                                            tk::ptr<const tk::f8e5m2> b,
+                                            tk::ptr<const float> init) {
+    auto rm = tk::arange(0, M8)(tk::_, tk::newaxis), cn = tk::arange(0, N8)(tk::newaxis, tk::_);
+    auto rn = tk::arange(0, N8)(tk::_, tk::newaxis);
+    auto rk = tk::arange(0, K8);
+    auto acc = tk::load(init + rm * N8 + cn);
+    tk::for_range(0, KT, [&](tk::i32 t) {
+      auto a_tile = tk::load(a + rm * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_));
+      auto b_tile = tk::trans(tk::load(b + rn * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_)));
+      acc = tk::dot(a_tile, b_tile, acc, options);
     });
+    tk::store(out + rm * N8 + cn, acc);
+  });
+}
+
+/// At most 32 products (one wgmma) summed at the tensor cores' precision before each sum is
+/// added in f32.
+auto fp8_precise = fp8_k_loop("fp8_precise", {.max_num_imprecise_acc = 32});
 
 TEST_CASE("tk::dot: fp8 products with max_num_imprecise_acc are added to the accumulator in f32",
           "[interpreter][numerics][dot]") {
@@ -157,20 +163,7 @@ TEST_CASE("tk::dot: fp8 products with max_num_imprecise_acc are added to the acc
 #ifdef TK_TEST_ON_GPU
 /// fp8_precise without the limit: on sm_90a, wgmma adds the products to the accumulator at the
 /// tensor cores' own precision.
-auto fp8_imprecise =
-    tk::jit("fp8_imprecise", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3> a,
-                                tk::ptr<const tk::f8e5m2> b, tk::ptr<const float> init) {
-      auto rm = tk::arange(0, M8)(tk::_, tk::newaxis), cn = tk::arange(0, N8)(tk::newaxis, tk::_);
-      auto rn = tk::arange(0, N8)(tk::_, tk::newaxis);
-      auto rk = tk::arange(0, K8);
-      auto acc = tk::load(init + rm * N8 + cn);
-      tk::for_range(0, KT, [&](tk::i32 t) {
-        auto a_tile = tk::load(a + rm * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_));
-        auto b_tile = tk::trans(tk::load(b + rn * (K8 * KT) + t * K8 + rk(tk::newaxis, tk::_)));
-        acc = tk::dot(a_tile, b_tile, acc);
-      });
-      tk::store(out + rm * N8 + cn, acc);
-    });
+auto fp8_imprecise = fp8_k_loop("fp8_imprecise", {});
 
 TEST_CASE("tk::dot: on sm_90a, fp8 sums into a large accumulator miss without "
           "max_num_imprecise_acc",
