@@ -183,6 +183,7 @@ struct generator {
   std::vector<bound> bounds; // by value id
   std::vector<std::vector<int>> scopes{{}};
   int loops = 0, branches = 0, depth = 0, dots = 0, atomics = 0;
+  bool host_used = false;          // a desc_load reads through the host-made descriptor
   std::vector<std::int64_t> trips; // of the loops around the statement being made
   int budget = 0;
 
@@ -289,8 +290,15 @@ struct generator {
     };
     switch (s.kind) {
     case op::load:
-    case op::desc_load:
       return cap({true, std::max(is_float(t) ? 4.0 : 16.0, std::abs(s.f)), 0});
+    case op::desc_load: {
+      bound b = cap({true, std::max(is_float(t) ? 4.0 : 16.0, std::abs(s.f)), 0});
+      if (s.j[3]) { // NaN padding: judged as any NaN is, never bit for bit
+        b.exact = false;
+        b.special = true;
+      }
+      return b;
+    }
     case op::full:
       return cap({true, std::abs(s.f), 0});
     case op::arange:
@@ -870,7 +878,7 @@ struct generator {
   /// [cols]) at a 16-byte aligned element offset, row stride a multiple of 16 bytes, the block
   /// at any start, before, across or past the tensor's edges (zeros there), the column start
   /// sometimes s0 + a constant, known only at run time; or (rank 2) a gather of rows by index
-  /// from a descriptor of one-row blocks.
+  /// from a descriptor of one-row blocks. Floats are sometimes padded with NaN.
   int desc_load(std::vector<stmt> &out, int which, shape_t shape) {
     const ty t = p.input[which];
     if (t == ty::i1)
@@ -898,7 +906,50 @@ struct generator {
       s.j[1] = uniform(0, 10);
       s.j[2] = s.i[1] + 4;
     }
+    s.j[3] = is_float(t) && chance(0.2);
+    if (shape.size() == 2 && !host_used && chance(0.4))
+      through_host_descriptor(s, shape);
     return add(out, s);
+  }
+
+  /// Makes desc_load `s` (rank 2) load through the kernel's host-made descriptor parameter
+  /// instead of one it makes: of unsigned integers of its type's width, or for NaN padding of
+  /// its type, if a float the parameter can have.
+  void through_host_descriptor(stmt &s, const shape_t &shape) {
+    host_descriptor h;
+    if (s.j[3]) {
+      switch (s.to) {
+      case ty::f16:
+        h.elem = host_elem::f16;
+        break;
+      case ty::bf16:
+        h.elem = host_elem::bf16;
+        break;
+      case ty::f32:
+        h.elem = host_elem::f32;
+        break;
+      case ty::f64:
+        h.elem = host_elem::f64;
+        break;
+      default:
+        return; // fp8 NaN padding: in-kernel descriptors only
+      }
+    } else {
+      const host_elem by_width[] = {host_elem::u8, host_elem::u16, host_elem::u32, host_elem::u32,
+                                    host_elem::u64};
+      h.elem = by_width[std::size_t(bytes_of(s.to) / 2)];
+    }
+    h.which = s.a0;
+    h.offset = s.i[0] * bytes_of(s.to);
+    h.rows = s.i[1];
+    h.cols = s.i[2];
+    h.stride = s.i[3];
+    h.block0 = s.a2 == 1 ? 1 : shape[0];
+    h.block1 = shape[1];
+    h.nan = s.j[3] != 0;
+    p.host = h;
+    s.j[4] = 1;
+    host_used = true;
   }
 
   int full(std::vector<stmt> &out, vtype t) {
@@ -1464,6 +1515,7 @@ struct generator {
         like_v >= 0 && chance(0.6))
       shape = types[std::size_t(like_v)].shape;
     const vtype block{vt, shape};
+    s.type = block;
     const std::int64_t n = block.numel();
     if (n > 1024)
       return -1;
@@ -1482,6 +1534,10 @@ struct generator {
         return -1;
       s.args.push_back(v);
     }
+    // Through a descriptor: the block at any start, elements outside the tensor skipped, each
+    // element of the region hit once per program (and trip).
+    if (!unique && s.a0 <= at_xor && !shape.empty() && chance(0.3))
+      return desc_atomic(out, std::move(s), shape);
     // The mask (for atomic_cas: where the compared value is the one in memory).
     s.j[1] = uniform(0, 2);
     if (s.j[1] == 1) {
@@ -1533,19 +1589,45 @@ struct generator {
       for (std::int64_t k = 0; k < n; ++k)
         hits = std::max(hits, ++count[std::size_t((k * s.i[2] + s.i[3]) % s.i[1])]);
     }
+    // Programs that share addresses need an atomic of the whole GPU (cta's atomicity holds
+    // within one program only).
+    s.a1 = uniform(0, 4);
+    s.a2 = s.i[4] == 0 && p.grid > 1 ? pick(std::vector<int>{0, 2, 3}) : uniform(0, 3);
+    return finish_atomic(out, std::move(s), hits, unique);
+  }
+
+  /// An atomic statement `s` (its kind, type and value chosen) through a tensor descriptor of
+  /// a block of `shape` (relaxed, GPU scope, no mask: as descriptors take them): its region of
+  /// out a tensor of a row stride that is a multiple of 16 bytes, per program or shared.
+  int desc_atomic(std::vector<stmt> &out, stmt s, const shape_t &shape) {
+    const std::int64_t quantum = 16 / bytes_of(s.to);
+    const std::int64_t n1 = shape.back(), n0 = shape.size() == 2 ? shape[0] : 1;
+    s.d[0] = 1;
+    s.d[1] = shape.size() == 2 ? uniform(1, int(2 * n0)) : 1;
+    s.d[2] = uniform(1, int(2 * n1));
+    s.d[5] = (s.d[2] + quantum - 1) / quantum * quantum;
+    s.d[3] = shape.size() == 2 ? uniform(-int(n0) / 2, int(s.d[1])) : 0;
+    s.d[4] = uniform(-int(n1) / 2, int(s.d[2]));
+    s.i[1] = s.d[1] * s.d[5];
+    if (s.i[1] > 4096)
+      return -1;
+    s.i[4] = chance(0.5) ? 0 : s.i[1];
+    s.a1 = 4; // relaxed, GPU scope: neither is named
+    s.a2 = 3;
+    return finish_atomic(out, std::move(s), 1, false);
+  }
+
+  /// Adds atomic statement `s`, whose addresses each see at most `hits` updates from one
+  /// program in one trip: it gets its region and, when its addresses are `unique`, a value.
+  int finish_atomic(std::vector<stmt> &out, stmt s, std::int64_t hits, bool unique) {
     if (s.i[4] == 0)
       hits *= p.grid;
     for (std::int64_t t : trips)
       hits *= t;
     s.j[5] = hits;
-    // Programs that share addresses need an atomic of the whole GPU (cta's atomicity holds
-    // within one program only).
-    s.a1 = uniform(0, 4);
-    s.a2 = s.i[4] == 0 && p.grid > 1 ? pick(std::vector<int>{0, 2, 3}) : uniform(0, 3);
     s.j[3] = p.values++; // the region's result
-    types.push_back(block);
+    types.push_back(vtype{s.to, s.type.shape});
     bounds.push_back({});
-    s.type = block;
     if (!operands_ok(s) || !judgeable(s.to, region_bound(s)))
       return -1;
     ++atomics;

@@ -336,10 +336,23 @@ struct printer {
                              std::to_string(s.a0) + ") + " + std::to_string(s.i[0]);
     const std::string col =
         (s.a1 ? "s0 + " : "") + std::string("std::int32_t(") + std::to_string(s.i[5]) + ")";
+    const std::string pad = s.j[3] ? ", tk::padding::nan" : "";
+    if (s.j[4]) { // through the host-made descriptor hd
+      const bool same = is_float(s.to) && s.j[3];
+      std::string load =
+          s.a2 == 1 ? "hd.gather((tk::arange(0, " + std::to_string(s.type.shape[0]) + ") * " +
+                          std::to_string(s.j[0]) + " + " + std::to_string(s.j[1]) + ") % " +
+                          std::to_string(s.j[2]) + " - 2, " + col + ")"
+                    : "hd.load({std::int32_t(" + std::to_string(s.i[4]) + "), " + col + "})";
+      if (!same)
+        load = "tk::bitcast<" + std::string(cpp_name(s.to)) + ">(" + load + ")";
+      line(depth, "auto " + v(s.id) + " = " + load + ";");
+      return;
+    }
     if (s.type.rank() == 1) {
       line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
-                      std::to_string(s.i[2]) + "}, {1}, {" + std::to_string(s.type.shape[0]) +
-                      "});");
+                      std::to_string(s.i[2]) + "}, {1}, {" + std::to_string(s.type.shape[0]) + "}" +
+                      pad + ");");
       line(depth, "auto " + v(s.id) + " = " + d + ".load({" + col + "});");
       return;
     }
@@ -347,7 +360,7 @@ struct printer {
       line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
                       std::to_string(s.i[1]) + ", " + std::to_string(s.i[2]) + "}, {" +
                       std::to_string(s.i[3]) + ", 1}, {1, " + std::to_string(s.type.shape[1]) +
-                      "});");
+                      "}" + pad + ");");
       line(depth, "auto " + v(s.id) + " = " + d + ".gather((tk::arange(0, " +
                       std::to_string(s.type.shape[0]) + ") * " + std::to_string(s.j[0]) + " + " +
                       std::to_string(s.j[1]) + ") % " + std::to_string(s.j[2]) + " - 2, " + col +
@@ -356,7 +369,7 @@ struct printer {
     }
     line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
                     std::to_string(s.i[1]) + ", " + std::to_string(s.i[2]) + "}, {" +
-                    std::to_string(s.i[3]) + ", 1}, " + shape_list(s.type.shape) + ");");
+                    std::to_string(s.i[3]) + ", 1}, " + shape_list(s.type.shape) + pad + ");");
     line(depth, "auto " + v(s.id) + " = " + d + ".load({std::int32_t(" + std::to_string(s.i[4]) +
                     "), " + col + "});");
   }
@@ -375,6 +388,27 @@ struct printer {
       value = is_float(s.to) ? real(s.f) : literal_of(ty::i32, s.f);
     else
       value = as_value(s.args[next++]);
+    constexpr const char *names[] = {"atomic_add", "atomic_max", "atomic_min",  "atomic_and",
+                                     "atomic_or",  "atomic_xor", "atomic_xchg", "atomic_cas"};
+    if (s.d[0]) {
+      const std::string d = "d" + tag;
+      std::string base = "tk::bitcast<" + t + " *>(out + " + std::to_string(s.i[0]) + ")";
+      if (s.i[4])
+        base += " + pid * " + std::to_string(s.i[4]);
+      if (shape.size() == 1) {
+        line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
+                        std::to_string(s.d[2]) + "}, {1}, " + shape_list(shape) + ");");
+        line(depth, d + "." + names[s.a0] + "({std::int32_t(" + std::to_string(s.d[4]) + ")}, " +
+                        value + ");");
+      } else {
+        line(depth, "auto " + d + " = tk::make_tensor_descriptor(" + base + ", {" +
+                        std::to_string(s.d[1]) + ", " + std::to_string(s.d[2]) + "}, {" +
+                        std::to_string(s.d[5]) + ", 1}, " + shape_list(shape) + ");");
+        line(depth, d + "." + names[s.a0] + "({std::int32_t(" + std::to_string(s.d[3]) +
+                        "), std::int32_t(" + std::to_string(s.d[4]) + ")}, " + value + ");");
+      }
+      return;
+    }
     std::string mask;
     if (s.j[1] == 1)
       mask = v(s.args[next++]);
@@ -398,8 +432,6 @@ struct printer {
       index = "(" + index + ")";
     line(depth, "auto " + ptr + " = tk::bitcast<" + t + " *>(out + " + std::to_string(s.i[0]) +
                     ") + " + index + ";");
-    constexpr const char *names[] = {"atomic_add", "atomic_max", "atomic_min",  "atomic_and",
-                                     "atomic_or",  "atomic_xor", "atomic_xchg", "atomic_cas"};
     constexpr const char *sems[] = {"relaxed", "acquire", "release", "acq_rel"};
     constexpr const char *scopes[] = {"gpu", "cta", "sys"};
     std::string call = std::string("tk::") + names[s.a0] + "(" + ptr + ", ";
@@ -645,10 +677,23 @@ std::string print_cpp(const program &p) {
         << p.num_warps << ", s0 = " << p.s0 << ", s1 = " << p.s1 << ", in0 as "
         << short_name(p.input[0]) << ", in1 as " << short_name(p.input[1]) << ", " << p.input_bytes
         << " bytes each; out " << p.out_bytes << " bytes\n";
+  const host_descriptor &h = p.host;
+  const std::string elem = with_host_elem(h.elem, []<class E>(std::type_identity<E>) {
+    return std::string(std::is_same_v<E, tk::half>       ? "tk::half"
+                       : std::is_same_v<E, tk::bfloat16> ? "tk::bfloat16"
+                       : std::is_same_v<E, float>        ? "float"
+                       : std::is_same_v<E, double>
+                           ? "double"
+                           : "std::uint" + std::to_string(8 * sizeof(E)) + "_t");
+  });
+  pr.os << "// hd: tk::host_tensor_descriptor((const " << elem << " *)(in" << h.which << " + "
+        << h.offset << "), {" << h.rows << ", " << h.cols << "}, {" << h.stride << ", 1}, {"
+        << h.block0 << ", " << h.block1 << "}" << (h.nan ? ", tk::padding::nan" : "") << ")\n";
   pr.os << "auto random_" << p.seed << " = tk::jit(\"random_" << p.seed
         << "\", [](tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,\n"
-        << "                                   tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 "
-           "s1) {\n";
+        << "                                   tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1,\n"
+        << "                                   tk::tensor_descriptor<const " << elem
+        << ", 2> hd) {\n";
   pr.line(0, "auto pid = tk::program_id(0);");
   pr.body(0, p.body);
   for (const result &r : p.results)

@@ -365,10 +365,13 @@ struct stmt {
   int a0 = 0, a1 = 0, a2 = 0;
   std::int64_t i[6] = {}; // load geometry, loop trip count
   std::int64_t j[6] = {}; // atomics
-  double f = 0;           // a literal, `other`, a full's value
-  double g = 0;           // a second literal (clamp's upper bound)
-  ty to = ty::i32;        // cast target, load dtype
-  shape_t to_shape;       // broadcast / reshape target
+  /// An atomic through a tensor descriptor (d[0] = 1) instead of pointers: its region viewed as
+  /// a [d[1], d[2]] tensor (rank 1: [d[2]]) of row stride d[5], the block at (d[3], d[4]).
+  std::int64_t d[6] = {};
+  double f = 0;     // a literal, `other`, a full's value
+  double g = 0;     // a second literal (clamp's upper bound)
+  ty to = ty::i32;  // cast target, load dtype
+  shape_t to_shape; // broadcast / reshape target
   std::vector<stmt> body, else_body;
 };
 
@@ -412,6 +415,44 @@ struct result {
   }
 };
 
+/// The element types a kernel's host-made descriptor parameter may have: unsigned integers of
+/// the loaded type's width (the block bitcast to it after the load) or, for NaN padding, that
+/// float type itself.
+enum class host_elem : std::uint8_t { u8, u16, u32, u64, f16, bf16, f32, f64 };
+
+/// The kernel's last parameter, a `tk::tensor_descriptor<const E, 2>` made on the host for each
+/// launch: input `which` from byte `offset` as a [rows, cols] tensor of row stride `stride`, in
+/// blocks of [block0, block1]. A desc_load with j[4] = 1 loads through it; where none does, it
+/// is a [1, 16] tensor of bytes at in0 that the kernel does not read.
+struct host_descriptor {
+  host_elem elem = host_elem::u8;
+  int which = 0;
+  std::int64_t offset = 0, rows = 1, cols = 16, stride = 16, block0 = 1, block1 = 16;
+  bool nan = false;
+};
+
+/// Calls `f(std::type_identity<E>{})` with the C++ element type of `e`.
+template <class F> decltype(auto) with_host_elem(host_elem e, F &&f) {
+  switch (e) {
+  case host_elem::u8:
+    return f(std::type_identity<std::uint8_t>{});
+  case host_elem::u16:
+    return f(std::type_identity<std::uint16_t>{});
+  case host_elem::u32:
+    return f(std::type_identity<std::uint32_t>{});
+  case host_elem::u64:
+    return f(std::type_identity<std::uint64_t>{});
+  case host_elem::f16:
+    return f(std::type_identity<tk::half>{});
+  case host_elem::bf16:
+    return f(std::type_identity<tk::bfloat16>{});
+  case host_elem::f32:
+    return f(std::type_identity<float>{});
+  default:
+    return f(std::type_identity<double>{});
+  }
+}
+
 struct program {
   std::uint64_t seed = 0;
   int grid = 1; // program instances
@@ -423,6 +464,7 @@ struct program {
   std::int64_t out_bytes = 0;
   int values = 0; // ids 0 .. values-1
   int num_warps = 4;
+  host_descriptor host;
 };
 
 /// A random program from `seed`.
@@ -469,17 +511,37 @@ using dyn =
 /// The variant index of a value of type `t` and rank `rank`.
 constexpr std::size_t dyn_index(ty t, int rank) { return 1 + std::size_t(t) * 3 + rank; }
 
+/// The kernel's host-made descriptor parameter, of one of the host_elem types.
+using host_param = std::variant<
+    tk::tensor_descriptor<const std::uint8_t, 2>, tk::tensor_descriptor<const std::uint16_t, 2>,
+    tk::tensor_descriptor<const std::uint32_t, 2>, tk::tensor_descriptor<const std::uint64_t, 2>,
+    tk::tensor_descriptor<const tk::half, 2>, tk::tensor_descriptor<const tk::bfloat16, 2>,
+    tk::tensor_descriptor<const float, 2>, tk::tensor_descriptor<const double, 2>>;
+
 /// Runs program `p` inside a kernel body (tracing or interpreting).
 void run(const program &p, tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
-         tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1);
+         tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1, const host_param &hd);
 
-/// The kernel that runs a program; `p` must outlive it. Kernels of different programs need
-/// different names (the runtime caches compiled kernels by name and arguments).
-inline auto make_kernel(const program &p) {
-  return tk::jit("random_" + std::to_string(p.seed),
-                 [&p](tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
-                      tk::ptr<std::uint8_t> out, tk::i32 s0,
-                      tk::i32 s1) { run(p, in0, in1, out, s0, s1); });
+/// Calls `f(kernel, make_descriptor)` with the kernel that runs program `p` (`p` must outlive
+/// it) and a function that makes its descriptor argument from the address of input `p.host.which`
+/// (host memory for the interpreter, device memory for the GPU). Kernels of different programs
+/// need different names (the runtime caches compiled kernels by name and arguments).
+template <class F> decltype(auto) with_kernel(const program &p, F &&f) {
+  return with_host_elem(p.host.elem, [&]<class E>(std::type_identity<E>) -> decltype(auto) {
+    auto kernel = tk::jit("random_" + std::to_string(p.seed),
+                          [&p](tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
+                               tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1,
+                               tk::tensor_descriptor<const E, 2> hd) {
+                            run(p, in0, in1, out, s0, s1, host_param(hd));
+                          });
+    auto make_descriptor = [&p](const std::uint8_t *input) {
+      const host_descriptor &h = p.host;
+      return tk::host_tensor_descriptor(reinterpret_cast<const E *>(input + h.offset),
+                                        {h.rows, h.cols}, {h.stride, 1}, {h.block0, h.block1},
+                                        h.nan ? tk::padding::nan : tk::padding::zero);
+    };
+    return f(kernel, make_descriptor);
+  });
 }
 
 } // namespace tk_random

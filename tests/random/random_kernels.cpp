@@ -74,7 +74,10 @@ void write_bytes(const fs::path &path, const std::vector<std::uint8_t> &bytes) {
 /// The kernel's IR, traced with host pointers (only their type and alignment count).
 std::string trace(const program &p) {
   std::vector<std::uint8_t> in0(16), in1(16), out(16);
-  return tk_random::make_kernel(p).ir(in0.data(), in1.data(), out.data(), p.s0, p.s1);
+  return tk_random::with_kernel(p, [&](const auto &kernel, const auto &make_descriptor) {
+    return kernel.ir(in0.data(), in1.data(), out.data(), p.s0, p.s1,
+                     make_descriptor(p.host.which == 0 ? in0.data() : in1.data()));
+  });
 }
 
 /// A reproducer directory for kernel `p`, with its C++ and (when it traces) IR.
@@ -125,10 +128,12 @@ std::string interpret(const program &p) {
   std::vector<std::uint8_t> in0 = tk_random::make_input(p, 0), in1 = tk_random::make_input(p, 1);
   std::vector<std::uint8_t> out = tk_random::make_output(p);
   try {
-    tk_random::make_kernel(p).launch(
-        tk::grid(p.grid),
-        {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::interpreter}, in0,
-        in1, out, p.s0, p.s1);
+    tk_random::with_kernel(p, [&](const auto &kernel, const auto &make_descriptor) {
+      kernel.launch(
+          tk::grid(p.grid),
+          {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::interpreter}, in0,
+          in1, out, p.s0, p.s1, make_descriptor((p.host.which == 0 ? in0 : in1).data()));
+    });
   } catch (const std::exception &e) {
     return std::string("the interpreter failed: ") + e.what();
   }
@@ -138,28 +143,32 @@ std::string interpret(const program &p) {
 /// Runs kernel `p` on the interpreter and the GPU: "" or what differed.
 std::string run_both(const program &p, std::vector<std::uint8_t> &expected,
                      std::vector<std::uint8_t> &actual) {
-  const auto kernel = tk_random::make_kernel(p);
   std::vector<std::uint8_t> in0 = tk_random::make_input(p, 0), in1 = tk_random::make_input(p, 1);
   expected = tk_random::make_output(p);
   actual = expected;
-  try {
-    kernel.launch(
-        tk::grid(p.grid),
-        {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::interpreter}, in0,
-        in1, expected, p.s0, p.s1);
-  } catch (const std::exception &e) {
-    return std::string("the interpreter failed: ") + e.what();
-  }
-  try {
-    tk::device_buffer<std::uint8_t> d0(in0), d1(in1), dout(actual);
-    kernel.launch(tk::grid(p.grid),
-                  {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::gpu}, d0,
-                  d1, dout, p.s0, p.s1);
-    actual = dout.to_host();
-  } catch (const std::exception &e) {
-    return std::string("the GPU launch failed: ") + e.what();
-  }
-  return tk_random::compare(p, expected, actual);
+  return tk_random::with_kernel(
+      p, [&](const auto &kernel, const auto &make_descriptor) -> std::string {
+        try {
+          kernel.launch(
+              tk::grid(p.grid),
+              {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::interpreter},
+              in0, in1, expected, p.s0, p.s1,
+              make_descriptor((p.host.which == 0 ? in0 : in1).data()));
+        } catch (const std::exception &e) {
+          return std::string("the interpreter failed: ") + e.what();
+        }
+        try {
+          tk::device_buffer<std::uint8_t> d0(in0), d1(in1), dout(actual);
+          kernel.launch(tk::grid(p.grid),
+                        {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::gpu},
+                        d0, d1, dout, p.s0, p.s1,
+                        make_descriptor((p.host.which == 0 ? d0 : d1).data()));
+          actual = dout.to_host();
+        } catch (const std::exception &e) {
+          return std::string("the GPU launch failed: ") + e.what();
+        }
+        return tk_random::compare(p, expected, actual);
+      });
 }
 
 // -- Reduction ---------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 /// function the printed C++ (print.cpp) names, so that what runs is what the reproducer shows.
 #include "program.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -104,6 +105,7 @@ struct runner {
   tk::ptr<std::uint8_t> in[2];
   tk::ptr<std::uint8_t> out;
   tk::i32 s0, s1, pid;
+  const host_param &hd;     // the kernel's host-made descriptor
   std::vector<tk::i32> ivs; // the induction variables of the loops being run
 
   dyn &at(int id) { return env[std::size_t(id)]; }
@@ -193,21 +195,54 @@ struct runner {
     tk::i32 col = tk::full<std::int32_t>(std::int32_t(s.i[5]));
     if (s.a1)
       col = s0 + std::int32_t(s.i[5]);
+    const tk::padding pad = s.j[3] ? tk::padding::nan : tk::padding::zero;
+    if constexpr (R == 2) {
+      if (s.j[4])
+        return host_desc_load<T>(s, col);
+    }
     if constexpr (R == 1) {
-      auto d = tk::make_tensor_descriptor(base, {s.i[2]}, {1}, {s.type.shape[0]});
+      auto d = tk::make_tensor_descriptor(base, {s.i[2]}, {1}, {s.type.shape[0]}, pad);
       set(s, d.load({col}));
     } else if (s.a2 == 1) {
       auto d = tk::make_tensor_descriptor(base, {s.i[1], s.i[2]}, {s.i[3], 1},
-                                          {std::int64_t(1), s.type.shape[1]});
+                                          {std::int64_t(1), s.type.shape[1]}, pad);
       auto rows = (tk::arange(0, s.type.shape[0]) * std::int32_t(s.j[0]) + std::int32_t(s.j[1])) %
                       std::int32_t(s.j[2]) -
                   2;
       set(s, d.gather(rows, col));
     } else {
       auto d = tk::make_tensor_descriptor(base, {s.i[1], s.i[2]}, {s.i[3], 1},
-                                          {s.type.shape[0], s.type.shape[1]});
+                                          {s.type.shape[0], s.type.shape[1]}, pad);
       set(s, d.load({std::int32_t(s.i[4]), col}));
     }
+  }
+
+  /// desc_load `s` through the kernel's host-made descriptor (program::host): its blocks of
+  /// unsigned integers T's width bitcast to T, or of T itself.
+  template <class T> void host_desc_load(const stmt &s, const tk::i32 &col) {
+    std::visit(
+        [&]<class E>(const tk::tensor_descriptor<const E, 2> &d) {
+          if constexpr (sizeof(E) != sizeof(T)) {
+            fail("a host descriptor of another width than its load's type");
+          } else {
+            auto as_t = [](const auto &x) {
+              if constexpr (std::is_same_v<E, T>)
+                return x;
+              else
+                return tk::bitcast<T>(x);
+            };
+            if (s.a2 == 1) {
+              auto rows =
+                  (tk::arange(0, s.type.shape[0]) * std::int32_t(s.j[0]) + std::int32_t(s.j[1])) %
+                      std::int32_t(s.j[2]) -
+                  2;
+              set(s, as_t(d.gather(rows, col)));
+            } else {
+              set(s, as_t(d.load({std::int32_t(s.i[4]), col})));
+            }
+          }
+        },
+        hd);
   }
 
   template <class T> void full(const stmt &s) {
@@ -820,6 +855,38 @@ struct runner {
     fail("an atomic of kind " + std::to_string(s.a0) + " on " + short_name(s.to));
   }
 
+  /// The atomic `s.a0` through descriptor `d` on the block at `start`.
+  template <class P, class D, class S, class A>
+  void desc_atomic_call(const stmt &s, const D &d, const S &start, const A &value) {
+    constexpr bool integer = std::is_integral_v<P>;
+    constexpr bool wide = integer || std::is_same_v<P, float> || std::is_same_v<P, double>;
+    switch (s.a0) {
+    case at_add:
+      return d.atomic_add(start, value);
+    case at_max:
+      if constexpr (wide)
+        return d.atomic_max(start, value);
+      break;
+    case at_min:
+      if constexpr (wide)
+        return d.atomic_min(start, value);
+      break;
+    case at_and:
+      if constexpr (integer)
+        return d.atomic_and(start, value);
+      break;
+    case at_or:
+      if constexpr (integer)
+        return d.atomic_or(start, value);
+      break;
+    case at_xor:
+      if constexpr (integer)
+        return d.atomic_xor(start, value);
+      break;
+    }
+    fail("a descriptor atomic of kind " + std::to_string(s.a0) + " on " + short_name(s.to));
+  }
+
   /// An atomic statement on pointee P (u64: values V = i64, bitcast) over a block of rank R.
   template <class P, class V, int R> void atomic_rank(const stmt &s) {
     const std::int64_t n0 = R > 0 ? s.type.shape[0] : 1, n1 = R > 1 ? s.type.shape[1] : 1;
@@ -870,6 +937,21 @@ struct runner {
         return f(region + index, q);
       }
     };
+    if constexpr (R > 0) {
+      if (s.d[0]) {
+        auto base = s.i[4] ? region + pid * std::int32_t(s.i[4]) : region;
+        return with_value([&](const auto &value) {
+          if constexpr (R == 1) {
+            auto d = tk::make_tensor_descriptor(base, {s.d[2]}, {1}, {n0});
+            desc_atomic_call<P>(s, d, std::array<tk::index, 1>{std::int32_t(s.d[4])}, value);
+          } else {
+            auto d = tk::make_tensor_descriptor(base, {s.d[1], s.d[2]}, {s.d[5], 1}, {n0, n1});
+            desc_atomic_call<P>(
+                s, d, std::array<tk::index, 2>{std::int32_t(s.d[3]), std::int32_t(s.d[4])}, value);
+          }
+        });
+      }
+    }
     with_pointers([&](const auto &ptr, const auto &...q) {
       with_value([&](const auto &value) {
         if (s.a0 == at_cas) {
@@ -1103,9 +1185,10 @@ struct runner {
 } // namespace
 
 void run(const program &p, tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1,
-         tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1) {
-  runner r{p, std::vector<dyn>(std::size_t(p.values)), {in0, in1}, out, s0, s1, tk::program_id(0),
-           {}};
+         tk::ptr<std::uint8_t> out, tk::i32 s0, tk::i32 s1, const host_param &hd) {
+  runner r{
+      p, std::vector<dyn>(std::size_t(p.values)), {in0, in1}, out, s0, s1, tk::program_id(0), hd,
+      {}};
   r.exec(p.body);
   for (const result &res : p.results)
     r.store(res);
