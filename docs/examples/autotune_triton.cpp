@@ -1,10 +1,12 @@
 /// @file autotune_triton.cpp
 /// The examples of docs/autotune.md on Triton's autotuner options: tk::heuristics (alone and
-/// inside tk::autotune), prune_configs_by, reset_to_zero and restore_value, a config's pre_hook
-/// and use_cuda_graph; run on the interpreter, where a custom bench stands in for the timing.
+/// inside tk::autotune), prune_configs_by, reset_to_zero and restore_value, a config's pre_hook,
+/// use_cuda_graph and host-made descriptors whose block shape follows the config; run on the
+/// interpreter, where a custom bench stands in for the timing.
 #include "doc_examples.hpp"
 
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -47,7 +49,40 @@ auto accumulate = tk::jit("accumulate", [](tk::ptr<float> out, tk::ptr<const flo
   tk::atomic_add(out, tk::sum(tk::load(in + offs, offs < n, 0.f), 0));
 });
 
+// [snippet:descriptor_kernel]
+// y = 2 x over host-made descriptors; the tile is a constant for the grid and the offsets, and
+// the descriptors' block shape, which each config sets.
+auto twice =
+    tk::jit("twice", [](tk::tensor_descriptor<float, 2> y, tk::tensor_descriptor<const float, 2> x,
+                        tk::constant<int> BM, tk::constant<int> BN) {
+      auto i = tk::program_id(0) * BM, j = tk::program_id(1) * BN;
+      y.store({i, j}, x.load({i, j}) * 2.0f);
+    });
+// [/snippet]
+
 } // namespace
+
+DOC_EXAMPLE("autotune_triton.descriptors") {
+  const int M = 100, N = 72;
+  std::vector<float> x(M * N, 1.f), y(M * N);
+  // [snippet:descriptor_launch]
+  auto tuned =
+      tk::autotune(twice, {.configs = {{{{"BM", 32}, {"BN", 64}}}, {{{"BM", 64}, {"BN", 32}}}},
+                           .bench = [](const tk::config &, auto launch) {
+                             launch();
+                             return 1.0;
+                           }});
+  // Block dimensions as tk::tuned placeholders: each config gives them its BM and BN (Triton
+  // sets desc.block_shape in a pre_hook for this).
+  const tk::tuned<int> BM("BM"), BN("BN");
+  const tk::host_tensor_descriptor xd(std::as_const(x), {M, N}, {N, 1}, {BM, BN});
+  const tk::host_tensor_descriptor yd(y, {M, N}, {N, 1}, {BM, BN});
+  tuned.launch([&](int bm, int bn) { return tk::grid(tk::cdiv(M, bm), tk::cdiv(N, bn)); },
+               {.backend = tk::backend::interpreter}, yd, xd, BM, BN);
+  // [/snippet]
+  for (float v : y)
+    doc::check(v == 2.f, "y = 2 x");
+}
 
 DOC_EXAMPLE("autotune_triton.heuristics") {
   const int rows = 4, K = 100;

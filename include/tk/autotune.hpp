@@ -453,9 +453,29 @@ template <class A> auto key_argument(const A &a) {
     return a;
 }
 
+/// Whether `A` is a tk::host_tensor_descriptor.
+template <class A> inline constexpr bool is_host_descriptor = host_descriptor_arg<A>::rank != 0;
+
+/// A host descriptor's word in a tuning key: its launch arguments' specialization words (`value`
+/// false) or values (a key argument), a tk::tuned block dimension counting as 0, mixed.
+template <class D> std::uint64_t descriptor_word(const D &d, std::size_t index, bool value) {
+  std::array<launch_argument, 2 * D::rank + 1> parts;
+  d.describe_parts(parts.data(), index);
+  std::uint64_t word = 0xcbf29ce484222325; // FNV-1a over the words
+  for (const launch_argument &a : parts) {
+    word ^= value ? std::uint64_t(a.i) ^ a.bits : specialization_word(a);
+    word *= 0x100000001b3;
+  }
+  return word;
+}
+
 /// Launch argument `a` as a tk::launch_view shows it; a placeholder without its value yet.
 template <class A> launch_value view_value(const A &a) {
-  if constexpr (is_placeholder<A>) {
+  if constexpr (is_host_descriptor<A>) {
+    launch_value r;
+    r.label = "tk::host_tensor_descriptor";
+    return r;
+  } else if constexpr (is_placeholder<A>) {
     launch_value r;
     r.name = a.name;
     r.placeholder = is_tuned<A> ? "tk::tuned" : "tk::heuristic";
@@ -564,10 +584,8 @@ template <class A> std::uint64_t value_word(const A &a) {
   }
 }
 
-/// "1000", "0.5", "0x7f00..." for the tuning table.
-template <class A> std::string describe_value(const A &a) {
-  const auto v = unwrap_constant(a);
-  using V = std::remove_cvref_t<decltype(v)>;
+/// describe_value of a number, a bool, an enum or a pointer.
+template <class V> std::string describe_number(const V &v) {
   if constexpr (std::is_pointer_v<V>) {
     char text[32];
     std::snprintf(text, sizeof text, "%p", static_cast<const void *>(v));
@@ -580,6 +598,18 @@ template <class A> std::string describe_value(const A &a) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", double(v));
     return text;
+  }
+}
+
+/// "1000", "0.5", "0x7f00...", "a descriptor of [4096, 4096]" for the tuning table.
+template <class A> std::string describe_value(const A &a) {
+  if constexpr (is_host_descriptor<A>) {
+    std::string shape;
+    for (std::int64_t n : a.shape())
+      shape += (shape.empty() ? "" : ", ") + std::to_string(n);
+    return "a descriptor of [" + shape + "]";
+  } else {
+    return describe_number(unwrap_constant(a));
   }
 }
 
@@ -688,16 +718,8 @@ public:
   template <class G, class... A>
   void launch(const G &g, const launch_options &options, A &&...args) const {
     static_assert(sizeof...(A) <= 64, "tk::autotune: at most 64 launch arguments");
-    constexpr bool no_descriptor =
-        (... && (detail::host_descriptor_arg<std::remove_cvref_t<A>>::rank == 0));
-    static_assert(no_descriptor,
-                  "tk::autotune: tk::host_tensor_descriptor arguments cannot be tuned over yet "
-                  "(their block shape would have to follow the config); make the descriptor in the "
-                  "kernel with tk::make_tensor_descriptor, or launch the kernel itself");
     using Params = typename detail::kernel_params<F, detail::substituted<A>...>::type;
-    if constexpr (!no_descriptor)
-      return;
-    else if constexpr (std::tuple_size_v<Params> != sizeof...(A))
+    if constexpr (std::tuple_size_v<Params> != sizeof...(A))
       // kernel::launch reports the wrong argument count.
       kernel_.launch(g, options, detail::substitute(args, 0)...);
     else
@@ -813,15 +835,42 @@ private:
         on_device.emplace(driver, key.context, where);
       key.target_arch = detail::arch_word(detail::requested_target_arch(options.target_arch).name);
     }
-    key.words = {
-        (is_key(I) ? detail::value_word(detail::key_argument(args))
-         : detail::is_placeholder<std::remove_cv_t<A>>
-             ? 0
-             : detail::specialization_word(detail::describe<std::tuple_element_t<I, Params>>(
-                   detail::key_argument(args), I, where)))...};
+    key.words = {key_word<std::tuple_element_t<I, Params>>(args, I, where)...};
     const detail::tuning_choice<N> &choice = cache.get(
         key, [&] { return tune<Params>(g, options, interpret, key, where, seq, args...); });
     run(choice.chosen, choice.values, g, options, nullptr, seq, args...);
+  }
+
+  /// Launch argument `a`'s word in the tuning key (of parameter type `P`): a key argument's
+  /// value bits, else what the kernel specializes on; 0 for a placeholder.
+  template <class P, class A>
+  std::uint64_t key_word(const A &a, std::size_t index, std::source_location where) const {
+    if constexpr (detail::is_host_descriptor<A>)
+      return detail::descriptor_word(a, index, is_key(index));
+    else if constexpr (detail::is_placeholder<A>)
+      return 0;
+    else if (is_key(index))
+      return detail::value_word(detail::key_argument(a));
+    else
+      return detail::specialization_word(
+          detail::describe<P>(detail::key_argument(a), index, where));
+  }
+
+  /// Launch argument `a` as config `c` passes it to the kernel: a placeholder as the constant
+  /// `bits` holds, a host descriptor with its tk::tuned block dimensions set, else `a` itself.
+  template <class A> decltype(auto) argument(const config &c, A &a, std::int64_t bits) const {
+    if constexpr (detail::is_host_descriptor<std::remove_cv_t<A>>) {
+      if (!a.has_tuned_block())
+        return std::remove_cv_t<A>(a);
+      std::array<std::int64_t, A::rank> block{};
+      for (std::size_t d = 0; d < A::rank; ++d)
+        for (const auto &[name, value] : c.constants)
+          if (!a.tuned_dimension(d).empty() && name == a.tuned_dimension(d))
+            block[d] = value;
+      return a.with_tuned_block(block);
+    } else {
+      return detail::substitute(a, bits);
+    }
   }
 
   /// What a launch around which tuning zeroes and restores memory needs.
@@ -914,7 +963,7 @@ private:
     if (c.pre_hook)
       c.pre_hook(launch_view(view, &c, kernel_.name()));
     if (!memory) {
-      kernel_.launch(g, o, detail::substitute(args, values[I])...);
+      kernel_.launch(g, o, argument(c, args, values[I])...);
       return;
     }
     const auto s = static_cast<detail::cu::stream>(options.stream);
@@ -924,7 +973,7 @@ private:
     if (options_.pre_hook)
       options_.pre_hook(c);
     try {
-      kernel_.launch(g, o, detail::substitute(args, values[I])...);
+      kernel_.launch(g, o, argument(c, args, values[I])...);
     } catch (...) {
       for (std::size_t r = 0; r < memory->restores.size(); ++r)
         detail::restore_memory(memory->restores[r], memory->saved[r], s, where);
@@ -940,7 +989,7 @@ private:
   std::string ir_of(const config &c, std::index_sequence<I...> seq, A &...args) const {
     std::array<detail::launch_value, sizeof...(A)> view;
     const auto values = resolve(c, values_of(c, 0, seq, args...), view, seq, args...);
-    return kernel_.ir(detail::substitute(args, values[I])...);
+    return kernel_.ir(argument(c, args, values[I])...);
   }
 
   /// Each tk::tuned placeholder's value in config `c` (number `index`); errors name a
@@ -970,6 +1019,10 @@ private:
             detail::fail(a.loc, "tk::autotune config ", c, " of kernel '", kernel_.name(), "' (",
                          cfg.describe(), ") gives no value for tk::tuned(\"", a.name,
                          "\"), launch argument ", i);
+          } else if constexpr (detail::is_host_descriptor<std::remove_cvref_t<decltype(a)>>) {
+            for (std::size_t d = 0; d < a.rank; ++d)
+              if (const std::string_view name = a.tuned_dimension(d); !name.empty())
+                tuned_block(cfg, c, name, d, a.tuned_location(d), i, names, used);
           }
         }(I, args),
         ...);
@@ -980,6 +1033,28 @@ private:
                      "\", which no tk::tuned argument of this launch names (",
                      names.empty() ? std::string("it has none") : "they are " + names, ")");
     return values;
+  }
+
+  /// Checks that config `cfg` (number `c`) gives tk::tuned(`name`), block dimension `d` of the
+  /// host descriptor passed as launch argument `i`, a value, and marks that constant used.
+  void tuned_block(const config &cfg, std::size_t c, std::string_view name, std::size_t d,
+                   std::source_location at, std::size_t i, std::string &names,
+                   std::vector<bool> &used) const {
+    if (heuristics_only_)
+      detail::fail(at, "tk::tuned(\"", name, "\"), block dimension ", d,
+                   " of the tk::host_tensor_descriptor passed as launch argument ", i, ": kernel '",
+                   kernel_.name(),
+                   "' is launched through tk::heuristics alone, and only a tk::autotune config "
+                   "gives a tk::tuned value");
+    names += (names.empty() ? "\"" : ", \"") + std::string(name) + "\"";
+    for (std::size_t j = 0; j < cfg.constants.size(); ++j)
+      if (cfg.constants[j].first == name) {
+        used[j] = true;
+        return;
+      }
+    detail::fail(at, "tk::autotune config ", c, " of kernel '", kernel_.name(), "' (",
+                 cfg.describe(), ") gives no value for tk::tuned(\"", name, "\"), block dimension ",
+                 d, " of the tk::host_tensor_descriptor passed as launch argument ", i);
   }
 
   /// The configs worth timing: early_config_prune's, then the perf model's top_k.

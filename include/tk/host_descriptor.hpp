@@ -25,34 +25,55 @@
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
+#include <string_view>
 #include <type_traits>
 
 namespace tk {
 
+template <class T> struct tuned;
+
 namespace detail {
 
 /// A size, stride or block dimension of a host descriptor: any C++ integer (so that `{M, K}`
-/// takes `std::size_t` and `int` alike), checked when the descriptor is made.
+/// takes `std::size_t` and `int` alike), checked when the descriptor is made; or, for a block
+/// dimension, a `tk::tuned` placeholder that each tk::autotune config gives a value.
 struct host_extent {
   std::int64_t value = 0;
-  bool fits = true; ///< false for an unsigned value above INT64_MAX
+  bool fits = true;          ///< false for an unsigned value above INT64_MAX
+  std::string_view tuned{};  ///< a tk::tuned placeholder's name, else empty
+  std::source_location at{}; ///< where that placeholder was written
 
+  host_extent() = default;
   template <class I>
     requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
   host_extent(I i) // NOLINT(google-explicit-constructor)
       : value(std::int64_t(i)), fits(!(std::is_unsigned_v<I> && i > I(INT64_MAX))) {}
+
+  template <class I>
+    requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+  host_extent(const tk::tuned<I> &t) // NOLINT(google-explicit-constructor)
+      : tuned(t.name), at(t.loc) {}
 };
 
 /// Checks a host descriptor's parts against the rules tk::make_tensor_descriptor's (and TMA's):
 /// a non-null base aligned to 16 bytes, sizes from 1 to 2^31 - 1, strides positive multiples of
-/// 16 bytes below 2^31 elements with the last 1, block dimensions powers of two, `nan` padding
-/// on floats only. Errors name `loc`, where the descriptor was made.
+/// 16 bytes below 2^31 elements with the last 1, block dimensions powers of two (those that are
+/// tk::tuned placeholders once a config gives them values), `nan` padding on floats only.
+/// Errors name `loc`, where the descriptor was made.
 TK_DECL void check_host_descriptor(std::uint64_t base, elem_type element, std::size_t rank,
                                    const host_extent *shape, const host_extent *strides,
                                    const host_extent *block, padding pad, loc_t loc);
 
+/// Checks a host descriptor's block shape (no tk::tuned placeholder left in it): powers of two
+/// a block may have. Errors name `loc`, where the descriptor was made.
+TK_DECL void check_descriptor_block(std::size_t rank, const host_extent *block, loc_t loc);
+
+/// The error for a host descriptor launched with block dimension `d` still the tk::tuned
+/// placeholder `name` (outside tk::autotune).
+[[noreturn]] TK_DECL void untuned_descriptor_block(std::size_t d, std::string_view name, loc_t loc);
+
 /// The constant part of a host descriptor: log2 of each block dimension, a byte each from the
-/// lowest, then the padding at bit 40.
+/// lowest, then the padding at bit 40 (a tk::tuned dimension counts as 0).
 TK_DECL std::uint64_t pack_descriptor_block(std::size_t rank, const host_extent *block,
                                             padding pad);
 
@@ -69,6 +90,10 @@ TK_DECL std::uint64_t pack_descriptor_block(std::size_t rank, const host_extent 
 /// multiples of 16 bytes; sizes and strides fit in 32 bits. Each is checked where the
 /// descriptor is made. The descriptor holds the base as a pointer: the memory must outlive the
 /// launches it is passed to.
+///
+/// A block dimension may be a `tk::tuned<int>("BLOCK_M")` placeholder: a tk::autotune launch
+/// gives it each config's value, as Triton's autotuned kernels set `block_shape` in a pre_hook.
+/// Such a descriptor can only be passed to tk::autotune.
 template <class T, std::size_t R> class host_tensor_descriptor {
   static_assert(R >= 1 && R <= 5, "tk::host_tensor_descriptor: tensors of 1 to 5 dimensions");
 
@@ -98,12 +123,50 @@ public:
   T *base() const { return reinterpret_cast<T *>(std::uintptr_t(base_.i)); }
   const std::array<std::int64_t, R> &shape() const { return shape_; }
   const std::array<std::int64_t, R> &strides() const { return strides_; }
+  /// The block shape; 0 for a dimension that is a tk::tuned placeholder.
   const std::array<std::int64_t, R> &block_shape() const { return block_; }
   padding padding_option() const { return pad_; }
+
+  /// The name of the tk::tuned placeholder block dimension `d` is, or "".
+  std::string_view tuned_dimension(std::size_t d) const { return tuned_[d].tuned; }
+  /// Where that placeholder was written.
+  std::source_location tuned_location(std::size_t d) const { return tuned_[d].at; }
+  /// Whether any block dimension is a tk::tuned placeholder.
+  bool has_tuned_block() const {
+    for (const detail::host_extent &e : tuned_)
+      if (!e.tuned.empty())
+        return true;
+    return false;
+  }
+
+  /// This descriptor with its tk::tuned block dimensions set to `values[d]` (the others keep
+  /// theirs), checked as where it was made.
+  host_tensor_descriptor with_tuned_block(const std::array<std::int64_t, R> &values) const {
+    host_tensor_descriptor out = *this;
+    detail::host_extent block[R] = {};
+    for (std::size_t d = 0; d < R; ++d) {
+      block[d] =
+          tuned_[d].tuned.empty() ? detail::host_extent(block_[d]) : detail::host_extent(values[d]);
+      out.block_[d] = block[d].value;
+      out.tuned_[d] = {};
+    }
+    detail::check_descriptor_block(R, block, made_);
+    out.block_bits_ = detail::pack_descriptor_block(R, block, pad_);
+    return out;
+  }
 
   /// The descriptor as the launch arguments of parameter `parameter` (detail::param_arity): the
   /// base, the sizes, the strides before the last and the block constant.
   void describe(detail::launch_argument *out, std::size_t parameter) const {
+    for (std::size_t d = 0; d < R; ++d)
+      if (!tuned_[d].tuned.empty())
+        detail::untuned_descriptor_block(d, tuned_[d].tuned, made_);
+    describe_parts(out, parameter);
+  }
+
+  /// The launch arguments as describe() makes them, a tk::tuned block dimension as 0 in the
+  /// block constant (for a tuning key, before a config gives it a value).
+  void describe_parts(detail::launch_argument *out, std::size_t parameter) const {
     out[0] = base_;
     for (std::size_t d = 0; d < R; ++d) {
       out[1 + d] =
@@ -136,12 +199,15 @@ private:
       shape_[d] = shape[d].value;
       strides_[d] = strides[d].value;
       block_[d] = block_shape[d].value;
+      if (!block_shape[d].tuned.empty())
+        tuned_[d] = block_shape[d];
     }
     block_bits_ = detail::pack_descriptor_block(R, block_shape, pad);
   }
 
   detail::launch_argument base_;
   std::array<std::int64_t, R> shape_{}, strides_{}, block_{};
+  std::array<detail::host_extent, R> tuned_{}; ///< the tk::tuned block dimensions
   std::uint64_t block_bits_ = 0;
   padding pad_ = padding::zero;
   std::source_location made_;

@@ -9,8 +9,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -425,11 +427,11 @@ TEST_CASE("host tensor descriptors: launch arguments read and write as descripto
     }
 }
 
-TEST_CASE("host tensor descriptors: a pipelined matmul over three descriptors",
-          "[interpreter][numerics][descriptor][dot]") {
-  TK_TEST_RANDOM(gen);
-  // Edges in M, N and K; small integers, so that the f32 sums are exact in any order.
-  const int M = 200, N = 136, K = 168;
+/// A (M x K) and B (K x N) of small integers in f16 and their product, exact in f32 whatever the
+/// order of the sums.
+template <class Gen>
+std::tuple<std::vector<tk::half>, std::vector<tk::half>, std::vector<float>>
+small_integer_product(Gen &gen, int M, int N, int K) {
   std::vector<tk::half> a(std::size_t(M) * K), b(std::size_t(K) * N);
   std::uniform_int_distribution<int> small(-3, 3);
   for (auto &x : a)
@@ -442,6 +444,14 @@ TEST_CASE("host tensor descriptors: a pipelined matmul over three descriptors",
       for (int n = 0; n < N; ++n)
         want[std::size_t(m * N + n)] +=
             float(a[std::size_t(m * K + k)]) * float(b[std::size_t(k * N + n)]);
+  return {std::move(a), std::move(b), std::move(want)};
+}
+
+TEST_CASE("host tensor descriptors: a pipelined matmul over three descriptors",
+          "[interpreter][numerics][descriptor][dot]") {
+  TK_TEST_RANDOM(gen);
+  const int M = 200, N = 136, K = 168;
+  const auto [a, b, want] = small_integer_product(gen, M, N, K);
   std::vector<float> c(want.size(), -7.0f);
   tk_test::run_with({.num_warps = 4, .num_stages = 3}, matmul_host,
                     tk::grid(tk::cdiv(M, 64), tk::cdiv(N, 64)),
@@ -615,5 +625,151 @@ TEST_CASE("tensor descriptors: gather and scatter rows by index",
     CHECK(ir.find("<{nan_padding}> : (!tk.tensordesc<tensor<1x16xf32>>, tensor<16xi32>, i32) -> "
                   "tensor<16x16xf32>") != std::string::npos);
     CHECK(ir.find("\"tk.descriptor_scatter\"") != std::string::npos);
+  }
+}
+
+/// The matmul over host descriptors with its tile as constants, for tk::autotune: the grid and
+/// the offsets use BM, BN and BK, the loads and stores the descriptors' block shapes, which the
+/// config sets through tk::tuned block dimensions (what Triton's autotuned TensorDescriptor
+/// kernels do in a pre_hook). Were the two to differ, the product would be wrong.
+auto matmul_host_tiles =
+    tk::jit("descriptor_matmul_host_tiles",
+            [](tk::tensor_descriptor<float, 2> c, tk::tensor_descriptor<const tk::half, 2> a,
+               tk::tensor_descriptor<const tk::half, 2> b, tk::i32 K, tk::constant<int> BM,
+               tk::constant<int> BN, tk::constant<int> BK) {
+              auto m0 = tk::program_id(0) * BM, n0 = tk::program_id(1) * BN;
+              auto acc = tk::zeros<float>({int(a.block_shape()[0]), int(b.block_shape()[1])});
+              tk::for_range(0, tk::cdiv(K, BK), [&](tk::i32 k) {
+                acc = tk::dot(a.load({m0, k * BK}), b.load({k * BK, n0}), acc);
+              });
+              c.store({m0, n0}, acc);
+            });
+
+TEST_CASE("host tensor descriptors: tk::autotune sets tk::tuned block dimensions per config",
+          "[interpreter][numerics][descriptor][autotune]") {
+  TK_TEST_RANDOM(gen);
+  const int M = 200, N = 136, K = 168;
+  const auto [a, b, want] = small_integer_product(gen, M, N, K);
+
+  tk::autotune_options options{.configs = {{{{"BM", 64}, {"BN", 64}, {"BK", 32}}, 4, 3},
+                                           {{{"BM", 128}, {"BN", 64}, {"BK", 64}}, 4, 3},
+                                           {{{"BM", 32}, {"BN", 32}, {"BK", 16}}, 4, 2}},
+                               .key = {3}};
+  // The interpreter tunes with a bench that makes the second config the fastest; the GPU times
+  // every config with CUDA events.
+  std::vector<int> benched;
+  if constexpr (!tk_test::on_gpu)
+    options.bench = [&](const tk::config &c, const std::function<void()> &launch) {
+      launch();
+      benched.push_back(int(c.constants[0].second));
+      return c.constants[0].second == 128 ? 1.0 : 2.0;
+    };
+  const auto tuned = tk::autotune(matmul_host_tiles, options);
+  int seen_bm = 0;
+  const auto grid = [&](int BM, int BN, int) {
+    seen_bm = BM;
+    return tk::grid(tk::cdiv(M, BM), tk::cdiv(N, BN));
+  };
+  const tk::tuned<int> BM("BM"), BN("BN"), BK("BK");
+  std::vector<float> c(want.size(), -7.0f);
+  if constexpr (tk_test::on_gpu) {
+    tk::device_buffer<tk::half> da(a), db(b);
+    tk::device_buffer<float> dc(c);
+    const tk::host_tensor_descriptor ha(std::as_const(da), {M, K}, {K, 1}, {BM, BK});
+    const tk::host_tensor_descriptor hb(std::as_const(db), {K, N}, {N, 1}, {BK, BN});
+    const tk::host_tensor_descriptor hc(dc, {M, N}, {N, 1}, {BM, BN});
+    tuned.launch(grid, hc, ha, hb, K, BM, BN, BK);
+    c = dc.to_host();
+    INFO("the launch after tuning ran BM = " << seen_bm);
+    TK_CHECK_EQUAL(c, want);
+  } else {
+    const tk::host_tensor_descriptor ha(std::as_const(a), {M, K}, {K, 1}, {BM, BK});
+    const tk::host_tensor_descriptor hb(std::as_const(b), {K, N}, {N, 1}, {BK, BN});
+    const tk::host_tensor_descriptor hc(c, {M, N}, {N, 1}, {BM, BN});
+    CHECK(ha.tuned_dimension(0) == "BM");
+    CHECK(ha.block_shape() == std::array<std::int64_t, 2>{0, 0});
+    tuned.launch(grid, tk::launch_options{.backend = tk::backend::interpreter}, hc, ha, hb, K, BM,
+                 BN, BK);
+    // Every config ran (and the bench saw each), then the launch after tuning ran the fastest.
+    CHECK(benched == std::vector<int>{64, 128, 32});
+    CHECK(seen_bm == 128);
+    TK_CHECK_EQUAL(c, want);
+    // Each config's descriptors are made with its block shape.
+    const std::string ir = tuned.ir(options.configs[1], hc, ha, hb, K, BM, BN, BK);
+    INFO(ir);
+    CHECK(ir.find("!tk.tensordesc<tensor<128x64xf16>>") != std::string::npos);
+    CHECK(ir.find("!tk.tensordesc<tensor<64x64xf16>>") != std::string::npos);
+    CHECK(ir.find("!tk.tensordesc<tensor<128x64xf32>>") != std::string::npos);
+    // A second launch with the same key does not tune again.
+    tuned.launch(grid, tk::launch_options{.backend = tk::backend::interpreter}, hc, ha, hb, K, BM,
+                 BN, BK);
+    CHECK(benched.size() == 3);
+  }
+}
+
+TEST_CASE("errors: tk::tuned block dimensions of host tensor descriptors",
+          "[errors][descriptor][autotune]") {
+  if constexpr (!tk_test::on_gpu) {
+    constexpr std::string_view this_file = "interpreter_descriptor.cpp";
+    std::vector<float> in(64 * 48), out(64 * 48);
+    const tk::tuned<int> BM("BM"), BN("BN");
+    int line = 0;
+    // Outside tk::autotune nothing gives the placeholder a value.
+    tk_test::expect_error(
+        this_file, line,
+        "block dimension 1 is tk::tuned(\"BN\"), which only a tk::autotune config gives a value",
+        [&] {
+          line = __LINE__ + 1;
+          const tk::host_tensor_descriptor src(in, {40, 36}, {48, 1}, {16, BN});
+          const tk::host_tensor_descriptor dst(out, {40, 36}, {48, 1}, {16, 32});
+          affine_host.launch(tk::grid(3, 2), {.backend = tk::backend::interpreter}, dst, src);
+        });
+    // Sizes and strides are the tensor's.
+    tk_test::expect_error(
+        this_file, line,
+        "the size of dimension 0 is tk::tuned(\"BM\"); only block dimensions can be tuned", [&] {
+          line = __LINE__ + 1;
+          const tk::tuned<int> rows("BM");
+          (void)tk::host_tensor_descriptor(in, {rows, 36}, {48, 1}, {16, 32});
+        });
+    // A config that gives no value for a dimension; one whose value is no block dimension.
+    auto two_configs = [&](tk::config second) {
+      return tk::autotune(affine_host, {.configs = {second, {{{"BM", 16}, {"BN", 32}}}}});
+    };
+    tk_test::expect_error(
+        this_file, line,
+        "tk::autotune config 0 of kernel 'descriptor_affine_host' (BM=16, num_warps=4, "
+        "num_stages=3) gives no value for tk::tuned(\"BN\"), block dimension 1 of the "
+        "tk::host_tensor_descriptor passed as launch argument 1",
+        [&] {
+          const auto t = tk::autotune(affine_host, {.configs = {{{{"BM", 16}}}}});
+          line = __LINE__ + 1;
+          const tk::tuned<int> bn("BN");
+          const tk::host_tensor_descriptor src(in, {40, 36}, {48, 1}, {BM, bn});
+          const tk::host_tensor_descriptor dst(out, {40, 36}, {48, 1}, {16, 32});
+          t.launch(tk::grid(3, 2), {.backend = tk::backend::interpreter}, dst, src);
+        });
+    tk_test::expect_error(
+        this_file, line, "every dimension of a block must be a power of two, got shape [24, 32]",
+        [&] {
+          const auto t = two_configs({{{"BM", 24}, {"BN", 32}}});
+          line = __LINE__ + 1;
+          const tk::host_tensor_descriptor src(in, {40, 36}, {48, 1}, {BM, BN});
+          const tk::host_tensor_descriptor dst(out, {40, 36}, {48, 1}, {16, 32});
+          t.launch(tk::grid(3, 2), {.backend = tk::backend::interpreter}, dst, src);
+        });
+    // tk::heuristics alone gives no tk::tuned value.
+    tk_test::expect_error(this_file, line,
+                          "is launched through tk::heuristics alone, and only a tk::autotune "
+                          "config gives a tk::tuned value",
+                          [&] {
+                            const auto h = tk::heuristics(affine_host, {});
+                            line = __LINE__ + 1;
+                            const tk::tuned<int> bm("BM");
+                            const tk::host_tensor_descriptor src(in, {40, 36}, {48, 1}, {bm, 32});
+                            const tk::host_tensor_descriptor dst(out, {40, 36}, {48, 1}, {16, 32});
+                            h.launch(tk::grid(3, 2), {.backend = tk::backend::interpreter}, dst,
+                                     src);
+                          });
   }
 }
