@@ -771,5 +771,7 @@ TEST_CASE("errors: tk::tuned block dimensions of host tensor descriptors",
                             h.launch(tk::grid(3, 2), {.backend = tk::backend::interpreter}, dst,
                                      src);
                           });
+  } else {
+    SUCCEED("errors are checked by the interpreter");
   }
 }
