@@ -1,8 +1,9 @@
 /// @file sort.hpp
 /// Sorting blocks: `sort` (keys alone, or keys with values), `bitonic_merge`, `topk` and
 /// `histogram`, Triton's `tl.sort`, `tl.bitonic_merge`, `tl.topk` and `tl.histogram`. They are
-/// written with block ops (reshape, permute, split, join, where), as Triton writes its own: a
-/// bitonic network of log2(n) (log2(n) + 1) / 2 compare-and-swap steps along one dimension.
+/// written with block ops (reshape, xor_sum, where; split to halve top-k's candidates), as Triton
+/// writes its own: a bitonic network of log2(n) (log2(n) + 1) / 2 compare-and-swap steps along
+/// one dimension, each element meeting its partner through a reduction over the pair.
 #pragma once
 
 #include <tk/detail/config.hpp>
@@ -32,6 +33,41 @@ inline sort_view sort_view_of(const shape_t &shape, int dim) {
   return v;
 }
 
+/// The signed integer of T's width, as which the two elements of a pair exchange T's bits
+/// (bool: i8).
+template <class T>
+using pair_bits_t = std::conditional_t<
+    sizeof(T) == 1, std::int8_t,
+    std::conditional_t<sizeof(T) == 2, std::int16_t,
+                       std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>>>;
+
+template <class T, int R> block<pair_bits_t<T>, R> to_pair_bits(const block<T, R> &x, loc_t loc) {
+  if constexpr (std::is_same_v<T, bool>)
+    return tk::cast<std::int8_t>(x, loc);
+  else if constexpr (std::is_same_v<T, pair_bits_t<T>>)
+    return x;
+  else
+    return tk::bitcast<pair_bits_t<T>>(x, loc);
+}
+
+template <class T, int R> block<T, R> from_pair_bits(const block<pair_bits_t<T>, R> &i, loc_t loc) {
+  if constexpr (std::is_same_v<T, bool>)
+    return tk::cast<bool>(i, loc);
+  else if constexpr (std::is_same_v<T, pair_bits_t<T>>)
+    return i;
+  else
+    return tk::bitcast<T>(i, loc);
+}
+
+/// Each element's partner in the pairs along dimension 1 of a [pairs, 2, width] block: the xor
+/// of the pair's bits with its own. A reduction over two elements, which the backend does in
+/// registers, or with a warp shuffle where the pair lies in one warp, where moving the halves
+/// apart (split, join) would go through shared memory.
+template <class T> block<T, 3> pair_partner(const block<T, 3> &x, loc_t loc) {
+  const auto i = to_pair_bits(x, loc);
+  return from_pair_bits<T>(i ^ tk::xor_sum(i, 1, keep_dims, loc), loc);
+}
+
 /// One compare-and-swap step: elements `half` apart along n, in runs of 2 * `half`, are ordered
 /// ascending where bit `run_bit` of their position is 0 and descending where it is 1 (all one
 /// way when `run_bit` is n), flipped by `descending`. `keys` decide; each of `values` moves
@@ -40,37 +76,30 @@ template <class K, class... V>
 void compare_and_swap(block<K, 3> &keys, std::tuple<block<V, 3> &...> values, sort_view view,
                       std::int64_t half, std::int64_t run_bit, bool descending, loc_t loc) {
   const std::int64_t pairs = view.outer * (view.n / (2 * half)), width = half * view.inner;
-  const std::int64_t pair_shape[3] = {pairs, 2, width}, order[3] = {0, 2, 1},
-                     back[3] = {view.outer, view.n, view.inner};
-  // The two elements of each pair, side by side in the last dimension, then apart.
-  auto halves = [&](const auto &x) {
-    return tk::split(tk::permute(tk::reshape(x, pair_shape, loc), order, loc), loc);
-  };
-  auto [lo, hi] = halves(keys);
+  const std::int64_t pair_shape[3] = {pairs, 2, width}, back[3] = {view.outer, view.n, view.inner};
+  // Each element beside its partner, the pair along dimension 1.
+  const auto k = tk::reshape(keys, pair_shape, loc);
+  const auto other = pair_partner(k, loc);
+  const auto second = tk::reshape(tk::arange(0, 2, loc), {1, 2, 1}, loc) == 1;
+  const auto lo = tk::where(second, other, k, loc), hi = tk::where(second, k, other, loc);
   // A pair's run: its position along n over 2 * half; its direction: bit run_bit of the
   // position, that is bit log2(run_bit / (2 * half)) of the run.
   auto run = tk::arange(0, pairs, loc) % (view.n / (2 * half));
   auto down = run_bit >= view.n ? tk::full<bool>({pairs}, descending, loc)
                                 : ((run / (run_bit / (2 * half))) % 2 == 1) != descending;
-  auto flip = tk::broadcast_to(tk::expand_dims(down, 1, loc), {pairs, width}, loc);
-  auto swap = tk::where(flip, lo < hi, hi < lo, loc);
-  auto put = [&](auto &x, const auto &a, const auto &b) {
-    x = tk::reshape(
-        tk::permute(tk::join(tk::where(swap, b, a, loc), tk::where(swap, a, b, loc), loc), order,
-                    loc),
-        back, loc);
-  };
+  // Both elements of a pair decide alike (NaNs too): on a swap each takes its partner.
+  const auto swap = tk::where(tk::reshape(down, {pairs, 1, 1}, loc), lo < hi, hi < lo, loc);
+  keys = tk::reshape(tk::where(swap, other, k, loc), back, loc);
   std::apply(
       [&](auto &...v) {
         (
             [&](auto &x) {
-              auto [a, b] = halves(x);
-              put(x, a, b);
+              const auto y = tk::reshape(x, pair_shape, loc);
+              x = tk::reshape(tk::where(swap, pair_partner(y, loc), y, loc), back, loc);
             }(v),
             ...);
       },
       values);
-  put(keys, lo, hi);
 }
 
 /// Checks a sort's block and dimension; returns the dimension, normalized.
