@@ -71,25 +71,28 @@ template <class T> block<T, 3> pair_partner(const block<T, 3> &x, loc_t loc) {
 /// One compare-and-swap step: elements `half` apart along n, in runs of 2 * `half`, are ordered
 /// ascending where bit `run_bit` of their position is 0 and descending where it is 1 (all one
 /// way when `run_bit` is n), flipped by `descending`. `keys` decide; each of `values` moves
-/// with them. All are [outer, n, inner].
+/// with them. All are [outer, n, inner]; `pos` holds each element's position along n, and goes
+/// through the same reshapes as the keys, so that what is computed from it is laid out as they
+/// are (no layout conversion per step).
 template <class K, class... V>
-void compare_and_swap(block<K, 3> &keys, std::tuple<block<V, 3> &...> values, sort_view view,
-                      std::int64_t half, std::int64_t run_bit, bool descending, loc_t loc) {
+void compare_and_swap(block<K, 3> &keys, block<std::int32_t, 3> &pos,
+                      std::tuple<block<V, 3> &...> values, sort_view view, std::int64_t half,
+                      std::int64_t run_bit, bool descending, loc_t loc) {
   const std::int64_t pairs = view.outer * (view.n / (2 * half)), width = half * view.inner;
   const std::int64_t pair_shape[3] = {pairs, 2, width}, back[3] = {view.outer, view.n, view.inner};
   // Each element beside its partner, the pair along dimension 1.
   const auto k = tk::reshape(keys, pair_shape, loc);
+  const auto p = tk::reshape(pos, pair_shape, loc);
   const auto other = pair_partner(k, loc);
-  const auto second = tk::reshape(tk::arange(0, 2, loc), {1, 2, 1}, loc) == 1;
+  const auto second = (p & std::int32_t(half)) != 0;
   const auto lo = tk::where(second, other, k, loc), hi = tk::where(second, k, other, loc);
-  // A pair's run: its position along n over 2 * half; its direction: bit run_bit of the
-  // position, that is bit log2(run_bit / (2 * half)) of the run.
-  auto run = tk::arange(0, pairs, loc) % (view.n / (2 * half));
-  auto down = run_bit >= view.n ? tk::full<bool>({pairs}, descending, loc)
-                                : ((run / (run_bit / (2 * half))) % 2 == 1) != descending;
+  // A pair's direction: bit run_bit of its position (alike for both, as run_bit > half).
+  const auto down = run_bit >= view.n ? tk::full<bool>({pairs, 2, width}, descending, loc)
+                                      : ((p & std::int32_t(run_bit)) != 0) != descending;
   // Both elements of a pair decide alike (NaNs too): on a swap each takes its partner.
-  const auto swap = tk::where(tk::reshape(down, {pairs, 1, 1}, loc), lo < hi, hi < lo, loc);
+  const auto swap = tk::where(down, lo < hi, hi < lo, loc);
   keys = tk::reshape(tk::where(swap, other, k, loc), back, loc);
+  pos = tk::reshape(p, back, loc);
   std::apply(
       [&](auto &...v) {
         (
@@ -100,6 +103,13 @@ void compare_and_swap(block<K, 3> &keys, std::tuple<block<V, 3> &...> values, so
             ...);
       },
       values);
+}
+
+/// Each element's position along n of an [outer, n, inner] view.
+inline block<std::int32_t, 3> sort_positions(sort_view view, loc_t loc) {
+  return tk::broadcast_to(
+      tk::expand_dims(tk::expand_dims(tk::arange(0, view.n, loc), 0, loc), 2, loc),
+      {view.outer, view.n, view.inner}, loc);
 }
 
 /// Checks a sort's block and dimension; returns the dimension, normalized.
@@ -125,9 +135,10 @@ void bitonic(block<K, R> &keys, std::tuple<block<V, R> &...> values, int dim, bo
   auto k3 = tk::reshape(keys, as3, loc);
   auto v3 = std::apply([&](auto &...v) { return std::tuple{tk::reshape(v, as3, loc)...}; }, values);
   auto refs = std::apply([](auto &...v) { return std::tie(v...); }, v3);
+  auto pos = sort_positions(view, loc);
   for (std::int64_t run = merge_only ? view.n : 2; run <= view.n; run *= 2)
     for (std::int64_t half = run / 2; half >= 1; half /= 2)
-      compare_and_swap(k3, refs, view, half, run == view.n ? view.n : run, descending, loc);
+      compare_and_swap(k3, pos, refs, view, half, run == view.n ? view.n : run, descending, loc);
   keys = block<K, R>(reshape(operand_of(k3.v_, loc).v, original, loc));
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     ((std::get<I>(values) =
@@ -191,19 +202,29 @@ block<T, R> bitonic_topk(const block<T, R> &x, std::int64_t k, int dim, loc_t lo
   sort_view view = sort_view_of(shape, dim);
   const std::int64_t as3[3] = {view.outer, view.n, view.inner};
   auto keys = tk::reshape(x, as3, loc);
+  auto pos = sort_positions(view, loc);
   const auto run_bit = [&] { return k >= view.n ? view.n : k; }; // one way once k remain
   for (std::int64_t run = 2; run <= k; run *= 2)
     for (std::int64_t half = run / 2; half >= 1; half /= 2)
-      compare_and_swap(keys, std::tuple<>{}, view, half, run == k ? run_bit() : run, true, loc);
+      compare_and_swap(keys, pos, std::tuple<>{}, view, half, run == k ? run_bit() : run, true,
+                       loc);
   while (view.n > k) {
     const std::int64_t pair_shape[3] = {view.outer * (view.n / (2 * k)), 2, k * view.inner},
                        order[3] = {0, 2, 1};
-    auto [a, b] = tk::split(tk::permute(tk::reshape(keys, pair_shape, loc), order, loc), loc);
+    auto halves = [&](const auto &y) {
+      return tk::split(tk::permute(tk::reshape(y, pair_shape, loc), order, loc), loc);
+    };
+    auto [a, b] = halves(keys);
+    // The first of each pair k apart, at position p, moves to p / (2k) * k + p % k.
+    auto [pa, pb] = halves(pos);
+    (void)pb;
     view.n /= 2;
     const std::int64_t halved[3] = {view.outer, view.n, view.inner};
     keys = tk::reshape(tk::where(b > a, b, a, loc), halved, loc);
+    pos =
+        tk::reshape(pa / std::int32_t(2 * k) * std::int32_t(k) + pa % std::int32_t(k), halved, loc);
     for (std::int64_t half = k / 2; half >= 1; half /= 2)
-      compare_and_swap(keys, std::tuple<>{}, view, half, run_bit(), true, loc);
+      compare_and_swap(keys, pos, std::tuple<>{}, view, half, run_bit(), true, loc);
   }
   shape_t taken = shape;
   taken[std::size_t(dim)] = k;
