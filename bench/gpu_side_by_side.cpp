@@ -28,6 +28,8 @@
 ///                        before each run
 ///   bench_gpu --sampling  top-k / top-p sampling (examples/kernels/sampling.hpp) over 64 and 512
 ///                        rows of a 128256-token vocabulary, L2 cleared before each run
+///   bench_gpu --launch   only the launch overhead (kernel::launch against a raw
+///                        cuLaunchKernel of the same cubin), three times
 ///   bench_gpu --cold-compile  only the cold compile: a fresh process's first launch of vector
 ///                        add, the matmuls and the attention kernels, with an empty disk cache and
 ///                        with a warm one, median of TK_BENCH_COLD_REPS (default 5) processes each
@@ -1446,6 +1448,16 @@ int main(int argc, char **argv) {
       return w4a16_main();
     if (argc > 1 && std::string(argv[1]) == "--sampling")
       return sampling_main();
+    if (argc > 1 && std::string(argv[1]) == "--launch") {
+      // The launch overhead alone, three times.
+      const std::size_t bytes = 4096 * sizeof(float);
+      CUdeviceptr a = alloc(bytes), b = alloc(bytes), out = alloc(bytes);
+      for (int run = 0; run < 3; ++run)
+        bench_launch_overhead(target, out, a, b);
+      for (CUdeviceptr p : {a, b, out})
+        cu.cuMemFree(p);
+      return 0;
+    }
     if (argc > 1 && std::string(argv[1]) == "--cold-compile") {
       bench_cold(self_exe(argv[0]));
       return 0;

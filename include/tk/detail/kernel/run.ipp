@@ -13,22 +13,27 @@
 #include <tk/device_buffer.hpp>
 #include <tk/error.hpp>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <optional>
 #include <vector>
 
 namespace tk::detail {
+
+/// log2 of the largest power of two up to 16 that divides `value` (4 for 0): its trailing zero
+/// bits, with no division (this runs for every argument of every launch).
+constexpr int divisibility_log2(std::uint64_t value) {
+  return value == 0 ? 4 : std::min(4, std::countr_zero(value));
+}
 
 TK_DECL int divisibility_of(const launch_argument &a) {
   const bool integer = a.type.is_int() && a.type.code != dtype::i1;
   if (a.kind == launch_argument::role::constant || (!a.type.is_pointer() && !integer) ||
       (a.type.is_pointer() && a.i == 0) || !a.specialize_alignment)
     return 1;
-  int d = 1;
-  while (d < 16 && a.i % (2 * d) == 0)
-    d *= 2;
-  return d;
+  return 1 << divisibility_log2(std::uint64_t(a.i));
 }
 
 TK_DECL std::uint64_t specialization_word(const launch_argument &a) {
@@ -37,10 +42,7 @@ TK_DECL std::uint64_t specialization_word(const launch_argument &a) {
   const bool integer = a.type.is_int() && a.type.code != dtype::i1;
   if (a.kind == launch_argument::role::scalar && integer && a.i == 1 && a.specialize_value)
     return 8;
-  std::uint64_t log2 = 0; // 0 to 4
-  for (int d = divisibility_of(a); d > 1; d /= 2)
-    ++log2;
-  return log2;
+  return std::uint64_t(std::countr_zero(unsigned(divisibility_of(a)))); // 0 to 4
 }
 
 TK_DECL void apply_specialization_options(const kernel_ref &k, std::span<launch_argument> args,
@@ -204,8 +206,9 @@ TK_DECL void check_pointer(const launch_argument &a, std::source_location loc) {
   if (address == 0)
     fail(loc, "launch argument ", index, " is a null pointer; a GPU kernel needs ",
          "device memory for every tk::ptr parameter");
+  // A power of two: a mask, not a division, on every launch.
   const auto alignment = std::uint64_t(elem_type{a.type.pointee, dtype::i32}.bytes());
-  if (address % alignment != 0)
+  if ((address & (alignment - 1)) != 0)
     fail(loc, "launch argument ", index, " (address ", address,
          ") is not aligned to its element type (", alignment, " bytes)");
 }
@@ -223,7 +226,7 @@ public:
 
 private:
   std::size_t size_;
-  std::array<T, N> stack_{};
+  std::array<T, N> stack_; // not zeroed: every launch fills the elements it reads
   std::vector<T> heap_;
 };
 
