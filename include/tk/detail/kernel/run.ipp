@@ -13,7 +13,6 @@
 #include <tk/device_buffer.hpp>
 #include <tk/error.hpp>
 
-#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -25,7 +24,8 @@ namespace tk::detail {
 /// log2 of the largest power of two up to 16 that divides `value` (4 for 0): its trailing zero
 /// bits, with no division (this runs for every argument of every launch).
 constexpr int divisibility_log2(std::uint64_t value) {
-  return value == 0 ? 4 : std::min(4, std::countr_zero(value));
+  const int zeros = std::countr_zero(value); // 64 for 0
+  return zeros < 4 ? zeros : 4;
 }
 
 TK_DECL int divisibility_of(const launch_argument &a) {
