@@ -5,7 +5,7 @@ Compiles, in one run and alternating between them, translation units that hold:
 
   baseline     only the standard (and Boost.Hana) headers that <tk/tk.hpp> includes
   include      #include <tk/tk.hpp> alone
-  one_kernel   examples/vector_add.cpp: one kernel defined, traced and launched
+  one_kernel   examples/from_triton/01-vector-add.cpp: one kernel defined, traced and launched
   bare_kernel  one kernel defined and launched on the interpreter, without the examples' harness
   ten_kernels  ten different kernels defined and launched in one file (generated here)
 
@@ -93,7 +93,7 @@ def write_units(directory):
     headers = tk_standard_headers()
     units["baseline"] = "".join(f"#include <{h}>\n" for h in headers) + "int main() {}\n"
     units["include"] = "#include <tk/tk.hpp>\nint main() {}\n"
-    with open(os.path.join(EXAMPLES, "vector_add.cpp")) as f:
+    with open(os.path.join(EXAMPLES, "from_triton", "01-vector-add.cpp")) as f:
         units["one_kernel"] = f.read()
     units["bare_kernel"] = kernels_source(TEN_KERNELS[:1])
     units["ten_kernels"] = kernels_source(TEN_KERNELS)

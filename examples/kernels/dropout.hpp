@@ -13,6 +13,9 @@
 ///   for each forward pass (each training step);
 /// - `dropout_backward(DX, DY, n, p, seed, BLOCK)`: the gradient through the same dropout: the
 ///   same `p` and `seed` as the forward pass it undoes, and `n` gradients of a float type;
+/// - `dropout_with_mask(Y, X, KEEP, n, p, BLOCK)`: the tutorial's baseline, for comparison: the
+///   mask is an input, `n` bytes of `KEEP` (non-zero: keep), which the backward pass would have
+///   to read again;
 /// - BLOCK a power of two, passed as `tk::constant<int>`. Offsets are 32-bit: n < 2^31.
 #pragma once
 
@@ -52,5 +55,15 @@ inline auto dropout_backward =
               tk::store(DX + offsets, dropout_block(dy, offsets, p, seed), mask);
             });
 // [/snippet]
+
+inline auto dropout_with_mask =
+    tk::jit("dropout_with_mask", [](auto Y, auto X, tk::ptr<const std::int8_t> KEEP, tk::i32 n,
+                                    tk::f32 p, tk::constant<int> BLOCK) {
+      auto offsets = tk::program_id(0) * BLOCK + tk::arange(0, BLOCK);
+      auto mask = offsets < n;
+      auto x = tk::cast<float>(tk::load(X + offsets, mask, 0));
+      auto keep = tk::load(KEEP + offsets, mask, 0) != 0;
+      tk::store(Y + offsets, tk::where(keep, x * (1.0f / (1.0f - p)), 0.0f), mask);
+    });
 
 } // namespace examples

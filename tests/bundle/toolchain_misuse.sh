@@ -25,7 +25,7 @@ run() {
   local name=$1 expect=$2
   shift 2
   local log="$scratch/$name.log"
-  env TK_CACHE_DIR="$CACHE" "$@" timeout 120 "$bundle/bin/vector_add" > "$log" 2>&1
+  env TK_CACHE_DIR="$CACHE" "$@" timeout 120 "$bundle/bin/01-vector-add" > "$log" 2>&1
   local rc=$?
   local found=1
   case $expect in

@@ -157,6 +157,16 @@ std::vector<check_case> example_cases() {
   };
   dropout_case("forward_f32_block1024", examples::dropout_forward);
   dropout_case("backward_f32_block1024", examples::dropout_backward);
+  out.push_back({"dropout",
+                 "with_mask_f32_block1024",
+                 [] {
+                   return examples::dropout_with_mask.ir(aligned<float>(), aligned<const float>(),
+                                                         aligned<const std::int8_t>(), 1 << 20,
+                                                         0.3f, tk::constant(1024));
+                 },
+                 4,
+                 {R"(ld\.global(\.nc)?\.(v4\.b32|v2\.b64))", R"(st\.global\.(v4\.b32|v2\.b64))"},
+                 true});
   // Compiler hints: a gather through offsets loaded from a slot table (a paged KV cache's
   // block table, a MoE row map) moves 16 bytes per access once the offsets are declared
   // multiples of 8 in runs of 8 (tk::multiple_of, tk::max_contiguous), and one f16 per access
@@ -216,6 +226,22 @@ std::vector<check_case> example_cases() {
                    80,
                    {},
                    wgmma});
+  // Triton's matmul tutorial: the leaky-ReLU epilogue, f16 C, tensor cores from sm_80.
+  out.push_back({"matmul",
+                 "tutorial_leaky_relu_128x128x32_w4",
+                 [] {
+                   return examples::matmul_activation.ir(
+                       aligned<half>(), aligned<const half>(), aligned<const half>(), 4096, 4096,
+                       4096, 4096, 1, 4096, 1, 4096, 1, tk::constant(128), tk::constant(128),
+                       tk::constant(32), tk::constant(8),
+                       tk::constant(examples::activation::leaky_relu));
+                 },
+                 4,
+                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"},
+                 true,
+                 80,
+                 {},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)"}});
   // The int4-weight matmul: the unpacked, scaled weights reach the tensor cores (mma.sync from
   // sm_80, wgmma on sm_90a) and the activations move by cp.async.
   out.push_back({"w4a16",

@@ -115,7 +115,7 @@ if(MODE STREQUAL "install")
     message(FATAL_ERROR "the headers are not installed in ${staging}/include/tk")
   endif()
   # The bundle component (cmake/TkBundle.cmake) stays out of a plain install.
-  foreach(path IN ITEMS run-tests.sh README.txt share/tilekit bin/tk_find_backend bin/vector_add)
+  foreach(path IN ITEMS run-tests.sh README.txt share/tilekit bin/tk_find_backend bin/01-vector-add)
     if(EXISTS "${staging}/${path}")
       message(FATAL_ERROR "a plain install put the bundle's ${path} in ${staging}")
     endif()

@@ -255,7 +255,7 @@ TEST_CASE("interpreter: cumsum along axis 0 of 1-D and along both axes of 2-D bl
 
 // ---------------------------------------------------------------------------------------------
 // Flash attention (examples/kernels/attention.hpp): its numerics are checked by the example
-// (example.attention.*); here, its launch contract's error.
+// (example.06-fused-attention.*); here, its launch contract's error.
 
 TEST_CASE("attention: BLOCK_M not a multiple of BLOCK_N is an error at the kernel's check",
           "[interpreter][errors]") {

@@ -1,9 +1,9 @@
-/// @file vector_add.cpp
-/// Vector addition, the first Triton tutorial: runs kernels/vector_add.hpp, each program instance
+/// @file 01-vector-add.cpp
+/// Vector addition, Triton's tutorial 01: runs kernels/vector_add.hpp, each program instance
 /// adding one block of elements, the last block masked because the length is not a multiple of the
 /// block size, and checks the sum against plain C++.
-#include "kernels/vector_add.hpp"
 #include "example_support.hpp"
+#include "kernels/vector_add.hpp"
 
 #include <cmath>
 #include <vector>

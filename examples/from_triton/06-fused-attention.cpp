@@ -1,11 +1,11 @@
-/// @file attention.cpp
+/// @file 06-fused-attention.cpp
 /// Flash attention, forward (kernels/attention.hpp): softmax(Q Kᵀ / sqrt(D)) V over a
 /// [batch, heads, seq_len, D] tensor, for f16 and bf16, head dims 64 and 128, causal and not,
 /// through pointers and through tensor descriptors (TMA on sm_90), with a sequence length that is
 /// not a multiple of the blocks (the masked tail) and with one that is (EVEN_N: no tail). Checks
 /// every output against a double-precision reference.
-#include "kernels/attention.hpp"
 #include "example_support.hpp"
+#include "kernels/attention.hpp"
 
 #include <algorithm>
 #include <cmath>

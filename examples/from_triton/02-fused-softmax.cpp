@@ -1,9 +1,9 @@
-/// @file softmax.cpp
-/// Fused softmax, the second Triton tutorial: runs kernels/softmax.hpp, one program instance per
+/// @file 02-fused-softmax.cpp
+/// Fused softmax, Triton's tutorial 02: runs kernels/softmax.hpp, one program instance per
 /// row loading the whole row (padded to a power of two, the padding masked to -inf) and normalizing
 /// it in registers, and checks it against a double reference.
-#include "kernels/softmax.hpp"
 #include "example_support.hpp"
+#include "kernels/softmax.hpp"
 
 #include <algorithm>
 #include <cmath>

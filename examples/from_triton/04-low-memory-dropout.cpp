@@ -1,11 +1,13 @@
-/// @file dropout.cpp
-/// Fused dropout forward and backward (kernels/dropout.hpp): the forward pass drops each element
-/// with probability p and scales the rest by 1 / (1 - p); the backward pass regenerates the same
-/// mask from the seed and applies it to the gradient. Nothing but the seed links the two. Checks
-/// both against a host reference that computes Philox 4x32-10 itself (the mask must match
-/// element for element), and that the backward pass kept exactly the elements the forward kept.
-#include "kernels/dropout.hpp"
+/// @file 04-low-memory-dropout.cpp
+/// Low-memory dropout, Triton's tutorial 04 (kernels/dropout.hpp). First the baseline, whose keep
+/// mask is an input in memory; then the seeded form: the forward pass drops each element with
+/// probability p and scales the rest by 1 / (1 - p); the backward pass regenerates the same mask
+/// from the seed and applies it to the gradient. Nothing but the seed links the two. Checks both
+/// against a host reference that computes Philox 4x32-10 itself (the mask must match element for
+/// element), that the backward pass kept exactly the elements the forward kept, and that another
+/// seed drops other elements.
 #include "example_support.hpp"
+#include "kernels/dropout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -56,24 +58,38 @@ int main() {
   for (auto &v : dy)
     v = gradient();
 
+  // The baseline's mask, drawn on the host and read by the kernel.
+  std::vector<std::int8_t> keep_mask(std::size_t(n), 0);
+  example::uniform draw(0.0f, 1.0f, 13);
+  for (auto &k : keep_mask)
+    k = draw() > p;
+  std::vector<float> y_masked(n), y_other_seed(n);
+
   example::array<float> x_arg(where, x), dy_arg(where, dy);
   example::array<float> y_arg(where, y, example::output), dx_arg(where, dx, example::output);
+  example::array<std::int8_t> keep_arg(where, keep_mask);
+  example::array<float> y_masked_arg(where, y_masked, example::output);
+  example::array<float> y_other_arg(where, y_other_seed, example::output);
   const tk::launch_options options{.backend = where.backend};
   const tk::grid grid(tk::cdiv(n, block));
   const double ms = example::time_ms([&] {
+    examples::dropout_with_mask.launch(grid, options, y_masked_arg.arg(), x_arg.input(),
+                                       keep_arg.input(), n, p, tk::constant(block));
     examples::dropout_forward.launch(grid, options, y_arg.arg(), x_arg.input(), n, p, seed,
                                      tk::constant(block));
     examples::dropout_backward.launch(grid, options, dx_arg.arg(), dy_arg.input(), n, p, seed,
                                       tk::constant(block));
-    y_arg.fetch();
-    dx_arg.fetch();
+    examples::dropout_forward.launch(grid, options, y_other_arg.arg(), x_arg.input(), n, p,
+                                     seed + 1, tk::constant(block));
+    for (auto *out : {&y_masked_arg, &y_arg, &dx_arg, &y_other_arg})
+      out->fetch();
   });
 
   // The mask must be the reference's, element for element, in both passes (a wrong element
   // counts as an error of 1); the kept values are within an f32 rounding of the reference's.
   const float scale = 1.0f / (1.0f - p);
   double max_error = 0;
-  int kept = 0, disagree = 0;
+  int kept = 0, disagree = 0, same_as_other_seed = 0;
   auto track = [&](float got, float want) {
     const double err = (got == 0) != (want == 0)
                            ? 1.0
@@ -87,14 +103,20 @@ int main() {
     track(y[std::size_t(k)], keep ? x[std::size_t(k)] * scale : 0.0f);
     track(dx[std::size_t(k)], keep ? dy[std::size_t(k)] * scale : 0.0f);
     disagree += (y[std::size_t(k)] != 0) != (dx[std::size_t(k)] != 0);
+    same_as_other_seed += (y[std::size_t(k)] != 0) == (y_other_seed[std::size_t(k)] != 0);
+    track(y_masked[std::size_t(k)], keep_mask[std::size_t(k)] ? x[std::size_t(k)] * scale : 0.f);
   }
   if (disagree != 0) // the backward pass must drop exactly what the forward pass dropped
     max_error = std::max(max_error, 1.0);
   const double kept_fraction = double(kept) / n;
   if (std::fabs(kept_fraction - (1 - p)) > 0.01) // the seed's numbers are uniform
     max_error = std::max(max_error, 1.0);
+  // Independent masks agree on p^2 + (1 - p)^2 of the elements (0.58 at p = 0.3), not all.
+  const double agreement = double(same_as_other_seed) / n;
+  if (std::fabs(agreement - (p * p + (1 - p) * (1 - p))) > 0.01)
+    max_error = std::max(max_error, 1.0);
   return example::report("dropout",
                          std::to_string(n) + " f32, p " + std::to_string(p).substr(0, 4) +
-                             ", forward and backward, " + std::to_string(kept) + " kept",
+                             ", baseline, forward and backward, " + std::to_string(kept) + " kept",
                          where, max_error, std::ldexp(1.0, -23), ms);
 }
