@@ -298,9 +298,20 @@ public:
   block(const V &value, std::source_location loc = std::source_location::current()) // NOLINT
       : handle_base(detail::scalar_from<T>(detail::unwrap_constant(value), loc)) {}
 
+  /// Pointers convert to pointers to const of the same rank, as in C++ (a store through them
+  /// then does not compile): a `tk::ptr<const T>` parameter takes a `T *` argument also where
+  /// other parameters are `auto`.
+  template <class U>
+    requires(std::is_pointer_v<U> && std::is_pointer_v<T> && !std::is_same_v<U, T> &&
+             std::is_same_v<T, const std::remove_pointer_t<U> *>)
+  block(const block<U, Rank> &pointers) // NOLINT: converts implicitly, like T * to const T *
+      : handle_base(static_cast<const detail::handle_base &>(pointers)) {}
+
   /// Blocks of different element types or ranks never convert implicitly.
   template <class U, int R2>
-    requires(!std::is_same_v<block<U, R2>, block>)
+    requires(!std::is_same_v<block<U, R2>, block> &&
+             !(R2 == Rank && std::is_pointer_v<U> && std::is_pointer_v<T> &&
+               std::is_same_v<T, const std::remove_pointer_t<U> *>))
   block(const block<U, R2> &) {
     static_assert(detail::always_false<U, T>,
                   "tk: a block of another element type or rank cannot be converted implicitly; "

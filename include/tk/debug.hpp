@@ -1,8 +1,9 @@
 /// @file debug.hpp
 /// Printing and checking from inside a kernel, and telling the compiler what you know:
 /// `tk::device_print`, `tk::device_assert`, `tk::debug_barrier` (Triton's device_print,
-/// device_assert, debug_barrier) and the hints `tk::multiple_of`, `tk::max_contiguous`,
-/// `tk::max_constancy` and `tk::assume`.
+/// device_assert, debug_barrier), the hints `tk::multiple_of`, `tk::max_contiguous`,
+/// `tk::max_constancy` and `tk::assume`, and programmatic dependent launch's `tk::gdc_wait` and
+/// `tk::gdc_launch_dependents`.
 #pragma once
 
 #include <tk/block.hpp>
@@ -121,6 +122,22 @@ void device_assert(const C &condition, std::string_view message, const M &mask,
 /// Every thread of the program instance waits here (`bar.sync 0`).
 inline void debug_barrier(std::source_location loc = std::source_location::current()) {
   detail::debug_barrier(loc);
+}
+
+/// Programmatic dependent launch (Triton's tl.extra.cuda.gdc_wait): waits until the kernel
+/// launched before this one on its stream has finished and its memory writes are visible. Only
+/// a launch with launch_options::launch_pdl can start before that kernel ends; in others, and
+/// before sm_90, it returns at once. Put it before the first access to what that kernel writes.
+inline void gdc_wait(std::source_location loc = std::source_location::current()) {
+  detail::grid_dependency(false, loc);
+}
+
+/// Programmatic dependent launch (Triton's tl.extra.cuda.gdc_launch_dependents): the next kernel
+/// on the stream, if launched with launch_options::launch_pdl, may start once every program of
+/// this one has called this or exited. It orders no memory: that kernel's tk::gdc_wait still
+/// waits for this one to finish. Nothing before sm_90.
+inline void gdc_launch_dependents(std::source_location loc = std::source_location::current()) {
+  detail::grid_dependency(true, loc);
 }
 
 /// Tells the compiler that along each dimension d the values of integer block `x` are

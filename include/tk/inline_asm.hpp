@@ -14,6 +14,42 @@
 
 namespace tk {
 
+namespace detail {
+
+/// The highest rank among the arguments of an elementwise call.
+template <class... A>
+constexpr int tuple_rank = [] {
+  int r = 0;
+  ((r = max_rank(r, rank_of<A>)), ...);
+  return r;
+}();
+
+/// The arguments of an elementwise call of code the user names (tk::inline_asm_elementwise,
+/// tk::extern_elementwise), broadcast to one shape: each as a block of its own element type
+/// (literals too, so that the code sees exactly the types the user wrote). `what` names the call
+/// in errors.
+template <class... A>
+std::vector<value_ref> elementwise_operands(const std::tuple<A...> &args, const char *what,
+                                            loc_t loc) {
+  std::vector<term> terms;
+  std::apply([&](const auto &...a) { (terms.push_back(to_operand(a, loc)), ...); }, args);
+  shape_t shape;
+  for (const term &t : terms)
+    shape = broadcast_shape(shape, t.shape(), what, loc);
+  std::vector<value_ref> operands;
+  std::size_t i = 0;
+  std::apply(
+      [&](const auto &...a) {
+        ((operands.push_back(materialize(
+             terms[i++], elem_of<element_of<std::remove_cvref_t<decltype(a)>>>(), shape, loc))),
+         ...);
+      },
+      args);
+  return operands;
+}
+
+} // namespace detail
+
 /// Runs the PTX `asm_text` on each element of `args` (blocks broadcast to one shape, or
 /// literals), giving one block of each type `R...` in that shape: a block of `R` for one type,
 /// a std::tuple of blocks for several. As in Triton:
@@ -37,30 +73,12 @@ auto inline_asm_elementwise(std::string_view asm_text, std::string_view constrai
   static_assert((any_block<A> || ...),
                 "tk::inline_asm_elementwise: at least one argument must be a block or a scalar "
                 "handle, to give the results their shape");
-  constexpr int rank = [] {
-    int r = 0;
-    ((r = detail::max_rank(r, detail::rank_of<A>)), ...);
-    return r;
-  }();
-  // The arguments' shape, then each argument in it (literals as their own type's block: the
-  // asm sees exactly the types the user wrote).
-  std::vector<detail::term> terms;
-  std::apply([&](const auto &...a) { (terms.push_back(detail::to_operand(a, loc)), ...); }, args);
-  detail::shape_t shape;
-  for (const detail::term &t : terms)
-    shape = detail::broadcast_shape(shape, t.shape(), "tk::inline_asm_elementwise", loc);
-  std::vector<detail::value_ref> operands;
-  std::size_t i = 0;
-  std::apply(
-      [&](const auto &...a) {
-        ((operands.push_back(detail::materialize(
-             terms[i++], detail::elem_of<detail::element_of<std::remove_cvref_t<decltype(a)>>>(),
-             shape, loc))),
-         ...);
-      },
-      args);
-  const std::vector<detail::value_ref> results = detail::inline_asm(
-      asm_text, constraints, operands, {detail::elem_of<R>()...}, shape, is_pure, pack, loc);
+  constexpr int rank = detail::tuple_rank<A...>;
+  const std::vector<detail::value_ref> operands =
+      detail::elementwise_operands(args, "tk::inline_asm_elementwise", loc);
+  const std::vector<detail::value_ref> results =
+      detail::inline_asm(asm_text, constraints, operands, {detail::elem_of<R>()...},
+                         operands.front()->shape, is_pure, pack, loc);
   if constexpr (sizeof...(R) == 1) {
     return block<R..., rank>(results.front());
   } else {

@@ -53,6 +53,13 @@ struct launch_options {
   /// and runs on this GPU. Empty: TK_TARGET_ARCH when set, else the GPU's own target. A target
   /// newer than the GPU is an error (docs/environment.md).
   std::string_view target_arch = {};
+  /// GPU: programmatic dependent launch (Triton's launch_pdl): the launch may start while the
+  /// previous kernel on its stream still runs, once every program of that kernel has called
+  /// tk::gdc_launch_dependents or exited; the kernel's tk::gdc_wait waits for that kernel to
+  /// finish and its memory to be visible. Set through cuLaunchKernelEx's
+  /// PROGRAMMATIC_STREAM_SERIALIZATION attribute; sm_90 and newer (elsewhere, and on the
+  /// interpreter, launches stay in stream order). Not part of the kernel's cache key.
+  bool launch_pdl = false;
 };
 
 /// True when the TK_INTERPRET environment variable asks for the interpreter (1, true, yes, on in

@@ -34,6 +34,23 @@ template <class X> constexpr void check_float_operand(const char *what) {
     check_float<element_of<X>>(what);
 }
 
+/// libdevice's `stem` of two operands of one float type, promoted and broadcast as arithmetic;
+/// `what` names the call in errors ("tk::hypot").
+template <operand A, operand B>
+auto libdevice_binary(const char *stem, const char *what, const A &a, const B &b, loc_t loc) {
+  check_float_operand<A>(stem);
+  check_float_operand<B>(stem);
+  using T = promoted<A, B>;
+  check_float<T>(stem);
+  constexpr int R = result_rank<A, B>;
+  const auto oa = to_operand(a, loc), ob = to_operand(b, loc);
+  const auto shape = broadcast_shape(oa.shape(), ob.shape(), what, loc);
+  const auto t = elem_of<T>();
+  // In order: C++ leaves the order of function arguments unspecified (IR op order).
+  const auto ma = materialize(oa, t, shape, loc), mb = materialize(ob, t, shape, loc);
+  return block<T, R>(libdevice_call(stem, {ma, mb}, loc));
+}
+
 /// `a op b` for a float-only binary operation `O`, promoting and broadcasting like arithmetic.
 template <binop O, operand A, operand B> auto float_binary(const A &a, const B &b, loc_t loc) {
   check_float_operand<A>("");
@@ -239,18 +256,7 @@ auto atan2(const A &y, const B &x, std::source_location loc = std::source_locati
 template <operand A, operand B>
   requires(any_block<A> || any_block<B>)
 auto hypot(const A &x, const B &y, std::source_location loc = std::source_location::current()) {
-  detail::check_float_operand<A>("hypot");
-  detail::check_float_operand<B>("hypot");
-  using T = detail::promoted<A, B>;
-  detail::check_float<T>("hypot");
-  constexpr int R = detail::result_rank<A, B>;
-  const auto ox = detail::to_operand(x, loc), oy = detail::to_operand(y, loc);
-  const auto shape = detail::broadcast_shape(ox.shape(), oy.shape(), "tk::hypot", loc);
-  const auto t = detail::elem_of<T>();
-  // In order: C++ leaves the order of function arguments unspecified (IR op order).
-  const auto mx = detail::materialize(ox, t, shape, loc),
-             my = detail::materialize(oy, t, shape, loc);
-  return block<T, R>(detail::libdevice_call("hypot", {mx, my}, loc));
+  return detail::libdevice_binary("hypot", "tk::hypot", x, y, loc);
 }
 
 /// `a / b` for floats, which the GPU may approximate unless `ieee_rounding` (Triton's

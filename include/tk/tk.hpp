@@ -22,6 +22,7 @@
 #include <tk/host_descriptor.hpp>
 #include <tk/inline_asm.hpp>
 #include <tk/kernel.hpp>
+#include <tk/libdevice.hpp>
 #include <tk/math.hpp>
 #include <tk/memory.hpp>
 #include <tk/random.hpp>

@@ -10,7 +10,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,10 +50,40 @@ std::string options_key(const tk_compile_options &opts) {
   return key;
 }
 
+/// The contents of every device-function library the IR names (`library = "<path>"` of
+/// tk.extern_elementwise, an MLIR string: \" \\ and \XX escapes), each after its path; a file
+/// that cannot be read as "unreadable" (the compile then fails and stores nothing). A library
+/// rebuilt in place thus changes the key.
+std::string libraries_key(std::string_view ir) {
+  static constexpr std::string_view marker = "library = \"";
+  std::string key;
+  for (std::size_t at = ir.find(marker); at != std::string_view::npos; at = ir.find(marker, at)) {
+    at += marker.size();
+    std::string path;
+    for (; at < ir.size() && ir[at] != '"'; ++at) {
+      if (ir[at] != '\\' || at + 1 >= ir.size()) {
+        path += ir[at];
+      } else if (ir[at + 1] == '"' || ir[at + 1] == '\\') {
+        path += ir[++at];
+      } else if (at + 2 < ir.size()) {
+        const std::string hex(ir.substr(at + 1, 2));
+        path += char(std::strtol(hex.c_str(), nullptr, 16));
+        at += 2;
+      }
+    }
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << file.rdbuf();
+    key += path + '\0' + (file ? bytes.str() : std::string("unreadable")) + '\0';
+  }
+  return key;
+}
+
 cache_key kernel_key(std::string_view ir, const tk_compile_options &opts) {
   const std::string options = options_key(opts);
+  const std::string libraries = libraries_key(ir);
   return tk::cache::make_cache_key(
-      {ir, text(opts.target), options, tk_backend_version(), tk_backend_producer()});
+      {ir, text(opts.target), options, tk_backend_version(), tk_backend_producer(), libraries});
 }
 
 /// A tensor map's recipe as the C ABI (tk_tensor_map) or the cache entry

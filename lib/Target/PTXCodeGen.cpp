@@ -14,6 +14,7 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
@@ -23,11 +24,13 @@
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Operator.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -133,6 +136,53 @@ LogicalResult linkLibdevice(llvm::Module &module, ModuleOp op, std::string &log)
     if (!function.isDeclaration() && function.getName().starts_with("__nv_"))
       function.setLinkage(llvm::GlobalValue::InternalLinkage);
   log += "libdevice: linked " + path + "\n";
+  return success();
+}
+
+/// Links from each library of `libraries` ([library, symbol] pairs: kExternLibrariesAttr) the
+/// functions `module` calls, and checks that each symbol then has a definition. Linked functions
+/// become internal, so that they are inlined and dropped like libdevice's.
+LogicalResult linkExternLibraries(llvm::Module &module, ModuleOp op, ArrayAttr libraries,
+                                  std::string &log) {
+  llvm::SmallVector<std::pair<StringRef, StringRef>> pairs;
+  llvm::SmallVector<StringRef> paths;
+  for (Attribute entry : libraries) {
+    auto pair = dyn_cast<ArrayAttr>(entry);
+    if (!pair || pair.size() != 2 || !isa<StringAttr>(pair[0]) || !isa<StringAttr>(pair[1]))
+      return op.emitError() << kExternLibrariesAttr << " must hold [library, symbol] pairs";
+    pairs.push_back({cast<StringAttr>(pair[0]).getValue(), cast<StringAttr>(pair[1]).getValue()});
+    if (!llvm::is_contained(paths, pairs.back().first))
+      paths.push_back(pairs.back().first);
+  }
+  llvm::StringSet<> linked;
+  for (StringRef path : paths) {
+    llvm::SMDiagnostic diagnostic;
+    std::unique_ptr<llvm::Module> library =
+        llvm::parseIRFile(path, diagnostic, module.getContext());
+    if (!library) {
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      diagnostic.print(nullptr, os, /*ShowColors=*/false);
+      return op.emitError() << "cannot read the device-function library " << path << ": "
+                            << llvm::StringRef(message).trim();
+    }
+    library->setTargetTriple(module.getTargetTriple());
+    library->setDataLayout(module.getDataLayout());
+    for (llvm::Function &function : *library)
+      if (!function.isDeclaration())
+        linked.insert(function.getName());
+    if (llvm::Linker::linkModules(module, std::move(library), llvm::Linker::LinkOnlyNeeded))
+      return op.emitError() << "linking the device-function library " << path << " failed";
+    log += "extern library: linked " + path.str() + "\n";
+  }
+  for (auto [path, symbol] : pairs) {
+    llvm::Function *function = module.getFunction(symbol);
+    if (function && function->isDeclaration())
+      return op.emitError() << "the device function `" << symbol << "` is not defined in " << path;
+  }
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration() && linked.contains(function.getName()))
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
   return success();
 }
 
@@ -256,6 +306,11 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   if (!machine)
     return module.emitError("cannot create the NVPTX target machine for ") << target.name;
 
+  // The libraries to link, taken off the module, which translation would not know what to do
+  // with.
+  auto externLibraries = module->getAttrOfType<ArrayAttr>(kExternLibrariesAttr);
+  module->removeAttr(kExternLibrariesAttr);
+
   llvm::LLVMContext llvmContext;
   LLVMDiagnostics diagnostics;
   llvmContext.setDiagnosticHandlerCallBack(&LLVMDiagnostics::handle, &diagnostics);
@@ -267,6 +322,9 @@ FailureOr<PTXModule> translateToPTX(ModuleOp module, const GpuTarget &target,
   llvmModule->setDataLayout(machine->createDataLayout());
   if (fpFusion)
     allowContraction(*llvmModule); // before libdevice joins the module
+  if (externLibraries &&
+      failed(linkExternLibraries(*llvmModule, module, externLibraries, result.log)))
+    return failure();
   if (callsLibdevice(*llvmModule) && failed(linkLibdevice(*llvmModule, module, result.log)))
     return failure();
   {

@@ -2,8 +2,9 @@
 /// LLVM + NVVM dialect module to PTX.
 ///
 /// The code generator's first half: an MLIR module in the LLVM and NVVM dialects, holding one
-/// kernel (an llvm.func with the unit attribute nvvm.kernel), becomes LLVM IR, is linked with
-/// libdevice when it calls __nv_* functions, is optimized by a short LLVM pass pipeline and is
+/// kernel (an llvm.func with the unit attribute nvvm.kernel), becomes LLVM IR, is linked with the
+/// bitcode libraries its extern functions name and with libdevice when it calls __nv_*
+/// functions, is optimized by a short LLVM pass pipeline and is
 /// emitted as PTX by the NVPTX target. Errors are emitted as MLIR diagnostics on the module.
 #ifndef TK_TARGET_PTXCODEGEN_H
 #define TK_TARGET_PTXCODEGEN_H
@@ -20,6 +21,12 @@ class DialectRegistry;
 } // namespace mlir
 
 namespace mlir::tk {
+
+/// The module attribute naming the LLVM bitcode (or IR text) libraries to link: an array of
+/// [library, symbol] string pairs, one per device function a tk.extern_elementwise calls from a
+/// library (the lowering adds them). Code generation links each library's functions the kernel
+/// calls, checks that each symbol got a definition, and removes the attribute.
+inline constexpr llvm::StringLiteral kExternLibrariesAttr = "tk.extern_libraries";
 
 struct PTXModule {
   std::string ptx;

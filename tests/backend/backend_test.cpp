@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <pthread.h>
@@ -211,6 +212,74 @@ void tkLevel(const std::string &vectorAddTk, const std::string &copy) {
           std::string("front end's vector_add (tk IR) -> cubin for ") + target,
           c.error() + tk_compile_result_producer_log(c.result));
   }
+}
+
+/// tk.extern_elementwise with a `library`: its function linked from LLVM IR text and inlined;
+/// a library that does not define the symbol, one that is not LLVM IR, and one that does not
+/// exist, each an error naming the library (the last at the op's line).
+void externLibraries() {
+  const std::string dir = "/tmp/tk_backend_test_libs." + std::to_string(getpid());
+  std::filesystem::create_directories(dir);
+  auto write = [&](const char *name, const char *text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  };
+  const std::string good = write("twice.ll", R"(define float @twice_plus_one(float %x) {
+  %y = fmul float %x, 2.000000e+00
+  %z = fadd float %y, 1.000000e+00
+  ret float %z
+}
+)");
+  const std::string other = write("other.ll", R"(define float @something_else(float %x) {
+  ret float %x
+}
+)");
+  const std::string garbage = write("garbage.ll", "this is not LLVM IR\n");
+  auto kernel = [](const std::string &library) {
+    return R"(module {
+  func.func @ext(%arg0: !tk.ptr<f32> {tk.divisibility = 16 : i32}) {
+    %0 = "tk.make_range"() <{end = 128 : i32, start = 0 : i32}> : () -> tensor<128xi32>
+    %1 = "tk.splat"(%arg0) : (!tk.ptr<f32>) -> tensor<128x!tk.ptr<f32>>
+    %2 = "tk.addptr"(%1, %0) : (tensor<128x!tk.ptr<f32>>, tensor<128xi32>) -> tensor<128x!tk.ptr<f32>>
+    %3 = "tk.load"(%2) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<128x!tk.ptr<f32>>) -> tensor<128xf32>
+    %4 = "tk.extern_elementwise"(%3) <{library = ")" +
+           library +
+           R"(", pure = true, symbol = "twice_plus_one"}> : (tensor<128xf32>) -> tensor<128xf32> loc("kernel.cpp":7:3)
+    "tk.store"(%2, %4) : (tensor<128x!tk.ptr<f32>>, tensor<128xf32>) -> ()
+    return
+  }
+})";
+  };
+  {
+    Compiled c(kernel(good), "sm_90a", TK_OUTPUT_PTX);
+    const std::string ptx = c.status == TK_OK ? tk_compile_result_ptx(c.result) : "";
+    check(c.status == TK_OK && contains(ptx, "0f3F800000") && !contains(ptx, "twice_plus_one") &&
+              !contains(ptx, "call"),
+          "extern library: twice_plus_one linked and inlined (its + 1.0, no call)",
+          c.error() + ptx);
+  }
+  {
+    Compiled c(kernel(other), "sm_90a", TK_OUTPUT_PTX);
+    check(c.status != TK_OK && contains(c.error(), "the device function `twice_plus_one` is not "
+                                                   "defined in " +
+                                                       other),
+          "extern library without the symbol: an error naming both", c.error());
+  }
+  {
+    Compiled c(kernel(garbage), "sm_90a", TK_OUTPUT_PTX);
+    check(c.status != TK_OK &&
+              contains(c.error(), "cannot read the device-function library " + garbage),
+          "extern library that is not LLVM IR: an error naming it", c.error());
+  }
+  {
+    Compiled c(kernel(dir + "/missing.bc"), "sm_90a", TK_OUTPUT_PTX);
+    check(c.status != TK_OK && contains(c.error(), "kernel.cpp:7:3") &&
+              contains(c.error(), "comes from the library " + dir +
+                                      "/missing.bc, which does "
+                                      "not exist"),
+          "extern library that does not exist: an error at the op's line", c.error());
+  }
+  std::filesystem::remove_all(dir);
 }
 
 /// fp_fusion: the front end's vector add turned into out = x * y + x. On (the default), the
@@ -708,6 +777,7 @@ int main(int argc, char **argv) {
   threads(vectorAdd, readInput("exp_shared.mlir"));
   cubins(vectorAdd, readInput("exp_shared.mlir"));
   tkLevel(readInput("vector_add_tk.mlir"), readInput("tk_level.mlir"));
+  externLibraries();
   fpFusion(readInput("vector_add_tk.mlir"));
   loweringTarget(readInput("vector_add_tk.mlir"));
   tensorMaps(readInput("descriptor_copy.mlir"));

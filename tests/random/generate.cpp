@@ -456,6 +456,7 @@ struct generator {
     case op::math: // bound_of's own
     case op::random:
     case op::atomic:
+    case op::gdc:
       break;
     }
     return {true, 0, 0};
@@ -1944,6 +1945,16 @@ program generate(std::uint64_t seed) {
     g.load(p.body, 0, {16});
     g.results();
   }
+  // Programmatic dependent launch: the wait first, launch_dependents anywhere after it; drawn
+  // last, so that the rest of each seed's program stays what it was.
+  if (g.chance(0.1)) {
+    p.body.insert(p.body.begin(), stmt{op::gdc});
+    stmt launch{op::gdc};
+    launch.a0 = 1;
+    const auto at = std::ptrdiff_t(g.uniform(1, int(p.body.size())));
+    p.body.insert(p.body.begin() + at, launch);
+  }
+  p.launch_pdl = g.chance(0.2);
   return p;
 }
 

@@ -495,6 +495,9 @@ struct printer {
       case op::assign:
         line(depth, v(s.args[0]) + " = " + v(s.args[1]) + ";");
         break;
+      case op::gdc:
+        line(depth, s.a0 ? "tk::gdc_launch_dependents();" : "tk::gdc_wait();");
+        break;
       default:
         line(depth, "auto " + v(s.id) + " = " + expr(s) + "; // " + short_name(s.type.t) + " " +
                         shape_list(s.type.shape) +
@@ -674,9 +677,10 @@ void put(std::uint8_t *bytes, ty t, double value) {
 std::string print_cpp(const program &p) {
   printer pr{p, {}, {}};
   pr.os << "// random kernel, seed " << p.seed << ": grid " << p.grid << ", num_warps "
-        << p.num_warps << ", s0 = " << p.s0 << ", s1 = " << p.s1 << ", in0 as "
-        << short_name(p.input[0]) << ", in1 as " << short_name(p.input[1]) << ", " << p.input_bytes
-        << " bytes each; out " << p.out_bytes << " bytes\n";
+        << p.num_warps << (p.launch_pdl ? ", launch_pdl" : "") << ", s0 = " << p.s0
+        << ", s1 = " << p.s1 << ", in0 as " << short_name(p.input[0]) << ", in1 as "
+        << short_name(p.input[1]) << ", " << p.input_bytes << " bytes each; out " << p.out_bytes
+        << " bytes\n";
   const host_descriptor &h = p.host;
   const std::string elem = with_host_elem(h.elem, []<class E>(std::type_identity<E>) {
     return std::string(std::is_same_v<E, tk::half>       ? "tk::half"

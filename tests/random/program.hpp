@@ -251,6 +251,7 @@ enum class op : std::uint8_t {
              // value (j[0] = 0), the mask (j[1] = 1), the index source (i[5] = 1), cas's
              // other compared value. The value it defines (id >= 0) is the old values, where
              // no two updates share an address.
+  gdc,       // a0: 0 tk::gdc_wait, 1 tk::gdc_launch_dependents; no value
 };
 
 /// The formats of a dot_scaled operand (op::dot with i[2] = 1): e2m1 as bytes of two along K.
@@ -465,6 +466,7 @@ struct program {
   int values = 0; // ids 0 .. values-1
   int num_warps = 4;
   host_descriptor host;
+  bool launch_pdl = false; // launched with launch_options::launch_pdl
 };
 
 /// A random program from `seed`.

@@ -160,7 +160,10 @@ std::string run_both(const program &p, std::vector<std::uint8_t> &expected,
         try {
           tk::device_buffer<std::uint8_t> d0(in0), d1(in1), dout(actual);
           kernel.launch(tk::grid(p.grid),
-                        {.num_warps = p.num_warps, .fp_fusion = false, .backend = tk::backend::gpu},
+                        {.num_warps = p.num_warps,
+                         .fp_fusion = false,
+                         .backend = tk::backend::gpu,
+                         .launch_pdl = p.launch_pdl},
                         d0, d1, dout, p.s0, p.s1,
                         make_descriptor((p.host.which == 0 ? d0 : d1).data()));
           actual = dout.to_host();

@@ -1136,6 +1136,8 @@ struct runner {
       return random(s);
     case op::atomic:
       return atomic(s);
+    case op::gdc:
+      return s.a0 ? tk::gdc_launch_dependents() : tk::gdc_wait();
     }
   }
 

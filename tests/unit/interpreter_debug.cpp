@@ -1,5 +1,6 @@
 /// @file interpreter_debug.cpp
-/// tk::device_print, tk::device_assert, tk::debug_barrier, the compiler hints and the memory
+/// tk::device_print, tk::device_assert, tk::debug_barrier, tk::gdc_wait and
+/// tk::gdc_launch_dependents, the compiler hints and the memory
 /// hints on the interpreter: the lines device_print writes to stdout (Triton's format, as the
 /// GPU's vprintf writes them: the program id, the element's index padded to its dimension's
 /// width, the prefix made to end in ": ", `(operand n) ` with several values, printf's
@@ -26,6 +27,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -524,6 +526,27 @@ TEST_CASE("debug_barrier: nothing to wait for on the interpreter", "[debug]") {
   });
   k.interpret(tk::grid(1), out);
   CHECK(out == std::vector<std::int32_t>{1, 2, 3, 4});
+}
+
+TEST_CASE("gdc_wait, gdc_launch_dependents: launches in order on the interpreter", "[debug]") {
+  // The interpreter runs launches one after another: the second sees all of the first's writes,
+  // as a programmatic dependent launch does after tk::gdc_wait.
+  std::vector<std::int32_t> a(64, 0), b(64, 0);
+  auto first = tk::jit("first", [](tk::ptr<std::int32_t> o) {
+    auto offs = tk::program_id(0) * 16 + tk::arange(0, 16);
+    tk::gdc_launch_dependents();
+    tk::store(o + offs, offs * 3);
+  });
+  auto second = tk::jit("second", [](tk::ptr<std::int32_t> o, tk::ptr<const std::int32_t> in) {
+    auto offs = tk::program_id(0) * 16 + tk::arange(0, 16);
+    tk::gdc_wait();
+    tk::store(o + offs, tk::load(in + (63 - offs)) + 1);
+  });
+  first.launch(tk::grid(4), {.backend = tk::backend::interpreter, .launch_pdl = true}, a);
+  second.launch(tk::grid(4), {.backend = tk::backend::interpreter, .launch_pdl = true}, b,
+                std::as_const(a));
+  for (int i = 0; i < 64; ++i)
+    CHECK(b[std::size_t(i)] == 3 * (63 - i) + 1);
 }
 
 TEST_CASE("hints: multiple_of, max_contiguous and max_constancy give their operand unchanged",

@@ -287,3 +287,19 @@ TEST_CASE("attention_descriptor: BLOCK_M not a multiple of BLOCK_N is an error a
     CHECK(std::string_view(e.where().file_name()).ends_with("kernels/attention.hpp"));
   }
 }
+
+TEST_CASE("kernel parameters: tk::ptr<const T> takes a T * beside auto parameters",
+          "[interpreter][kernel]") {
+  // With an `auto` parameter the launch arguments' types are the parameters' (float * here);
+  // the lambda's tk::ptr<const float> then receives pointers to float, which convert.
+  std::vector<float> out(16, 0.f), in(16);
+  for (int i = 0; i < 16; ++i)
+    in[std::size_t(i)] = float(i);
+  auto copy = tk::jit("copy_auto", [](auto o, tk::ptr<const float> x) {
+    auto offs = tk::arange(0, 16);
+    tk::store(o + offs, tk::load(x + offs) * 2.0f);
+  });
+  copy.interpret(tk::grid(1), out.data(), in.data());
+  for (int i = 0; i < 16; ++i)
+    CHECK(out[std::size_t(i)] == 2.0f * float(i));
+}

@@ -3,9 +3,10 @@
 /// tk::inline_asm_elementwise and the memory hints record: `tk.print` with its prefix (made to end
 /// in ": "), signedness per value and hex flag; `tk.assert` only with TK_DEBUG=1 (kernel.ir reads
 /// the variable, as a launch reads launch_options::debug too), naming the file, line, function,
-/// message and id; `tk.debug_barrier`; `tk.multiple_of`, `tk.max_contiguous`, `tk.max_constancy`
-/// with one value per dimension; `tk.assume`; `tk.inline_asm` with its results; and the `cache`,
-/// `evict` and `is_volatile` properties of `tk.load` and `tk.store`. The golden family `debug`
+/// message and id; `tk.debug_barrier`; `tk.gdc_wait` and `tk.gdc_launch_dependents` in program
+/// order; `tk.multiple_of`, `tk.max_contiguous`, `tk.max_constancy` with one value per dimension;
+/// `tk.assume`; `tk.inline_asm` with its results; and the `cache`, `evict` and `is_volatile`
+/// properties of `tk.load` and `tk.store`. The golden family `debug`
 /// (tests/ir/golden_kernels.hpp) holds whole kernels; tk-opt parses and verifies them there.
 #include <catch2/catch.hpp>
 #include <tk/tk.hpp>
@@ -95,6 +96,25 @@ TEST_CASE("ir: tk.assert only with TK_DEBUG=1", "[ir][debug][assert]") {
 TEST_CASE("ir: tk.debug_barrier", "[ir][debug]") {
   auto k = tk::jit("barrier", [] { tk::debug_barrier(); });
   CHECK(holds(k.ir(), "\"tk.debug_barrier\"() : () -> ()"));
+}
+
+TEST_CASE("ir: tk.gdc_wait, tk.gdc_launch_dependents", "[ir][debug]") {
+  auto k = tk::jit("dependent", [](tk::ptr<float> p) {
+    tk::gdc_wait();
+    auto x = tk::load(p);
+    tk::gdc_launch_dependents();
+    tk::store(p, x + 1.0f);
+  });
+  const std::string ir = k.ir(static_cast<float *>(nullptr));
+  const auto wait = ir.find("\"tk.gdc_wait\"() : () -> ()");
+  const auto load = ir.find("tk.load");
+  const auto launch = ir.find("\"tk.gdc_launch_dependents\"() : () -> ()");
+  const auto store = ir.find("tk.store");
+  REQUIRE(wait != std::string::npos);
+  REQUIRE(launch != std::string::npos);
+  CHECK(wait < load); // in program order
+  CHECK(load < launch);
+  CHECK(launch < store);
 }
 
 TEST_CASE("ir: the hints and tk.assume", "[ir][debug][hints]") {

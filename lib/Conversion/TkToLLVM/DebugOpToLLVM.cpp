@@ -1,6 +1,7 @@
 /// @file DebugOpToLLVM.cpp
-/// tk.print, tk.assert, tk.debug_barrier, and the hints (tk.multiple_of, tk.max_contiguous,
-/// tk.max_constancy, tk.assume), which only the analyses read:
+/// tk.print, tk.assert, tk.debug_barrier, tk.gdc_wait, tk.gdc_launch_dependents, and the hints
+/// (tk.multiple_of, tk.max_contiguous, tk.max_constancy, tk.assume), which only the analyses
+/// read:
 ///  - tk.print: one `vprintf` per element the thread holds, through the slot holding the
 ///    element's first copy only (each element prints once, as on the interpreter), in Triton's
 ///    format: `pid (x, y, z) idx (i, j)<prefix><value>`;
@@ -10,7 +11,9 @@
 ///    where, to the host memory at `tk_assert_record`, which the runtime sets when it loads the
 ///    module: the CUDA error that follows leaves device memory unreadable, and the runtime names
 ///    the assertion from that record (detail/runtime/asserts.hpp);
-///  - tk.debug_barrier: `bar.sync 0`.
+///  - tk.debug_barrier: `bar.sync 0`;
+///  - tk.gdc_wait, tk.gdc_launch_dependents: `griddepcontrol.wait` / `.launch_dependents` from
+///    sm_90; nothing before.
 #include "Conversion/TkToLLVM/PatternTkToLLVM.h"
 #include "Conversion/TkToLLVM/Utility.h"
 
@@ -308,6 +311,28 @@ struct DebugBarrierOpConversion : OpConversionPattern<DebugBarrierOp> {
   }
 };
 
+/// tk.gdc_wait and tk.gdc_launch_dependents: `griddepcontrol.<what>` from sm_90 (PTX 7.8), with
+/// a memory clobber so that no access moves across them; nothing before, where launches on a
+/// stream never overlap.
+template <class GdcOp> struct GdcOpConversion : OpConversionPattern<GdcOp> {
+  GdcOpConversion(TypeConverter &converter, MLIRContext *context, unsigned computeCapability,
+                  StringRef instruction)
+      : OpConversionPattern<GdcOp>(converter, context), computeCapability(computeCapability),
+        instruction(instruction) {}
+
+  LogicalResult matchAndRewrite(GdcOp op, typename GdcOp::Adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (computeCapability >= 90)
+      emitAsm(rewriter, op.getLoc(), instruction, "~{memory}", {}, Type(), 0,
+              /*sideEffects=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  unsigned computeCapability;
+  std::string instruction;
+};
+
 /// A hint is its operand once the analyses have read it.
 template <class HintOp> struct HintOpConversion : OpConversionPattern<HintOp> {
   using OpConversionPattern<HintOp>::OpConversionPattern;
@@ -333,7 +358,12 @@ struct AssumeOpConversion : OpConversionPattern<AssumeOp> {
 } // namespace
 
 void mlir::tk::populateDebugOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
-                                             RewritePatternSet &patterns) {
+                                             RewritePatternSet &patterns,
+                                             unsigned computeCapability) {
+  patterns.add<GdcOpConversion<GdcWaitOp>>(converter, patterns.getContext(), computeCapability,
+                                           "griddepcontrol.wait;");
+  patterns.add<GdcOpConversion<GdcLaunchDependentsOp>>(
+      converter, patterns.getContext(), computeCapability, "griddepcontrol.launch_dependents;");
   patterns.add<PrintOpConversion, AssertOpConversion, DebugBarrierOpConversion,
                HintOpConversion<MultipleOfOp>, HintOpConversion<MaxContiguousOp>,
                HintOpConversion<MaxConstancyOp>, AssumeOpConversion>(converter,

@@ -2,7 +2,8 @@
 /// tk.inline_asm and tk.extern_elementwise: code the user names, applied to each element the
 /// thread holds.
 ///  - tk.extern_elementwise: a call of the device-library function per element, declared in the
-///    module and linked by lib/Target/PTXCodeGen.cpp (libdevice).
+///    module and linked by lib/Target/PTXCodeGen.cpp: from libdevice, or from the op's `library`,
+///    which must exist and which the module attribute kExternLibrariesAttr records.
 ///  - tk.inline_asm: one asm statement per `pack` elements, as Triton's inline_asm_elementwise.
 ///    With `pack` > 1, elements narrower than 32 bits travel `pack` to a register (an integer
 ///    of `pack` times their width, the first element in the low bits); 32-bit and wider ones
@@ -12,8 +13,11 @@
 #include "Conversion/TkToLLVM/Utility.h"
 
 #include "Dialect/Tk/IR/Dialect.h"
+#include "Target/PTXCodeGen.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include "llvm/Support/FileSystem.h"
 
 using namespace mlir;
 using namespace mlir::tk;
@@ -36,6 +40,22 @@ Value repack(OpBuilder &b, Location loc, Type converted, ArrayRef<Value> element
   return elements.front();
 }
 
+/// Records on `module` that `symbol` is to be linked from `library`: the module attribute
+/// kExternLibrariesAttr, an array of [library, symbol] pairs that PTX code generation links and
+/// then removes.
+void noteLibrary(ModuleOp module, StringRef library, StringRef symbol) {
+  MLIRContext *context = module.getContext();
+  SmallVector<Attribute> pairs;
+  if (auto existing = module->getAttrOfType<ArrayAttr>(kExternLibrariesAttr))
+    pairs.assign(existing.begin(), existing.end());
+  auto pair = ArrayAttr::get(context,
+                             {StringAttr::get(context, library), StringAttr::get(context, symbol)});
+  if (llvm::is_contained(pairs, pair))
+    return;
+  pairs.push_back(pair);
+  module->setAttr(kExternLibrariesAttr, ArrayAttr::get(context, pairs));
+}
+
 struct ExternElementwiseOpConversion : OpConversionPattern<ExternElementwiseOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -47,6 +67,13 @@ struct ExternElementwiseOpConversion : OpConversionPattern<ExternElementwiseOp> 
     if (!converted || !element)
       return rewriter.notifyMatchFailure(op, "result type");
     auto module = op->getParentOfType<ModuleOp>();
+    if (std::optional<StringRef> library = op.getLibrary()) {
+      if (!llvm::sys::fs::exists(*library))
+        return op.emitError() << "the device function `" << op.getSymbol()
+                              << "` comes from the library " << *library
+                              << ", which does not exist";
+      noteLibrary(module, *library, op.getSymbol());
+    }
     SmallVector<SmallVector<Value>> unpacked = unpackAll(rewriter, loc, adaptor.getSrcs());
     SmallVector<Type> argTypes;
     for (Value src : op.getSrcs())

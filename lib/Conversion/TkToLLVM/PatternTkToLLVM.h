@@ -50,7 +50,8 @@ void populateMMAv2DotOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
 void populateSharedMemoryOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                           RewritePatternSet &patterns, const VectorWidths &widths);
 void populateMathOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
-void populateDebugOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateDebugOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+                                   unsigned computeCapability);
 void populateInlineAsmOpToLLVMPatterns(TkToLLVMTypeConverter &converter,
                                        RewritePatternSet &patterns);
 void populatePtrCastOpToLLVMPatterns(TkToLLVMTypeConverter &converter, RewritePatternSet &patterns);

@@ -143,7 +143,7 @@ struct TkToLLVMPass : tk::impl::TkToLLVMBase<TkToLLVMPass> {
     populateConvertToDotOperandPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, widths);
     populateMathOpToLLVMPatterns(converter, patterns);
-    populateDebugOpToLLVMPatterns(converter, patterns);
+    populateDebugOpToLLVMPatterns(converter, patterns, computeCapability);
     populateInlineAsmOpToLLVMPatterns(converter, patterns);
     populatePtrCastOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

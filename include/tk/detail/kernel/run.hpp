@@ -89,6 +89,11 @@ TK_DECL std::uint64_t kernels_loaded();
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args);
 
+/// `loaded` on grid `g` through cuLaunchKernelEx, allowed to overlap the previous kernel on
+/// `stream` (launch_options::launch_pdl).
+TK_DECL void launch_programmatic(const cu::driver &driver, const loaded_kernel &loaded,
+                                 const grid &g, cu::stream stream, void **block);
+
 /// The compiled kernels of kernel type `F` launched with parameters `Params`.
 template <class F, class Params> inline compiled_kernels compiled_kernels_of;
 

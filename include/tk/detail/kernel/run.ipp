@@ -357,6 +357,25 @@ TK_DECL compiled_kernel compile_artifacts(const kernel_ref &k, const launch_opti
   return out;
 }
 
+TK_DECL void launch_programmatic(const cu::driver &driver, const loaded_kernel &loaded,
+                                 const grid &g, cu::stream stream, void **block) {
+  cu::launch_attribute attribute;
+  attribute.id = cu::launch_attribute_programmatic_stream_serialization;
+  attribute.value.programmatic_stream_serialization_allowed = 1;
+  const cu::launch_config config{unsigned(g.dims[0]),
+                                 unsigned(g.dims[1]),
+                                 unsigned(g.dims[2]),
+                                 loaded.threads,
+                                 1,
+                                 1,
+                                 loaded.shared_bytes,
+                                 stream,
+                                 &attribute,
+                                 1};
+  cu::check(driver.launch_kernel_ex(&config, loaded.function, block, nullptr), "cuLaunchKernelEx",
+            g.loc);
+}
+
 TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, const grid &g,
                            const launch_options &o, std::span<const launch_argument> args) {
   for (std::size_t index = 0; index < args.size(); ++index)
@@ -384,6 +403,8 @@ TK_DECL void launch_on_gpu(const kernel_ref &k, compiled_kernels &compiled, cons
     if (a.kind != launch_argument::role::constant)
       params.data()[count++] = const_cast<std::uint64_t *>(&a.bits);
   auto launch = [&](const loaded_kernel &loaded, void **block) {
+    if (o.launch_pdl && driver.launch_kernel_ex)
+      return launch_programmatic(driver, loaded, g, static_cast<cu::stream>(o.stream), block);
     cu::check(driver.launch_kernel(loaded.function, unsigned(g.dims[0]), unsigned(g.dims[1]),
                                    unsigned(g.dims[2]), loaded.threads, 1, 1, loaded.shared_bytes,
                                    static_cast<cu::stream>(o.stream), block, nullptr),

@@ -189,6 +189,32 @@ inline constexpr const char *interpreter_hint =
     "run on the CPU interpreter with TK_INTERPRET=1 or launch_options{.backend = "
     "tk::backend::interpreter}";
 
+/// CUlaunchAttribute: an attribute id, padding to 8 bytes, then a 64-byte union of values.
+struct launch_attribute {
+  int id = 0;
+  char pad[4] = {};
+  union {
+    char bytes[64];
+    int programmatic_stream_serialization_allowed; ///< ..._PROGRAMMATIC_STREAM_SERIALIZATION
+    void *align;
+  } value = {};
+};
+static_assert(sizeof(launch_attribute) == 72, "CUlaunchAttribute is 72 bytes");
+
+/// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (cuda.h, enum CUlaunchAttributeID_enum).
+inline constexpr int launch_attribute_programmatic_stream_serialization = 6;
+
+/// CUlaunchConfig: the grid, block, dynamic shared memory and stream of a launch, and its
+/// attributes.
+struct launch_config {
+  unsigned grid_x, grid_y, grid_z;
+  unsigned block_x, block_y, block_z;
+  unsigned shared_bytes;
+  stream s;
+  launch_attribute *attributes;
+  unsigned attribute_count;
+};
+
 /// The loaded driver: its function table and what the runtime caches about it. Loaded once per
 /// process by get_driver(); `load` exists so that tests can load a stand-in.
 class driver {
@@ -271,6 +297,11 @@ public:
       void *map, int data_type, unsigned rank, void *address, const std::uint64_t *dims,
       const std::uint64_t *strides, const std::uint32_t *box, const std::uint32_t *element_strides,
       int interleave, int swizzle, int l2_promotion, int oob_fill) = nullptr;
+
+  /// cuLaunchKernelEx, for launches with attributes (launch_options::launch_pdl); null where the
+  /// driver lacks it, and then such launches go through cuLaunchKernel without the attributes.
+  result(TK_DETAIL_CUDAAPI *launch_kernel_ex)(const launch_config *config, function_handle fn,
+                                              void **params, void **extra) = nullptr;
 
   int version = 0;      ///< cuDriverGetVersion: 12080 for CUDA 12.8
   int device_count = 0; ///< at least 1

@@ -228,7 +228,7 @@ TK_DECL void driver::resolve_all(std::source_location where) {
   resolve(memcpy_htod, "cuMemcpyHtoD");
   resolve(memcpy_dtoh, "cuMemcpyDtoH");
   resolve(memset_d8, "cuMemsetD8");
-  // Optional: only TMA, device asserts and CUDA graphs need these.
+  // Optional: only TMA, device asserts, CUDA graphs and launch attributes need these.
   auto optional = [&](auto &slot, const char *name) {
     void *pfn = nullptr;
     int status = -1;
@@ -247,6 +247,7 @@ TK_DECL void driver::resolve_all(std::source_location where) {
   optional(graph_launch, "cuGraphLaunch");
   optional(graph_exec_destroy, "cuGraphExecDestroy");
   optional(graph_destroy, "cuGraphDestroy");
+  optional(launch_kernel_ex, "cuLaunchKernelEx");
 }
 
 TK_DECL device_info driver::query(int ordinal, device_handle dev,

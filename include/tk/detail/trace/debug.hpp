@@ -54,6 +54,11 @@ TK_DECL bool asserts_on(loc_t loc);
 
 TK_DECL void debug_barrier(loc_t loc);
 
+/// tk::gdc_wait (`tk.gdc_wait`) or, with `launch_dependents`, tk::gdc_launch_dependents
+/// (`tk.gdc_launch_dependents`): recorded while tracing; nothing on the interpreter, whose
+/// launches run one after another.
+TK_DECL void grid_dependency(bool launch_dependents, loc_t loc);
+
 /// The compiler hints: `x` itself, with the fact recorded for the compiler.
 enum class hint_kind : unsigned char { multiple_of, max_contiguous, max_constancy };
 TK_DECL value_ref hint(hint_kind kind, const value_ref &x, const std::vector<std::int64_t> &values,

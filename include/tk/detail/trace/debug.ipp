@@ -165,6 +165,13 @@ TK_DECL void debug_barrier(loc_t loc) {
     record("tk.debug_barrier", syntax::generic, {}, {}, "", loc);
 }
 
+TK_DECL void grid_dependency(bool launch_dependents, loc_t loc) {
+  context &ctx = active(loc);
+  if (ctx.tracing())
+    record(launch_dependents ? "tk.gdc_launch_dependents" : "tk.gdc_wait", syntax::generic, {}, {},
+           "", loc);
+}
+
 TK_DECL value_ref hint(hint_kind kind, const value_ref &x, const std::vector<std::int64_t> &values,
                        loc_t loc) {
   context &ctx = active(loc);

@@ -792,6 +792,8 @@ LogicalResult ExternElementwiseOp::verify() {
                             "starting with a digit), got \""
                          << shown << "\"";
   }
+  if (std::optional<StringRef> library = getLibrary(); library && library->empty())
+    return emitOpError() << "library must name a file when present";
   return verifyOneShape(*this, getOperandTypes(), "operands");
 }
 
@@ -874,6 +876,8 @@ LogicalResult AssertOp::verify() {
 }
 
 LogicalResult DebugBarrierOp::verify() { return success(); }
+LogicalResult GdcWaitOp::verify() { return success(); }
+LogicalResult GdcLaunchDependentsOp::verify() { return success(); }
 
 namespace {
 

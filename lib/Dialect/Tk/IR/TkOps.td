@@ -236,11 +236,13 @@ def Tk_AtomicCASOp : Tk_Op<"atomic_cas"> {
 def Tk_ExternElementwiseOp : Tk_Op<"extern_elementwise", [Elementwise]> {
   let summary = "calls a device-library function on each element";
   let description = [{
-    `symbol` names a libdevice function (`__nv_hypotf`) taking the operands' element types and
-    returning the result's. Operands are scalars, or blocks of the result's shape. Without
-    `pure` the call is kept even when its result is unused.
+    `symbol` names a device function taking the operands' element types and returning the
+    result's: libdevice's (`__nv_hypotf`) without `library`, else one that the LLVM bitcode or
+    IR file `library` defines, which the backend links. Operands are scalars, or blocks of the
+    result's shape. Without `pure` the call is kept even when its result is unused.
   }];
-  let arguments = (ins Variadic<Tk_Value>:$srcs, StrAttr:$symbol, BoolAttr:$pure);
+  let arguments = (ins Variadic<Tk_Value>:$srcs, StrAttr:$symbol, BoolAttr:$pure,
+                       OptionalAttr<StrAttr>:$library);
   let results = (outs Tk_Value:$result);
   let assemblyFormat = "$srcs attr-dict `:` functional-type($srcs, $result)";
 }
@@ -290,6 +292,32 @@ def Tk_AssertOp : Tk_Op<"assert"> {
 
 def Tk_DebugBarrierOp : Tk_Op<"debug_barrier"> {
   let summary = "waits for every thread of the program instance (Triton's debug_barrier)";
+  let arguments = (ins);
+  let assemblyFormat = "attr-dict";
+}
+
+// Programmatic dependent launch (Triton's tl.extra.cuda.gdc_wait, gdc_launch_dependents).
+// Both order the kernel's memory accesses around them, so neither is moved across loads or
+// stores.
+
+def Tk_GdcWaitOp : Tk_Op<"gdc_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "waits for the kernel this launch depends on (griddepcontrol.wait)";
+  let description = [{
+    Returns once the grid launched before this one on its stream has completed and its memory
+    is visible; at once for a launch without programmatic stream serialization. Nothing before
+    sm_90, where launches on a stream never overlap.
+  }];
+  let arguments = (ins);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tk_GdcLaunchDependentsOp
+    : Tk_Op<"gdc_launch_dependents", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "lets the next launch on the stream start (griddepcontrol.launch_dependents)";
+  let description = [{
+    Once every program of the grid has run it or exited, a dependent grid launched with
+    programmatic stream serialization may start. It orders no memory. Nothing before sm_90.
+  }];
   let arguments = (ins);
   let assemblyFormat = "attr-dict";
 }
