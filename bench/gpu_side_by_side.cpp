@@ -727,7 +727,7 @@ void bench_attention_case(int B, int H, int S, int D, bool causal, bool descript
       }
       const double err = std::fabs(double(got[d]) - want) / scale;
       worst = std::max(worst, err);
-      bad += !(err <= std::ldexp(1.0, -6)); // four bf16 roundings (examples/from_triton/06-fused-attention.cpp)
+      bad += !(err <= std::ldexp(1.0, -6)); // four bf16 roundings (06-fused-attention.cpp)
     }
   }
   const std::string check =

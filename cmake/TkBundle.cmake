@@ -33,7 +33,7 @@ set(TK_BUNDLE_MAX_MIB 64 CACHE STRING "Largest size of the bundle (target bundle
 # The examples built against tk::separate are the same kernels as the others, in another build
 # mode: the bundle takes the GPU tests of these only, to keep within TK_BUNDLE_MAX_MIB (CTest
 # runs every one on the interpreter).
-set(TK_BUNDLE_SEPARATE_EXAMPLES "01-vector-add;06-fused-attention" CACHE STRING
+set(TK_BUNDLE_SEPARATE_EXAMPLES "" CACHE STRING
   "Examples whose tk::separate build (<name>_separate) the bundle takes")
 
 # Internal: whether <target> links the backend library directly.

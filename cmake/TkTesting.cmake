@@ -2,7 +2,7 @@
 #
 # Functions (all test names are prefixed by kind, labels in [brackets]):
 #
-#   tk_add_example_tests(<name> <target>)
+#   tk_add_example_tests(<name> <target> [ARGS <arg>...])
 #       example.<name>.interpreter  [interpreter;example]  env TK_INTERPRET=1
 #       example.<name>.gpu          [gpu;example]          env TK_REQUIRE_GPU=1,
 #                                                          exit code 77 = skipped
@@ -79,13 +79,14 @@ endfunction()
 
 # ---------------------------------------------------------------------------
 function(tk_add_example_tests name target)
-  add_test(NAME example.${name}.interpreter COMMAND ${target})
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "" "ARGS")
+  add_test(NAME example.${name}.interpreter COMMAND ${target} ${arg_ARGS})
   set_tests_properties(example.${name}.interpreter PROPERTIES
     LABELS "interpreter;example"
     ENVIRONMENT "TK_INTERPRET=1"
     ENVIRONMENT_MODIFICATION "TK_REQUIRE_GPU=unset:")
 
-  tk_add_gpu_test(example.${name}.gpu COMMAND ${target} LABELS example)
+  tk_add_gpu_test(example.${name}.gpu COMMAND ${target} ${arg_ARGS} LABELS example)
 endfunction()
 
 # ---------------------------------------------------------------------------

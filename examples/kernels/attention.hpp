@@ -25,6 +25,7 @@
 
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace examples {
 
@@ -80,60 +81,71 @@ inline void attention_stages(const auto &stage, tk::i32 seq_len, tk::i32 start_m
   stage(full_blocks_end, hi, true);
 }
 
+/// The work of one program of `attention` (and of attention_backward.hpp's forward, which also
+/// stores the rows' log-sum-exp): its BLOCK_M rows of O, computed and stored; returns their
+/// running row maximum m_i and row sum l_i (in the base-2 units of the scaled scores). `what`
+/// names the kernel in errors.
+template <class T>
+auto attention_rows(const auto &o, const auto &q, const auto &k, const auto &v,
+                    const tk::f32 &sm_scale, const tk::i32 &seq_len, int HEAD_DIM, int BLOCK_M,
+                    int BLOCK_N, bool CAUSAL, bool EVEN_N, const char *what) {
+  if (BLOCK_M % BLOCK_N != 0)
+    throw tk::error(std::string(what) + ": BLOCK_M (" + std::to_string(BLOCK_M) +
+                        ") must be a multiple of BLOCK_N (" + std::to_string(BLOCK_N) + ")",
+                    std::source_location::current());
+  // This program's rows of Q, in the head (program_id(1)) it works on.
+  auto start_m = tk::program_id(0);
+  auto head = tk::program_id(1) * seq_len * HEAD_DIM;
+  auto offs_m = start_m * BLOCK_M + tk::arange(0, BLOCK_M);
+  auto offs_n = tk::arange(0, BLOCK_N);
+  auto offs_d = tk::arange(0, HEAD_DIM);
+  auto row_mask = offs_m(tk::_, tk::newaxis) < seq_len;
+  auto q_tile =
+      tk::load(q + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
+               row_mask, 0.0f);
+
+  auto qk_scale = sm_scale * 1.44269504f;
+  auto m_i = tk::full({BLOCK_M}, -tk::inf<float>());
+  auto l_i = tk::zeros<float>({BLOCK_M});
+  auto acc = tk::zeros<float>({BLOCK_M, HEAD_DIM});
+
+  // One stage: key blocks [lo, hi) in BLOCK_N steps, masked or not (a trace-time choice).
+  auto stage = [&](auto lo, auto hi, bool masked) {
+    tk::for_range(lo, hi, BLOCK_N, [&](tk::i32 start_n) {
+      auto cols = start_n + offs_n;
+      auto k_ptrs = k + head + cols(tk::newaxis, tk::_) * HEAD_DIM + offs_d(tk::_, tk::newaxis);
+      auto v_ptrs = v + head + cols(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_);
+      // Only a block that may cross the sequence's end needs masked loads.
+      const bool tail = masked && !EVEN_N;
+      auto k_tile =
+          tail ? tk::load(k_ptrs, cols(tk::newaxis, tk::_) < seq_len, 0.0f) : tk::load(k_ptrs);
+      auto qk = tk::dot(q_tile, k_tile); // BLOCK_M x BLOCK_N
+      if (masked)
+        qk =
+            tk::where(attention_keep(offs_m, cols, seq_len, CAUSAL, EVEN_N), qk, -tk::inf<float>());
+      attention_update<T>(m_i, l_i, acc, qk, qk_scale, [&] {
+        return tail ? tk::load(v_ptrs, cols(tk::_, tk::newaxis) < seq_len, 0.0f) : tk::load(v_ptrs);
+      });
+    });
+  };
+  attention_stages(stage, seq_len, start_m, BLOCK_M, BLOCK_N, CAUSAL, EVEN_N);
+
+  // One IEEE division per row, then products: `/` on each element would be BLOCK_M x
+  // HEAD_DIM divisions, each a slow-path check and call in the SASS.
+  auto inv_l = 1.0f / l_i;
+  tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
+            acc * inv_l(tk::_, tk::newaxis), row_mask);
+  return std::pair{m_i, l_i};
+}
+
 inline auto attention =
     tk::jit("attention", [](auto o, auto q, auto k, auto v, tk::f32 sm_scale, tk::i32 seq_len,
                             tk::constant<int> HEAD_DIM, tk::constant<int> BLOCK_M,
                             tk::constant<int> BLOCK_N, tk::constant<bool> CAUSAL,
                             tk::constant<bool> EVEN_N) {
       using T = std::remove_const_t<std::remove_pointer_t<typename decltype(q)::element_type>>;
-      if (BLOCK_M % BLOCK_N != 0)
-        throw tk::error("attention: BLOCK_M (" + std::to_string(BLOCK_M) +
-                            ") must be a multiple of BLOCK_N (" + std::to_string(BLOCK_N) + ")",
-                        std::source_location::current());
-
-      // This program's rows of Q, in the head (program_id(1)) it works on.
-      auto start_m = tk::program_id(0);
-      auto head = tk::program_id(1) * seq_len * HEAD_DIM;
-      auto offs_m = start_m * BLOCK_M + tk::arange(0, BLOCK_M);
-      auto offs_n = tk::arange(0, BLOCK_N);
-      auto offs_d = tk::arange(0, HEAD_DIM);
-      auto row_mask = offs_m(tk::_, tk::newaxis) < seq_len;
-      auto q_tile =
-          tk::load(q + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
-                   row_mask, 0.0f);
-
-      auto qk_scale = sm_scale * 1.44269504f;
-      auto m_i = tk::full({BLOCK_M}, -tk::inf<float>());
-      auto l_i = tk::zeros<float>({BLOCK_M});
-      auto acc = tk::zeros<float>({BLOCK_M, HEAD_DIM});
-
-      // One stage: key blocks [lo, hi) in BLOCK_N steps, masked or not (a trace-time choice).
-      auto stage = [&](auto lo, auto hi, bool masked) {
-        tk::for_range(lo, hi, BLOCK_N, [&](tk::i32 start_n) {
-          auto cols = start_n + offs_n;
-          auto k_ptrs = k + head + cols(tk::newaxis, tk::_) * HEAD_DIM + offs_d(tk::_, tk::newaxis);
-          auto v_ptrs = v + head + cols(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_);
-          // Only a block that may cross the sequence's end needs masked loads.
-          const bool tail = masked && !EVEN_N;
-          auto k_tile =
-              tail ? tk::load(k_ptrs, cols(tk::newaxis, tk::_) < seq_len, 0.0f) : tk::load(k_ptrs);
-          auto qk = tk::dot(q_tile, k_tile); // BLOCK_M x BLOCK_N
-          if (masked)
-            qk = tk::where(attention_keep(offs_m, cols, seq_len, CAUSAL, EVEN_N), qk,
-                           -tk::inf<float>());
-          attention_update<T>(m_i, l_i, acc, qk, qk_scale, [&] {
-            return tail ? tk::load(v_ptrs, cols(tk::_, tk::newaxis) < seq_len, 0.0f)
-                        : tk::load(v_ptrs);
-          });
-        });
-      };
-      attention_stages(stage, seq_len, start_m, BLOCK_M, BLOCK_N, CAUSAL, EVEN_N);
-
-      // One IEEE division per row, then products: `/` on each element would be BLOCK_M x
-      // HEAD_DIM divisions, each a slow-path check and call in the SASS.
-      auto inv_l = 1.0f / l_i;
-      tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
-                acc * inv_l(tk::_, tk::newaxis), row_mask);
+      attention_rows<T>(o, q, k, v, sm_scale, seq_len, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, EVEN_N,
+                        "attention");
     });
 // [/snippet]
 

@@ -100,6 +100,7 @@ inline auto leaky_relu(const auto &x) { return tk::where(x >= 0, x, 0.01f * x); 
 /// (`tk::constant<examples::activation>`) applied to the f32 tile before it is rounded and
 /// stored. Same launch contract as `matmul`, with ACTIVATION for INPUT_PRECISION; autotune it over
 /// the block sizes (examples/from_triton/03-matrix-multiplication.cpp).
+// [snippet:matmul_activation]
 inline auto matmul_activation = tk::jit(
     "matmul_kernel",
     [](tk::ptr<tk::half> c, auto a, auto b, tk::i32 M, tk::i32 N, tk::i32 K, tk::i32 stride_am,
@@ -114,6 +115,7 @@ inline auto matmul_activation = tk::jit(
       store_tile(c, tk::cast<tk::half>(acc), pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M,
                  BLOCK_N);
     });
+// [/snippet]
 
 /// `matmul_activation` autotuned over the tutorial's configurations for each (M, N, K) (launch
 /// arguments 3, 4 and 5): pass `tk::tuned<int>` placeholders for BLOCK_M, BLOCK_N, BLOCK_K and
@@ -129,6 +131,30 @@ inline auto matmul_activation_tuned = tk::autotune(
                  {{{"BLOCK_M", 64}, {"BLOCK_N", 32}, {"BLOCK_K", 32}, {"GROUP_M", 8}}, 2, 5},
                  {{{"BLOCK_M", 32}, {"BLOCK_N", 64}, {"BLOCK_K", 32}, {"GROUP_M", 8}}, 2, 5}},
      .key = {3, 4, 5}});
+
+/// `matmul` as a persistent kernel through pointers, Triton's persistent-matmul tutorial's first
+/// form: launch at most one program instance per multiprocessor,
+/// `tk::grid(std::min(tk::gpu_multiprocessor_count(), tiles))` with tiles = cdiv(M, BLOCK_M) *
+/// cdiv(N, BLOCK_N); each walks the tiles pid, pid + num_programs, ... in the grouped order. Same
+/// arguments and constants as `matmul`, C of any float type.
+// [snippet:matmul_persistent_pointers]
+inline auto matmul_persistent_pointers =
+    tk::jit("matmul_persistent_pointers",
+            [](auto c, auto a, auto b, tk::i32 M, tk::i32 N, tk::i32 K, tk::i32 stride_am,
+               tk::i32 stride_ak, tk::i32 stride_bk, tk::i32 stride_bn, tk::i32 stride_cm,
+               tk::i32 stride_cn, tk::constant<int> BLOCK_M, tk::constant<int> BLOCK_N,
+               tk::constant<int> BLOCK_K, tk::constant<int> GROUP_M,
+               tk::constant<tk::input_precision> INPUT_PRECISION) {
+              auto tiles = tk::cdiv(M, BLOCK_M) * tk::cdiv(N, BLOCK_N);
+              tk::for_range(tk::program_id(0), tiles, tk::num_programs(0), [&](tk::i32 tile) {
+                auto [pid_m, pid_n] = grouped_tile(tile, M, N, BLOCK_M, BLOCK_N, GROUP_M);
+                auto acc =
+                    matmul_accumulate(a, b, pid_m, pid_n, M, N, K, stride_am, stride_ak, stride_bk,
+                                      stride_bn, BLOCK_M, BLOCK_N, BLOCK_K, INPUT_PRECISION);
+                store_tile(c, acc, pid_m, pid_n, M, N, stride_cm, stride_cn, BLOCK_M, BLOCK_N);
+              });
+              // [/snippet]
+            });
 
 /// The same product through tensor descriptors, as Triton's descriptor matmul: A is M x K and B
 /// is N x K (B given transposed, K contiguous, as fp8 and wgmma prefer it), C is M x N, each

@@ -16,6 +16,7 @@
 
 namespace examples {
 
+// [snippet:softmax]
 inline auto softmax =
     tk::jit("softmax", [](tk::ptr<float> out, tk::ptr<const float> in, tk::i32 stride,
                           tk::i32 n_cols, tk::constant<int> BLOCK) {
@@ -26,6 +27,7 @@ inline auto softmax =
       auto e = tk::exp(x - tk::max(x, 0));
       tk::store(out + row * stride + cols, e / tk::sum(e, 0), mask);
     });
+// [/snippet]
 
 /// `softmax` with its warp count tuned for each row length (`n_cols`, launch argument 3): the
 /// best of 2 to 16 warps depends on how many elements each thread then holds.

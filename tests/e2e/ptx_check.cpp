@@ -14,7 +14,11 @@
 /// Exits 0 when every case passes, 1 otherwise, 77 (skipped) when ptxas cannot run.
 #include "../ir/golden_support.hpp"
 #include "kernels/attention.hpp"
+#include "kernels/attention_backward.hpp"
+#include "kernels/block_scaled_matmul.hpp"
 #include "kernels/dropout.hpp"
+#include "kernels/extern_functions.hpp"
+#include "kernels/grouped_matmul.hpp"
 #include "kernels/layernorm.hpp"
 #include "kernels/layernorm_backward.hpp"
 #include "kernels/matmul.hpp"
@@ -141,6 +145,44 @@ std::vector<check_case> example_cases() {
                  4,
                  {},
                  true});
+  // Device functions by name (Triton's tutorial 07): libdevice's asinf, and smoothstepf from
+  // the example's own library file, both linked and inlined (no call is left).
+  out.push_back({"extern_functions",
+                 "libdevice_asin",
+                 [] {
+                   return examples::asin_kernel.ir(aligned<float>(), aligned<const float>(),
+                                                   1 << 20, tk::constant(1024));
+                 },
+                 4,
+                 {R"(ld\.global(\.nc)?\.(v4\.b32|v2\.b64))"},
+                 true,
+                 0,
+                 {R"(call(\.uni)?\s)", R"(\.extern \.func)"}});
+  out.push_back({"extern_functions",
+                 "library_smoothstep",
+                 [] {
+                   examples::smoothstep_library = TK_EXAMPLES_DIR "/from_triton/07-smoothstep.ll";
+                   return examples::smoothstep_kernel.ir(aligned<float>(), aligned<const float>(),
+                                                         1 << 20, tk::constant(1024));
+                 },
+                 4,
+                 {R"(max\.f32)", R"(min\.f32)"},
+                 true,
+                 0,
+                 {R"(call(\.uni)?\s)", R"(\.extern \.func)"}});
+  // Programmatic dependent launch: griddepcontrol from sm_90 (before sm_90 the ops lower to
+  // nothing: tests/lit/Conversion/TkToLLVM/gdc.mlir).
+  out.push_back({"vector_add",
+                 "gdc_block1024",
+                 [] {
+                   return examples::vector_add_gdc.ir(aligned<float>(), aligned<const float>(),
+                                                      aligned<const float>(), 1 << 20,
+                                                      tk::constant(1024), tk::constant(true));
+                 },
+                 4,
+                 {R"(griddepcontrol\.wait;)", R"(griddepcontrol\.launch_dependents;)"},
+                 true,
+                 90});
   // Dropout, forward and backward: Philox's products as mul.hi (the mask from the seed, no
   // mask buffer), 16-byte accesses, no spills.
   const auto dropout_case = [&](const char *name, const auto &kernel) {
@@ -226,6 +268,56 @@ std::vector<check_case> example_cases() {
                    80,
                    {},
                    wgmma});
+  // Triton's grouped-GEMM tutorial: addresses loaded from device arrays, a while loop over the
+  // tiles; persistent matmul through pointers; block-scaled (MX) operands decoded to bf16 for
+  // the tensor cores.
+  out.push_back({"matmul",
+                 "grouped_128x128x32_w4",
+                 [] {
+                   return examples::grouped_matmul.ir(
+                       aligned<const std::int64_t>(), aligned<const std::int64_t>(),
+                       aligned<const std::int64_t>(), aligned<const std::int32_t>(),
+                       aligned<const std::int32_t>(), 4, tk::constant(128), tk::constant(128),
+                       tk::constant(32));
+                 },
+                 4,
+                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"},
+                 false,
+                 80,
+                 {},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)"}});
+  out.push_back({"matmul",
+                 "persistent_pointers_128x128x64_w8",
+                 [] {
+                   return examples::matmul_persistent_pointers.ir(
+                       aligned<half>(), aligned<const half>(), aligned<const half>(), 4096, 4096,
+                       4096, 4096, 1, 4096, 1, 4096, 1, tk::constant(128), tk::constant(128),
+                       tk::constant(64), tk::constant(8), tk::constant(tk::input_precision::tf32));
+                 },
+                 8,
+                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"},
+                 true,
+                 80,
+                 {},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)"}});
+  for (auto [name, fa, fb] :
+       {std::tuple{"block_scaled_mxfp8", tk::mx_format::e4m3, tk::mx_format::e4m3},
+        std::tuple{"block_scaled_mixed", tk::mx_format::e4m3, tk::mx_format::e2m1}})
+    out.push_back({"matmul",
+                   name,
+                   [fa, fb] {
+                     return examples::block_scaled_matmul.ir(
+                         aligned<float>(), aligned<const std::uint8_t>(),
+                         aligned<const std::uint8_t>(), aligned<const std::uint8_t>(),
+                         aligned<const std::uint8_t>(), 4096, 4096, 4096, tk::constant(fa),
+                         tk::constant(fb), tk::constant(64), tk::constant(64), tk::constant(64));
+                   },
+                   4,
+                   {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32)"},
+                   false,
+                   80,
+                   {},
+                   {R"(wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16)"}});
   // Triton's matmul tutorial: the leaky-ReLU epilogue, f16 C, tensor cores from sm_80.
   out.push_back({"matmul",
                  "tutorial_leaky_relu_128x128x32_w4",
@@ -376,6 +468,34 @@ std::vector<check_case> example_cases() {
               "k16\\.f32\\." + t + "\\." + t + "\\s+\\{[^}]*\\}, \\{%r",
           R"(cp\.async\.cg\.shared\.global)", R"(ex2\.approx)"}});
   }
+  // Flash attention's backward (Triton's tutorial 06): five dots per step of each half, on the
+  // tensor cores from sm_80 (wgmma on sm_90a).
+  out.push_back({"attention",
+                 "backward_f16_d64_causal_w4",
+                 [] {
+                   return examples::attention_backward.ir(
+                       aligned<half>(), aligned<half>(), aligned<half>(), aligned<const half>(),
+                       aligned<const half>(), aligned<const half>(), aligned<const half>(),
+                       aligned<const float>(), aligned<const float>(), 0.125f, 4096,
+                       tk::constant(64), tk::constant(32), tk::constant(128), tk::constant(128),
+                       tk::constant(32), tk::constant(true));
+                 },
+                 4,
+                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"},
+                 false,
+                 80,
+                 {},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.f16\.f16)"}});
+  out.push_back({"attention",
+                 "backward_preprocess_f16_d64",
+                 [] {
+                   return examples::attention_backward_preprocess.ir(
+                       aligned<float>(), aligned<const half>(), aligned<const half>(), 4096,
+                       tk::constant(64), tk::constant(128));
+                 },
+                 4,
+                 {R"(ld\.global(\.nc)?\.(v4\.b32|v2\.b64))"},
+                 true});
   // The same through tensor descriptors: on sm_90a, TMA copies K and V into the rings wgmma
   // reads, with no cp.async (nor the proxy fence cp.async needs before wgmma reads its copies).
   // bf16, S 4096; mma.sync on the other targets.
