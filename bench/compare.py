@@ -10,7 +10,9 @@ and TileKit/PyTorch (above 1: TileKit is faster). Cold compile and launch overhe
 the ratios (below 1: TileKit takes less time). Matmul: TFLOP/s of TileKit at the GPU's own target
 and lowered for sm_80 (mma.sync), Triton with wgmma and with mma.sync (DISABLE_MMA_V3=1) and
 torch (cuBLAS), and the ratios TileKit/Triton wgmma, TileKit sm_80/Triton mma.sync and
-TileKit/torch (above 1: TileKit is faster), with each result's sampled check. Lines that are not JSON objects are ignored; when a
+TileKit/torch (above 1: TileKit is faster), with each result's sampled check. Triton's tutorials
+(bench_tutorials beside tutorials.py): each case's GB/s or TFLOP/s and the ratio TileKit/Triton.
+Lines that are not JSON objects are ignored; when a
 (bench, shape, impl) appears twice, the last one counts. Standard library only.
 """
 
@@ -52,6 +54,9 @@ def load(paths):
                     r = json.loads(line)
                 except json.JSONDecodeError:
                     continue
+                if isinstance(r, dict) and {"tutorial", "case", "impl"} <= r.keys():
+                    # Triton's tutorials (bench_tutorials, tutorials.py): as a bench of its own.
+                    r = dict(r, bench="tutorials", shape=r["tutorial"] + " | " + r["case"])
                 if not isinstance(r, dict) or not {"bench", "shape", "impl"} <= r.keys():
                     continue
                 key = (r["bench"], r["shape"], r["impl"])
@@ -258,6 +263,26 @@ def main(argv):
             ["shape", "TileKit", "Triton", "PyTorch", "TileKit/Triton (speed)",
              "TileKit/PyTorch (speed)", "configs (checks)"], rows,
             ["---"] + ["---:"] * 5 + ["---"]))
+
+    shapes = shapes_of(order, "tutorials")
+    if shapes:
+        rows = []
+        for shape in shapes:
+            tutorial, case = shape.split(" | ", 1)
+            tk_rec = records.get(("tutorials", shape, "tilekit")) or {}
+            tr_rec = records.get(("tutorials", shape, "triton")) or {}
+            metric = tk_rec.get("metric") or tr_rec.get("metric") or ""
+            tk_v = field(records, "tutorials", shape, "tilekit", "value")
+            tr_v = field(records, "tutorials", shape, "triton", "value")
+            notes = [f"{name}: {r.get('config') or r.get('note') or ''}".strip()
+                     for name, r in (("TileKit", tk_rec), ("Triton", tr_rec)) if r]
+            rows.append([tutorial, case, metric, fmt(tk_v, ".1f"), fmt(tr_v, ".1f"),
+                         fmt(ratio(tk_v, tr_v), ".3f"), "; ".join(notes)])
+        sections.append("### Triton's tutorials: TileKit's port and Triton's own kernel, same "
+                        "cases (median of do_bench, L2 cleared; 11 through a CUDA graph)\n\n" +
+                        table(["tutorial", "case", "unit", "TileKit", "Triton",
+                               "TileKit/Triton", "configs / notes"], rows,
+                              ["---", "---", "---", "---:", "---:", "---:", "---"]))
 
     print("\n\n".join(sections))
     print("\nGB/s ratios above 1 and time ratios below 1 favour TileKit. % copy: against the copy "
