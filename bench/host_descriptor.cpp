@@ -24,15 +24,8 @@ auto matmul_host =
                                          tk::i32 N, tk::i32 K, tk::constant<int> GROUP_M) {
       const int BLOCK_M = int(a_desc.block_shape()[0]), BLOCK_K = int(a_desc.block_shape()[1]),
                 BLOCK_N = int(b_desc.block_shape()[0]);
-      auto pid = tk::program_id(0);
-      auto num_pid_m = tk::cdiv(M, BLOCK_M);
-      auto num_pid_n = tk::cdiv(N, BLOCK_N);
-      auto num_pid_in_group = GROUP_M * num_pid_n;
-      auto group_id = pid / num_pid_in_group;
-      auto first_pid_m = group_id * GROUP_M;
-      auto group_size_m = tk::minimum(num_pid_m - first_pid_m, GROUP_M);
-      auto pid_m = first_pid_m + (pid % num_pid_in_group) % group_size_m;
-      auto pid_n = (pid % num_pid_in_group) / group_size_m;
+      auto [pid_m, pid_n] =
+          examples::grouped_tile(tk::program_id(0), M, N, BLOCK_M, BLOCK_N, GROUP_M);
       auto acc = tk::zeros<float>({BLOCK_M, BLOCK_N});
       tk::for_range(0, tk::cdiv(K, BLOCK_K), [&](tk::i32 k) {
         auto a_tile = a_desc.load({pid_m * BLOCK_M, k * BLOCK_K});
