@@ -36,6 +36,17 @@ auto copy_rows =
     });
 // [/snippet]
 
+// [snippet:pointer]
+// Copies a row whose address the kernel reads from memory (a table of buffers). The address's
+// alignment is a promise in bytes, as in Triton; with it each thread copies 16 bytes at a time.
+auto copy_from = tk::jit("copy_from", [](tk::ptr<float> out, tk::ptr<const std::int64_t> table,
+                                         tk::constant<int> BLOCK) {
+  auto row = tk::multiple_of(tk::cast<float *>(tk::load(table + tk::program_id(0))), 16);
+  auto offs = tk::arange(0, BLOCK);
+  tk::store(out + tk::program_id(0) * BLOCK + offs, tk::load(row + offs));
+});
+// [/snippet]
+
 // [snippet:cache]
 // y = x * w, row by row: x is read once (evict it from L1 first), the weights are read by every
 // program (keep them), and y is not read back soon (a streaming store).
@@ -91,6 +102,31 @@ DOC_EXAMPLE("hints.assume") {
     reported = true;
   }
   doc::check(reported, "checked mode reports a false tk::assume");
+}
+
+DOC_EXAMPLE("hints.pointer") {
+  alignas(16) static float first[16], second[16];
+  for (int k = 0; k < 16; ++k) {
+    first[k] = float(k);
+    second[k] = float(100 + k);
+  }
+  const std::vector<std::int64_t> table = {std::int64_t(reinterpret_cast<std::uintptr_t>(second)),
+                                           std::int64_t(reinterpret_cast<std::uintptr_t>(first))};
+  std::vector<float> out(32, 0.0f);
+  copy_from.launch(tk::grid(2), {.backend = tk::backend::interpreter, .checked = true}, out, table,
+                   16);
+  doc::check(out[0] == 100 && out[15] == 115 && out[16] == 0 && out[31] == 15,
+             "rows copied from the table's addresses");
+  // An address 4 bytes in breaks the promise: the checked mode reports it.
+  const std::vector<std::int64_t> misaligned = {table[0] + 4, table[1]};
+  bool reported = false;
+  try {
+    copy_from.launch(tk::grid(2), {.backend = tk::backend::interpreter, .checked = true}, out,
+                     misaligned, 16);
+  } catch (const tk::error &) {
+    reported = true;
+  }
+  doc::check(reported, "checked mode reports a broken tk::multiple_of");
 }
 
 DOC_EXAMPLE("hints.cache") {

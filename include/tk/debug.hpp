@@ -140,16 +140,16 @@ inline void gdc_launch_dependents(std::source_location loc = std::source_locatio
   detail::grid_dependency(true, loc);
 }
 
-/// Tells the compiler that along each dimension d the values of integer block `x` are
-/// multiples of `values[d]` (for a run of consecutive values, its first): `x` itself. As
-/// Triton's tl.multiple_of, it is a promise the compiler relies on to vectorize accesses; it is
-/// not checked on the GPU.
+/// Tells the compiler that along each dimension d the values of `x` are multiples of
+/// `values[d]` (for a run of consecutive values, its first): `x` itself. `x` is an integer block
+/// or a block of pointers, whose values are addresses counted in bytes, as in Triton
+/// (`tk::multiple_of(a, 16)`: `a` is 16-byte aligned). As Triton's tl.multiple_of, it is a
+/// promise the compiler relies on to vectorize accesses; it is not checked on the GPU.
 template <class X>
 X multiple_of(const X &x, std::initializer_list<std::int64_t> values,
               std::source_location loc = std::source_location::current()) {
-  static_assert(any_block<X> && std::is_integral_v<detail::element_of<X>> &&
-                    !std::is_same_v<detail::element_of<X>, bool>,
-                "tk::multiple_of: hints apply to integer blocks (the offsets)");
+  static_assert(any_block<X> && detail::hint_operand<detail::element_of<X>>,
+                "tk::multiple_of: hints apply to integer blocks (the offsets) and pointer blocks");
   return X(detail::hint(detail::hint_kind::multiple_of, detail::value_of(x, loc),
                         detail::hint_values(values), loc));
 }
@@ -160,13 +160,14 @@ X multiple_of(const X &x, std::int64_t value,
 }
 
 /// Tells the compiler that along each dimension d the values of `x` come in runs of `values[d]`
-/// consecutive integers (Triton's tl.max_contiguous).
+/// consecutive integers, or, for a block of pointers, of consecutive elements (Triton's
+/// tl.max_contiguous).
 template <class X>
 X max_contiguous(const X &x, std::initializer_list<std::int64_t> values,
                  std::source_location loc = std::source_location::current()) {
-  static_assert(any_block<X> && std::is_integral_v<detail::element_of<X>> &&
-                    !std::is_same_v<detail::element_of<X>, bool>,
-                "tk::max_contiguous: hints apply to integer blocks (the offsets)");
+  static_assert(any_block<X> && detail::hint_operand<detail::element_of<X>>,
+                "tk::max_contiguous: hints apply to integer blocks (the offsets) and pointer "
+                "blocks");
   return X(detail::hint(detail::hint_kind::max_contiguous, detail::value_of(x, loc),
                         detail::hint_values(values), loc));
 }
@@ -176,14 +177,13 @@ X max_contiguous(const X &x, std::int64_t value,
   return max_contiguous(x, {value}, loc);
 }
 
-/// Tells the compiler that along each dimension d the values of `x` come in runs of `values[d]`
-/// equal integers (Triton's tl.max_constancy).
+/// Tells the compiler that along each dimension d the values of `x` (integers or pointers) come
+/// in runs of `values[d]` equal values (Triton's tl.max_constancy).
 template <class X>
 X max_constancy(const X &x, std::initializer_list<std::int64_t> values,
                 std::source_location loc = std::source_location::current()) {
-  static_assert(any_block<X> && std::is_integral_v<detail::element_of<X>> &&
-                    !std::is_same_v<detail::element_of<X>, bool>,
-                "tk::max_constancy: hints apply to integer blocks");
+  static_assert(any_block<X> && detail::hint_operand<detail::element_of<X>>,
+                "tk::max_constancy: hints apply to integer blocks and pointer blocks");
   return X(detail::hint(detail::hint_kind::max_constancy, detail::value_of(x, loc),
                         detail::hint_values(values), loc));
 }

@@ -9,7 +9,8 @@
 ///    the host; on the interpreter, the error naming the call's line;
 ///  - tk::memory_hints: a copy through every cache operator and eviction priority, and volatile
 ///    loads, gives its input;
-///  - tk::multiple_of / max_contiguous: a gather through loaded slots gives the host's result;
+///  - tk::multiple_of / max_contiguous: a gather through loaded slots gives the host's result,
+///    and so does a copy from addresses the kernel loads, hinted 16-byte aligned;
 ///  - tk::device_assert (`assert` mode, a process of its own: a failed assert leaves the CUDA
 ///    context unusable): off by default, the kernel runs; on (launch_options::debug), the
 ///    launch or the download after it throws tk::error at the assert's line with its message,
@@ -32,6 +33,7 @@
 #include <sstream>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fcntl.h>
@@ -321,6 +323,46 @@ void test_hints(bool on_gpu) {
                 (on_gpu ? "GPU" : "interpreter") + ")");
 }
 
+/// Row p of `out` is the 256 floats at the address rows[p], which the kernel loads: only the
+/// hint says the address is 16-byte aligned (the copies are then 16-byte vectors).
+const auto row_copy = tk::jit("row_copy", [](tk::ptr<float> out, tk::ptr<const std::int64_t> rows) {
+  auto row = tk::multiple_of(tk::cast<float *>(tk::load(rows + tk::program_id(0))), 16);
+  auto offs = tk::arange(0, 256);
+  tk::store(out + tk::program_id(0) * 256 + offs, tk::load(row + offs));
+});
+
+void test_pointer_hints(bool on_gpu) {
+  const int count = 8;
+  std::vector<float> data(std::size_t(count) * 256 + 4), out(std::size_t(count) * 256, -1.0f);
+  for (std::size_t k = 0; k < data.size(); ++k)
+    data[k] = float(k) * 0.25f;
+  const auto address = [](const float *p) {
+    return std::int64_t(reinterpret_cast<std::uintptr_t>(p));
+  };
+  // Rows in reverse order, 16-byte aligned on the GPU (cudaMalloc) and on the host (a vector of
+  // floats at an offset of 256 floats from its start, which malloc aligns to 16).
+  std::vector<std::int64_t> rows(count);
+  if (on_gpu) {
+    tk::device_buffer<float> device_data(data), device_out(out);
+    for (int p = 0; p < count; ++p)
+      rows[std::size_t(p)] = address(device_data.data() + (count - 1 - p) * 256);
+    tk::device_buffer<std::int64_t> device_rows(rows);
+    row_copy.launch(tk::grid(count), gpu, device_out.data(), std::as_const(device_rows).data());
+    device_out.download(out);
+  } else {
+    for (int p = 0; p < count; ++p)
+      rows[std::size_t(p)] = address(data.data() + (count - 1 - p) * 256);
+    row_copy.launch(tk::grid(count), {.backend = tk::backend::interpreter, .checked = true}, out,
+                    rows);
+  }
+  bool ok = true;
+  for (int p = 0; p < count; ++p)
+    for (int k = 0; k < 256; ++k)
+      ok = ok && out[std::size_t(p * 256 + k)] == data[std::size_t((count - 1 - p) * 256 + k)];
+  check(ok, std::string("hints: rows copied from loaded, hinted addresses (") +
+                (on_gpu ? "GPU" : "interpreter") + ")");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Assertions
 
@@ -389,6 +431,7 @@ int main(int argc, char **argv) {
       test_print(on_gpu);
       test_inline_asm(on_gpu);
       test_hints(on_gpu);
+      test_pointer_hints(on_gpu);
       if (interpreter_only)
         test_assert(false);
     }

@@ -269,8 +269,9 @@ std::vector<check_case> example_cases() {
                    {},
                    wgmma});
   // Triton's grouped-GEMM tutorial: addresses loaded from device arrays, a while loop over the
-  // tiles; persistent matmul through pointers; block-scaled (MX) operands decoded to bf16 for
-  // the tensor cores.
+  // tiles (the addresses' alignment and the sizes' multiples are tk::multiple_of promises, which
+  // make the tiles' copies 16 bytes wide, as cp.async from sm_80); persistent matmul through
+  // pointers; block-scaled (MX) operands decoded to bf16 for the tensor cores.
   out.push_back({"matmul",
                  "grouped_128x128x32_w4",
                  [] {
@@ -281,11 +282,14 @@ std::vector<check_case> example_cases() {
                        tk::constant(32));
                  },
                  4,
-                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)"},
+                 {R"(mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32)",
+                  R"(cp\.async\.cg\.shared\.global\s+\[[^\]]+\], \[[^\]]+\], 16)"},
                  false,
                  80,
-                 {},
-                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)"}});
+                 {R"(ld\.global(\.nc)?\.[bu]16)",
+                  R"(cp\.async\.ca\.shared\.global\s+\[[^\]]+\], \[[^\]]+\], [248];)"},
+                 {R"(wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.f16\.f16)",
+                  R"(cp\.async\.cg\.shared\.global\s+\[[^\]]+\], \[[^\]]+\], 16)"}});
   out.push_back({"matmul",
                  "persistent_pointers_128x128x64_w8",
                  [] {

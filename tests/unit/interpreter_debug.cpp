@@ -21,6 +21,7 @@
 #include "temp_files.hpp"
 #endif
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -573,7 +574,9 @@ TEST_CASE("hints: multiple_of, max_contiguous and max_constancy give their opera
     CHECK(out[std::size_t(32 + i)] == i / 4);
     CHECK(out[std::size_t(48 + i)] == i);
   }
-  // Hints are promises, not checks: a value that breaks one passes through as it is.
+  // Hints are promises, not checks: a value that breaks one passes through as it is (the checked
+  // mode reports a broken tk::multiple_of; see below).
+  const tk_test::scoped_env unchecked("TK_INTERPRET_CHECK", nullptr);
   std::vector<std::int32_t> broken(16, 0);
   auto liar = tk::jit("liar", [](tk::ptr<std::int32_t> o) {
     auto offs = tk::arange(0, 16);
@@ -582,6 +585,84 @@ TEST_CASE("hints: multiple_of, max_contiguous and max_constancy give their opera
   liar.interpret(tk::grid(1), broken);
   for (int i = 0; i < 16; ++i)
     CHECK(broken[std::size_t(i)] == 3 * i + 1);
+}
+
+TEST_CASE("hints: multiple_of and max_contiguous on pointers, an address's multiple in bytes",
+          "[debug][hints]") {
+  alignas(16) std::array<float, 20> in{};
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = float(i) + 0.5f;
+  std::vector<float> out(16, -1.0f);
+  // The address comes from memory, as in a grouped GEMM: only the hint says it is aligned.
+  auto k = tk::jit("pointer_hints", [](tk::ptr<float> o, tk::ptr<const std::int64_t> address) {
+    auto p = tk::multiple_of(tk::cast<float *>(tk::load(address)), 16);
+    auto offs = tk::arange(0, 16);
+    auto ptrs = tk::max_contiguous(tk::multiple_of(p + offs, 16), 16);
+    tk::store(o + offs, tk::load(ptrs));
+  });
+  const std::vector<std::int64_t> aligned{
+      std::int64_t(reinterpret_cast<std::uintptr_t>(in.data()))};
+  constexpr tk::launch_options checked{.backend = tk::backend::interpreter, .checked = true};
+  k.launch(tk::grid(1), checked, out, aligned);
+  for (std::size_t i = 0; i < 16; ++i)
+    CHECK(out[i] == in[i]);
+  const std::string ir = k.ir(out, aligned);
+  INFO(ir);
+  CHECK(ir.find("\"tk.multiple_of\"(%1) <{values = array<i32: 16>}> : (!tk.ptr<f32>) -> "
+                "!tk.ptr<f32>") != std::string::npos);
+  CHECK(ir.find("(tensor<16x!tk.ptr<f32>>) -> tensor<16x!tk.ptr<f32>>") != std::string::npos);
+  // One element in, the promise is broken: unchecked, the load reads from there.
+  const std::int64_t address = aligned[0] + 4;
+  const std::vector<std::int64_t> misaligned{address};
+  {
+    const tk_test::scoped_env unchecked("TK_INTERPRET_CHECK", nullptr);
+    k.interpret(tk::grid(1), out, misaligned);
+    for (std::size_t i = 0; i < 16; ++i)
+      CHECK(out[i] == in[i + 1]);
+  }
+}
+
+TEST_CASE("hints: the checked mode reports a broken tk::multiple_of at its line",
+          "[debug][hints]") {
+  constexpr tk::launch_options checked{.backend = tk::backend::interpreter, .checked = true};
+  int line = 0;
+  SECTION("an address") {
+    alignas(16) std::array<float, 20> in{};
+    std::vector<float> out(4, 0.0f);
+    auto k = tk::jit("aligned_load", [&](tk::ptr<float> o, tk::ptr<const std::int64_t> address) {
+      line = __LINE__ + 1;
+      auto p = tk::multiple_of(tk::cast<float *>(tk::load(address)), 16);
+      tk::store(o + tk::arange(0, 4), tk::load(p + tk::arange(0, 4)));
+    });
+    const std::int64_t address = std::int64_t(reinterpret_cast<std::uintptr_t>(in.data())) + 8;
+    const std::vector<std::int64_t> misaligned{address};
+    tk_test::expect_error(this_file, line,
+                          "tk::multiple_of: the address " + std::to_string(address) +
+                              " is not a multiple of 16 bytes, in program (0, 0, 0) "
+                              "(TK_INTERPRET_CHECK); the compiler relies on it",
+                          [&] { k.launch(tk::grid(1), checked, out, misaligned); });
+  }
+  SECTION("a block of integers: the first value of each run of consecutive values counts") {
+    std::vector<std::int32_t> out(32, 0);
+    auto k = tk::jit("runs", [&](tk::ptr<std::int32_t> o, tk::i32 start) {
+      auto rows = tk::arange(0, 2)(tk::_, tk::newaxis);
+      auto cols = tk::arange(0, 16)(tk::newaxis, tk::_);
+      line = __LINE__ + 1;
+      auto offs = tk::multiple_of(start + rows * 16 + cols % 8, {8, 16});
+      tk::store(o + rows * 16 + cols, offs);
+    });
+    k.launch(tk::grid(1), checked, out, 32); // runs of 8 from 32 and 48
+    CHECK(out[9] == 33);
+    CHECK(out[16] == 48);
+    tk_test::expect_error(this_file, line,
+                          "tk::multiple_of: the value 36 at (0, 0) is not a multiple of 8 along "
+                          "dimension 0, in program (0, 0, 0) (TK_INTERPRET_CHECK)",
+                          [&] { k.launch(tk::grid(1), checked, out, 36); });
+    tk_test::expect_error(this_file, line,
+                          "tk::multiple_of: the value 40 at (0, 0) is not a multiple of 16 along "
+                          "dimension 1",
+                          [&] { k.launch(tk::grid(1), checked, out, 40); });
+  }
 }
 
 TEST_CASE("assume: checked by the interpreter's checked mode only", "[debug][hints]") {

@@ -374,3 +374,24 @@ func.func @hints(%x: i32, %y: i32, %t: tensor<128xi32>) {
   %7 = "tk.max_constancy"(%t) <{values = array<i32: 4>}> : (tensor<128xi32>) -> tensor<128xi32>
   func.return
 }
+
+// -----
+
+// On pointers the hints count as the analysis does: multiple_of in bytes (an address loaded from
+// memory, 16-byte aligned), max_contiguous in elements; addptr then carries them.
+// CHECK-LABEL: remark: function @pointer_hints
+func.func @pointer_hints(%q: !tk.ptr<i64>, %t: tensor<64x!tk.ptr<f16>>) {
+  %a = "tk.load"(%q) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (!tk.ptr<i64>) -> i64
+  %p = "tk.int_to_ptr"(%a) : (i64) -> !tk.ptr<f16>
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>
+  %0 = "tk.multiple_of"(%p) <{values = array<i32: 16>}> : (!tk.ptr<f16>) -> !tk.ptr<f16>
+  %1 = "tk.splat"(%0) : (!tk.ptr<f16>) -> tensor<64x!tk.ptr<f16>>
+  %2 = "tk.make_range"() <{start = 0 : i32, end = 64 : i32}> : () -> tensor<64xi32>
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [64], divisibility = [16], constancy = [1], constant_value = <none>
+  %3 = "tk.addptr"(%1, %2) : (tensor<64x!tk.ptr<f16>>, tensor<64xi32>) -> tensor<64x!tk.ptr<f16>>
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [8], divisibility = [1], constancy = [1], constant_value = <none>
+  %4 = "tk.max_contiguous"(%t) <{values = array<i32: 8>}> : (tensor<64x!tk.ptr<f16>>) -> tensor<64x!tk.ptr<f16>>
+  // CHECK: :[[@LINE+1]]:{{[0-9]+}}: remark: contiguity = [8], divisibility = [16], constancy = [1], constant_value = <none>
+  %5 = "tk.multiple_of"(%4) <{values = array<i32: 16>}> : (tensor<64x!tk.ptr<f16>>) -> tensor<64x!tk.ptr<f16>>
+  func.return
+}

@@ -12,6 +12,7 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace tk {
@@ -58,6 +59,10 @@ TK_DECL void debug_barrier(loc_t loc);
 /// (`tk.gdc_launch_dependents`): recorded while tracing; nothing on the interpreter, whose
 /// launches run one after another.
 TK_DECL void grid_dependency(bool launch_dependents, loc_t loc);
+
+/// What a compiler hint may describe: integers other than bool, and pointers.
+template <class T>
+concept hint_operand = std::is_pointer_v<T> || (std::is_integral_v<T> && !std::is_same_v<T, bool>);
 
 /// The compiler hints: `x` itself, with the fact recorded for the compiler.
 enum class hint_kind : unsigned char { multiple_of, max_contiguous, max_constancy };

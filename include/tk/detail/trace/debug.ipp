@@ -172,6 +172,43 @@ TK_DECL void grid_dependency(bool launch_dependents, loc_t loc) {
            "", loc);
 }
 
+namespace {
+
+/// The interpreter's checked mode: fails unless every element of `x` that starts a run of
+/// consecutive values (one that does not continue such a run along any dimension; integers step
+/// by 1, addresses by the element size) is a multiple of each `values[d]`, the promise
+/// tk::multiple_of makes.
+void check_multiple_of(const context &ctx, const value &x, const std::vector<std::int64_t> &values,
+                       loc_t loc) {
+  const bool pointers = x.type.is_pointer();
+  const std::int64_t unit = pointers ? (bit_width(x.type.pointee) + 7) / 8 : 1;
+  const std::size_t rank = x.shape.size();
+  std::vector<std::int64_t> stride(rank, 1);
+  for (std::size_t d = rank; d-- > 1;)
+    stride[d - 1] = stride[d] * x.shape[d];
+  const auto coordinate = [&](std::size_t e, std::size_t d) {
+    return std::int64_t(e) / stride[d] % x.shape[d];
+  };
+  for (std::size_t e = 0; e < x.i.size(); ++e) {
+    bool continues = false;
+    for (std::size_t d = 0; d < rank && !continues; ++d)
+      continues = coordinate(e, d) > 0 && x.i[e] - x.i[e - std::size_t(stride[d])] == unit;
+    for (std::size_t d = 0; d < values.size() && !continues; ++d) {
+      if (x.i[e] % values[d] == 0)
+        continue;
+      std::string at;
+      for (std::size_t k = 0; k < rank; ++k)
+        at += (k ? ", " : " at (") + std::to_string(coordinate(e, k)) + (k + 1 == rank ? ")" : "");
+      fail(loc, "tk::multiple_of: the ", pointers ? "address " : "value ", x.i[e], at,
+           " is not a multiple of ", values[d], pointers ? " bytes" : "",
+           rank > 1 ? " along dimension " + std::to_string(d) : std::string(), ", in program ",
+           instance_name(ctx, ctx.generation), " (TK_INTERPRET_CHECK); the compiler relies on it");
+    }
+  }
+}
+
+} // namespace
+
 TK_DECL value_ref hint(hint_kind kind, const value_ref &x, const std::vector<std::int64_t> &values,
                        loc_t loc) {
   context &ctx = active(loc);
@@ -185,8 +222,11 @@ TK_DECL value_ref hint(hint_kind kind, const value_ref &x, const std::vector<std
   for (const std::int64_t v : values)
     if (v < 1 || v > std::int64_t(1) << 30)
       fail(loc, name, ": values must be between 1 and 2^30, got ", v);
-  if (!ctx.tracing())
+  if (!ctx.tracing()) {
+    if (ctx.checked && kind == hint_kind::multiple_of)
+      check_multiple_of(ctx, *x, values, loc);
     return x;
+  }
   const char *op = kind == hint_kind::multiple_of      ? "tk.multiple_of"
                    : kind == hint_kind::max_contiguous ? "tk.max_contiguous"
                                                        : "tk.max_constancy";

@@ -323,13 +323,15 @@ def Tk_GdcLaunchDependentsOp
 }
 
 // Compiler hints. Each is its operand (Triton's multiple_of, max_contiguous, max_constancy:
-// the user vouches for the fact); `values` has one entry per dimension (one for a scalar).
+// the user vouches for the fact); `values` has one entry per dimension (one for a scalar). On
+// pointers, multiple_of counts bytes and max_contiguous counts elements, as the axis analysis
+// does.
 
 class Tk_HintOp<string mnemonic, string what>
     : Tk_Op<mnemonic, [Pure, Elementwise, AllTypesMatch<["src", "result"]>]> {
   let summary = what;
-  let arguments = (ins Tk_IntLike:$src, DenseI32ArrayAttr:$values);
-  let results = (outs Tk_IntLike:$result);
+  let arguments = (ins Tk_IntOrPtrLike:$src, DenseI32ArrayAttr:$values);
+  let results = (outs Tk_IntOrPtrLike:$result);
   let assemblyFormat = "$src attr-dict `:` type($src)";
 }
 

@@ -71,6 +71,8 @@ def Tk_PtrLike : AnyTypeOf<[Tk_PtrType, StaticShapeTensorOf<[Tk_PtrType]>],
                            "pointer or block of pointers">;
 def Tk_IntLike : AnyTypeOf<[Tk_Int, StaticShapeTensorOf<[Tk_Int]>],
                            "integer or block of integers">;
+def Tk_IntOrPtrLike : AnyTypeOf<[Tk_Int, Tk_PtrType, StaticShapeTensorOf<[Tk_Int, Tk_PtrType]>],
+                                "integer, pointer or block of them">;
 def Tk_I64Like : AnyTypeOf<[I64, StaticShapeTensorOf<[I64]>], "i64 or block of i64">;
 def Tk_BoolLike : AnyTypeOf<[I1, StaticShapeTensorOf<[I1]>], "i1 or block of i1">;
 

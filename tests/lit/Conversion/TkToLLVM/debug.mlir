@@ -53,6 +53,7 @@ func.func @hints(%x: i32, %c: i1, %p: !tk.ptr<i32>) {
   %1 = "tk.max_contiguous"(%0) <{values = array<i32: 4>}> : (i32) -> i32
   %2 = "tk.max_constancy"(%1) <{values = array<i32: 4>}> : (i32) -> i32
   "tk.assume"(%c) : (i1) -> ()
-  "tk.store"(%p, %2) : (!tk.ptr<i32>, i32) -> ()
+  %3 = "tk.multiple_of"(%p) <{values = array<i32: 16>}> : (!tk.ptr<i32>) -> !tk.ptr<i32>
+  "tk.store"(%3, %2) : (!tk.ptr<i32>, i32) -> ()
   func.return
 }
