@@ -376,22 +376,28 @@ void persistent_matmul() {
 
 void block_scaled_matmul() {
   const int n = 8192;
-  guarded("10-block-scaled-matmul", "8192x8192x8192 mxfp8", [&] {
-    auto a = random_buffer<std::uint8_t>(std::size_t(n) * n, 0, 120);
-    auto b = random_buffer<std::uint8_t>(std::size_t(n) * n, 0, 120);
-    auto sa = random_buffer<std::uint8_t>(std::size_t(n) * n / 32, 124, 130);
-    auto sb = random_buffer<std::uint8_t>(std::size_t(n) * n / 32, 124, 130);
-    tk::device_buffer<float> c(std::size_t(n) * n);
-    const double ms = median_ms([&] {
-      examples::block_scaled_matmul.launch(
-          tk::grid(tk::cdiv(n, 128) * tk::cdiv(n, 128)), {.num_warps = 8}, c.data(), a.data(),
-          sa.data(), b.data(), sb.data(), n, n, n, tk::constant(tk::mx_format::e4m3),
-          tk::constant(tk::mx_format::e4m3), tk::constant(128), tk::constant(128),
-          tk::constant(128));
+  // One size per format: MXFP8 (e4m3 with e8m0 scales per 32), NVFP4 (e2m1 with e4m3 per 16).
+  const auto run = [&]<class S>(const char *format, tk::mx_format elements, std::size_t row_bytes,
+                                std::size_t scales_per_row, float scale_lo, float scale_hi) {
+    const std::string what = "8192x8192x8192 " + std::string(format);
+    guarded("10-block-scaled-matmul", what, [&] {
+      auto a = random_buffer<std::uint8_t>(std::size_t(n) * row_bytes, 0, 120);
+      auto b = random_buffer<std::uint8_t>(std::size_t(n) * row_bytes, 0, 120);
+      auto sa = random_buffer<S>(std::size_t(n) * scales_per_row, scale_lo, scale_hi);
+      auto sb = random_buffer<S>(std::size_t(n) * scales_per_row, scale_lo, scale_hi);
+      tk::device_buffer<float> c(std::size_t(n) * n);
+      const double ms = median_ms([&] {
+        examples::block_scaled_matmul.launch(
+            tk::grid(tk::cdiv(n, 128) * tk::cdiv(n, 128)), {.num_warps = 8}, c.data(), a.data(),
+            sa.data(), b.data(), sb.data(), n, n, n, tk::constant(elements), tk::constant(elements),
+            tk::constant(128), tk::constant(128), tk::constant(128));
+      });
+      emit("10-block-scaled-matmul", what, ms, "TFLOP/s", 2.0 * n * double(n) * n,
+           "128x128x128 w8");
     });
-    emit("10-block-scaled-matmul", "8192x8192x8192 mxfp8", ms, "TFLOP/s", 2.0 * n * double(n) * n,
-         "128x128x128 w8");
-  });
+  };
+  run.operator()<std::uint8_t>("mxfp8", tk::mx_format::e4m3, n, n / 32, 124, 130);
+  run.operator()<tk::f8e4m3>("nvfp4", tk::mx_format::e2m1, n / 2, n / 16, 0.25f, 4);
 }
 
 void programmatic_dependent_launch() {

@@ -93,6 +93,24 @@ auto mx_dot = tk::jit("mx_dot", [](tk::ptr<float> out, tk::ptr<const tk::f8e4m3>
 });
 // [/snippet]
 
+// [snippet:nvfp4]
+// NVFP4: e2m1 on both sides, each run of 16 along K scaled by an f8e4m3 value. The scales'
+// type is what says so.
+auto nvfp4_dot = tk::jit("nvfp4_dot", [](tk::ptr<float> out, tk::ptr<const std::uint8_t> a,
+                                         tk::ptr<const tk::f8e4m3> a_scale,
+                                         tk::ptr<const std::uint8_t> b, // [K / 2, N] bytes
+                                         tk::ptr<const tk::f8e4m3> b_scale) {
+  auto r = tk::arange(0, 32);
+  auto s = tk::arange(0, 4)(tk::newaxis, tk::_);
+  auto x = tk::load(a + r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_)); // [32, 64 / 2]
+  auto y = tk::load(b + r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_)); // [64 / 2, 32]
+  auto sx = tk::load(a_scale + r(tk::_, tk::newaxis) * 4 + s);               // [32, 64 / 16]
+  auto sy = tk::load(b_scale + r(tk::_, tk::newaxis) * 4 + s);               // [N, 64 / 16]
+  auto c = tk::dot_scaled(x, sx, tk::mx_format::e2m1, y, sy, tk::mx_format::e2m1);
+  tk::store(out + r(tk::_, tk::newaxis) * 32 + r(tk::newaxis, tk::_), c);
+});
+// [/snippet]
+
 } // namespace
 
 DOC_EXAMPLE("dot.matmul") {
@@ -183,6 +201,36 @@ DOC_EXAMPLE("dot.dot_scaled") {
         want += xk * wk; // every value here is exact in bf16, every sum exact in f32
       }
       doc::check(out[std::size_t(i * 32 + j)] == want, "dot_scaled");
+    }
+}
+
+DOC_EXAMPLE("dot.nvfp4") {
+  std::vector<std::uint8_t> a(32 * 32), b(32 * 32);
+  std::vector<tk::f8e4m3> a_scale(32 * 4), b_scale(32 * 4);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    a[i] = std::uint8_t((i * 5) % 256);
+    b[i] = std::uint8_t((i * 11 + 3) % 256);
+  }
+  for (std::size_t i = 0; i < a_scale.size(); ++i) {
+    a_scale[i] = tk::f8e4m3(0.25f + 0.5f * float(i % 5)); // 0.25 .. 2.25: exact in e4m3
+    b_scale[i] = tk::f8e4m3(1.5f - 0.5f * float(i % 3));
+  }
+  std::vector<float> out(32 * 32);
+  nvfp4_dot.interpret(tk::grid(1), out.data(), a.data(), a_scale.data(), b.data(), b_scale.data());
+  const float fp4[16] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6, -0.0f, -0.5f, -1, -1.5f, -2, -3, -4, -6};
+  for (int i = 0; i < 32; ++i)
+    for (int j = 0; j < 32; ++j) {
+      float want = 0;
+      for (int k = 0; k < 64; ++k) {
+        const std::uint8_t ab = a[std::size_t(i * 32 + k / 2)],
+                           bb = b[std::size_t((k / 2) * 32 + j)];
+        const float ak =
+            fp4[k % 2 ? ab >> 4 : ab & 15] * float(a_scale[std::size_t(i * 4 + k / 16)]);
+        const float bk =
+            fp4[k % 2 ? bb >> 4 : bb & 15] * float(b_scale[std::size_t(j * 4 + k / 16)]);
+        want += ak * bk; // exact in bf16 and f32, as above
+      }
+      doc::check(out[std::size_t(i * 32 + j)] == want, "nvfp4 dot_scaled");
     }
 }
 

@@ -1,7 +1,8 @@
 /// @file dot_scaled.hpp
 /// `tk::dot_scaled`: the matrix product of two blocks in microscaling (MX) formats, Triton's
 /// `tl.dot_scaled`: e2m1 (fp4, two to a byte), e4m3 and e5m2 (fp8), bf16 or fp16 elements, each
-/// run of 32 along K scaled by a power of two held as an e8m0 byte. Written with block ops, as
+/// run of 32 along K scaled by a power of two held as an e8m0 byte, or each run of 16 by an e4m3
+/// value (NVIDIA's NVFP4 with e2m1 elements). Written with block ops, as
 /// Triton emulates it where the tensor cores have no scaled product (Hopper and older): each side
 /// is decoded to f32, scaled, rounded to bf16 (fp16 when either side is fp16) and multiplied by
 /// `tk::dot` into an f32 accumulator.
@@ -109,12 +110,19 @@ block<float, 2> mx_elements(const block<T, 2> &x, mx_format format, int packed_d
   }
 }
 
-/// e8m0 scales as f32: 2^(s - 127), 2^-127 for 0 (an f32 subnormal), NaN for 0xFF unless
-/// `fast_math`.
+/// Elements per scale along K: 32 for e8m0 exponents (8-bit integers), 16 for e4m3 values.
+template <class S> constexpr int scale_group = std::is_same_v<S, f8e4m3> ? 16 : 32;
+
+/// Scales as f32: e8m0 exponents 2^(s - 127), 2^-127 for 0 (an f32 subnormal), NaN for 0xFF
+/// unless `fast_math`; e4m3 scales their value.
 template <class S>
-block<float, 2> decode_e8m0(const block<S, 2> &scale, bool fast_math, const char *side, loc_t loc) {
-  if constexpr (!std::is_same_v<S, std::uint8_t> && !std::is_same_v<S, std::int8_t>) {
-    fail(loc, "tk::dot_scaled: ", side, "_scale holds e8m0 exponents as 8-bit integers, got ",
+block<float, 2> decode_scale(const block<S, 2> &scale, bool fast_math, const char *side,
+                             loc_t loc) {
+  if constexpr (std::is_same_v<S, f8e4m3>) {
+    return tk::cast<float>(scale, loc);
+  } else if constexpr (!std::is_same_v<S, std::uint8_t> && !std::is_same_v<S, std::int8_t>) {
+    fail(loc, "tk::dot_scaled: ", side,
+         "_scale holds e8m0 exponents as 8-bit integers or e4m3 scales (f8e4m3), got ",
          to_string(elem_of<S>()));
     return {};
   } else {
@@ -126,18 +134,21 @@ block<float, 2> decode_e8m0(const block<S, 2> &scale, bool fast_math, const char
   }
 }
 
-/// `values` ([rows, K], K along dimension 1) times its scales ([rows, K / 32]).
+/// `values` ([rows, K], K along dimension 1) times its scales ([rows, K / 32] e8m0 or
+/// [rows, K / 16] e4m3).
 template <class S>
 block<float, 2> apply_mx_scale(const block<float, 2> &values, const block<S, 2> &scale,
                                bool fast_math, const char *side, loc_t loc) {
+  constexpr int group = scale_group<S>;
   const auto &v = operand_of(values.v_, loc).v->shape;
   const auto &s = operand_of(scale.v_, loc).v->shape;
-  if (v[1] % 32 != 0 || s[0] != v[0] || s[1] != v[1] / 32)
-    fail(loc, "tk::dot_scaled: ", side, "_scale must be [", v[0], ", ", v[1], " / 32] (one e8m0 ",
-         "exponent per 32 elements along K), got ", to_string(s));
+  if (v[1] % group != 0 || s[0] != v[0] || s[1] != v[1] / group)
+    fail(loc, "tk::dot_scaled: ", side, "_scale must be [", v[0], ", ", v[1], " / ", group,
+         "] (one ", group == 16 ? "e4m3 scale" : "e8m0 exponent", " per ", group,
+         " elements along K), got ", to_string(s));
   const auto factor =
-      tk::broadcast_to(tk::expand_dims(decode_e8m0(scale, fast_math, side, loc), 2, loc),
-                       {v[0], v[1] / 32, 32}, loc);
+      tk::broadcast_to(tk::expand_dims(decode_scale(scale, fast_math, side, loc), 2, loc),
+                       {v[0], v[1] / group, group}, loc);
   return values * tk::reshape(factor, {v[0], v[1]}, loc);
 }
 
@@ -177,8 +188,9 @@ block<float, 2> dot_scaled(const block<L, 2> &lhs, const LS &lhs_scale, mx_forma
 /// lhs x rhs in MX formats, Triton's `tl.dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale,
 /// rhs_format)`: lhs is [M, K] and rhs [K, N] elements (e2m1: bytes of two, [M, K / 2] and
 /// [K / 2, N]); lhs_scale is [M, K / 32] and rhs_scale [N, K / 32] e8m0 exponents as uint8 (a
-/// scale of 2^(s - 127) for each run of 32 along K), or `std::nullopt` for none. Returns the f32
-/// product.
+/// scale of 2^(s - 127) for each run of 32 along K), or [M, K / 16] and [N, K / 16] f8e4m3
+/// values (one for each run of 16: NVFP4 with e2m1 elements), or `std::nullopt` for none. As in
+/// Triton, the scale's type says which. Returns the f32 product.
 template <class L, class LS, class R, class RS>
 block<float, 2> dot_scaled(const block<L, 2> &lhs, const LS &lhs_scale, mx_format lhs_format,
                            const block<R, 2> &rhs, const RS &rhs_scale, mx_format rhs_format,

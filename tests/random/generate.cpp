@@ -1318,6 +1318,8 @@ struct generator {
     s.i[4] = rf;
     const auto scalable = [](int f) { return f == mx_e2m1 || f == mx_e4m3 || f == mx_e5m2; };
     s.i[5] = (scalable(lf) && chance(0.7) ? 1 : 0) | (scalable(rf) && chance(0.7) ? 2 : 0);
+    if (s.i[5] != 0 && chance(0.4))
+      s.i[5] |= 4; // e4m3 scales, one per 16 (at most 2.25: the bound's factor 4 holds)
     s.type = {ty::f32, {m, n}};
     const int id = add(out, s);
     if (id >= 0)

@@ -270,13 +270,17 @@ struct printer {
     case op::dot: {
       if (s.i[2]) {
         constexpr const char *formats[] = {"e2m1", "e4m3", "e5m2", "bf16", "fp16"};
-        const std::string per_block = std::to_string(s.i[1] / 32);
+        const bool e4m3 = s.i[5] & 4;
+        const std::string per_block = std::to_string(s.i[1] / (e4m3 ? 16 : 32));
         auto scale = [&](bool scaled, std::int64_t rows) -> std::string {
           if (!scaled)
             return "std::nullopt";
-          return "tk::cast<std::uint8_t>((tk::arange(0, " + std::to_string(rows) +
-                 ")(tk::_, tk::newaxis) * 3 + tk::arange(0, " + per_block +
-                 ")(tk::newaxis, tk::_)) % 5 + 125)";
+          const std::string pattern = "(tk::arange(0, " + std::to_string(rows) +
+                                      ")(tk::_, tk::newaxis) * 3 + tk::arange(0, " + per_block +
+                                      ")(tk::newaxis, tk::_)) % 5";
+          if (e4m3)
+            return "tk::cast<tk::f8e4m3>(tk::cast<float>(" + pattern + ") * 0.5f + 0.25f)";
+          return "tk::cast<std::uint8_t>(" + pattern + " + 125)";
         };
         return "tk::dot_scaled(" + a + ", " + scale(s.i[5] & 1, s.i[0]) +
                ", tk::mx_format::" + formats[s.i[3]] + ", " + b + ", " +

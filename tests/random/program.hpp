@@ -227,7 +227,8 @@ enum class op : std::uint8_t {
   dot,       // args a, b (and acc); a0: input precision for f32, a1: max_num_imprecise_acc
              // (0: none), a2: batches (the operands [a2 m, k], [a2 k, n]; i[0] m, i[1] k).
              // i[2] = 1: tk::dot_scaled, i[3] / i[4] the formats of a / b (mx_kind), i[5] bit
-             // 0 / 1: a / b scaled by e8m0 exponents 125 + (3 row + k / 32) % 5 (mx_scale)
+             // 0 / 1: a / b scaled by e8m0 exponents 125 + (3 row + k / 32) % 5 (mx_scale);
+             // bit 2: by e4m3 scales 0.25 + 0.5 ((3 row + k / 16) % 5) instead (NVFP4's)
   loop,      // i[0]: trip count (or -1: s1); body; carried; a2: 1 with tk::range_options
              // {num_stages j[0], loop_unroll_factor j[1], flatten j[2]}
   branch,    // arg 0: condition; body (then), else_body; carried

@@ -581,6 +581,11 @@ struct runner {
       auto c = tk::arange(0, k / 32)(tk::newaxis, tk::_);
       return tk::cast<std::uint8_t>((r * 3 + c) % 5 + 125);
     };
+    auto e4m3_scale = [&](std::int64_t rows) { // NVFP4's: one per 16
+      auto r = tk::arange(0, rows)(tk::_, tk::newaxis);
+      auto c = tk::arange(0, k / 16)(tk::newaxis, tk::_);
+      return tk::cast<tk::f8e4m3>(tk::cast<float>((r * 3 + c) % 5) * 0.5f + 0.25f);
+    };
     with(s.args[0], [&]<class A, int RA>(const tk::block<A, RA> &a) {
       with(s.args[1], [&]<class B, int RB>(const tk::block<B, RB> &b) {
         if constexpr (RA == 2 && RB == 2 && mx_v<A> && mx_v<B>) {
@@ -590,11 +595,17 @@ struct runner {
             const auto &c = std::get<tk::block<float, 2>>(at(s.args[2]));
             set(s, tk::dot_scaled(a, sa, lf, b, sb, rf, c));
           };
-          const bool ls = s.i[5] & 1, rs = s.i[5] & 2;
-          if (ls && rs)
+          const bool ls = s.i[5] & 1, rs = s.i[5] & 2, e4m3 = s.i[5] & 4;
+          if (ls && rs && e4m3)
+            product(e4m3_scale(m), e4m3_scale(n));
+          else if (ls && rs)
             product(scale(m), scale(n));
+          else if (ls && e4m3)
+            product(e4m3_scale(m), std::nullopt);
           else if (ls)
             product(scale(m), std::nullopt);
+          else if (rs && e4m3)
+            product(std::nullopt, e4m3_scale(n));
           else if (rs)
             product(std::nullopt, scale(n));
           else

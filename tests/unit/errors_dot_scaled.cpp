@@ -82,7 +82,21 @@ TEST_CASE("errors: tk::dot_scaled with operands that do not fit their formats", 
     });
     tk_test::trace_and_interpret(
         this_file, k, line,
-        "tk::dot_scaled: rhs_scale holds e8m0 exponents as 8-bit integers, got f32");
+        "tk::dot_scaled: rhs_scale holds e8m0 exponents as 8-bit integers or e4m3 scales "
+        "(f8e4m3), got f32");
+  }
+  SECTION("e4m3 scales (NVFP4) one per 32 elements instead of 16") {
+    auto k = tk::jit("k", [&] {
+      auto a = tk::zeros<std::uint8_t>({32, 32});
+      auto b = tk::zeros<std::uint8_t>({32, 32});
+      auto sb = tk::zeros<tk::f8e4m3>({32, 2});
+      line = __LINE__ + 1;
+      auto c = tk::dot_scaled(a, std::nullopt, tk::mx_format::e2m1, b, sb, tk::mx_format::e2m1);
+      (void)c;
+    });
+    tk_test::trace_and_interpret(this_file, k, line,
+                                 "tk::dot_scaled: rhs_scale must be [32, 64 / 16] (one e4m3 "
+                                 "scale per 16 elements along K), got [32, 2]");
   }
   SECTION("packing along M of a format that is not e2m1") {
     auto k = tk::jit("k", [&] {

@@ -1,7 +1,8 @@
 /// @file interpreter_dot_scaled.cpp
 /// tk::dot_scaled (Triton's tl.dot_scaled) against a host product of the decoded, scaled
 /// elements: e2m1 bytes packed along K or along M / N, fp8 elements or their bytes, bf16 and
-/// fp16, with and without scales and an accumulator, and the NaN of a 0xFF scale. Built into
+/// fp16, with and without scales and an accumulator, the NaN of a 0xFF scale, and NVFP4 (e4m3
+/// scales, one per 16 elements). Built into
 /// tk_gpu_numerics too, so the same kernels run on the GPU (tensor cores there).
 #include "interpreter_support.hpp"
 
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -59,19 +61,37 @@ void check_product(const std::vector<float> &got, A a, B b, const std::vector<fl
   TK_CHECK_CLOSE(got, want, scale * K * 1e-6, 1e-6);
 }
 
-auto e2m1_both =
-    tk::jit("e2m1_both", [](tk::ptr<float> out, tk::ptr<const std::uint8_t> a,
-                            tk::ptr<const std::uint8_t> sa, tk::ptr<const std::uint8_t> b,
-                            tk::ptr<const std::uint8_t> sb) {
-      auto rm = tk::arange(0, M)(tk::_, tk::newaxis), cn = tk::arange(0, N)(tk::newaxis, tk::_);
-      auto a_tile = tk::load(a + rm * (K / 2) + tk::arange(0, K / 2)(tk::newaxis, tk::_));
-      auto b_tile = tk::load(b + tk::arange(0, K / 2)(tk::_, tk::newaxis) * N + cn);
-      auto scales = tk::arange(0, K / 32)(tk::newaxis, tk::_);
-      auto sa_tile = tk::load(sa + rm * (K / 32) + scales);
-      auto sb_tile = tk::load(sb + tk::arange(0, N)(tk::_, tk::newaxis) * (K / 32) + scales);
-      tk::store(out + rm * N + cn, tk::dot_scaled(a_tile, sa_tile, tk::mx_format::e2m1, b_tile,
-                                                  sb_tile, tk::mx_format::e2m1));
-    });
+/// Checks `out` against the product of `a` ([M, K / 2] bytes) and `b` ([K / 2, N] bytes), e2m1
+/// packed along K, their elements (m, k) and (k, n) times `scale_a(m, k)` and `scale_b(n, k)`.
+template <class SA, class SB>
+void check_e2m1_product(const std::vector<float> &out, const std::vector<std::uint8_t> &a,
+                        const std::vector<std::uint8_t> &b, SA scale_a, SB scale_b) {
+  check_product(
+      out,
+      [&](int m, int k) { return rounded<tk::bfloat16>(packed(a, m, k, K, true) * scale_a(m, k)); },
+      [&](int k, int n) {
+        // [K / 2, N] bytes: row k / 2, the low nibble for even k.
+        const std::uint8_t byte = b[std::size_t((k / 2) * N + n)];
+        return rounded<tk::bfloat16>(e2m1(k % 2 ? byte >> 4 : byte & 15) * scale_b(n, k));
+      },
+      nullptr);
+}
+
+/// e2m1 x e2m1 with scales: e8m0 bytes one per 32 along K, or f8e4m3 one per 16 (NVFP4), as
+/// the scales' type says.
+auto e2m1_both = tk::jit("e2m1_both", [](tk::ptr<float> out, tk::ptr<const std::uint8_t> a, auto sa,
+                                         tk::ptr<const std::uint8_t> b, auto sb) {
+  using S = std::remove_const_t<std::remove_pointer_t<typename decltype(sa)::element_type>>;
+  constexpr int group = std::is_same_v<S, tk::f8e4m3> ? 16 : 32;
+  auto rm = tk::arange(0, M)(tk::_, tk::newaxis), cn = tk::arange(0, N)(tk::newaxis, tk::_);
+  auto a_tile = tk::load(a + rm * (K / 2) + tk::arange(0, K / 2)(tk::newaxis, tk::_));
+  auto b_tile = tk::load(b + tk::arange(0, K / 2)(tk::_, tk::newaxis) * N + cn);
+  auto scales = tk::arange(0, K / group)(tk::newaxis, tk::_);
+  auto sa_tile = tk::load(sa + rm * (K / group) + scales);
+  auto sb_tile = tk::load(sb + tk::arange(0, N)(tk::_, tk::newaxis) * (K / group) + scales);
+  tk::store(out + rm * N + cn, tk::dot_scaled(a_tile, sa_tile, tk::mx_format::e2m1, b_tile, sb_tile,
+                                              tk::mx_format::e2m1));
+});
 
 TEST_CASE("tk::dot_scaled: e2m1 x e2m1 with e8m0 scales", "[interpreter][numerics][dot_scaled]") {
   TK_TEST_RANDOM(gen);
@@ -83,19 +103,31 @@ TEST_CASE("tk::dot_scaled: e2m1 x e2m1 with e8m0 scales", "[interpreter][numeric
   std::vector<float> out(M * N);
   tk_test::run(e2m1_both, tk::grid(1), out, std::as_const(a), std::as_const(sa), std::as_const(b),
                std::as_const(sb));
-  check_product(
-      out,
-      [&](int m, int k) {
-        return rounded<tk::bfloat16>(packed(a, m, k, K, true) *
-                                     e8m0(sa[std::size_t(m * (K / 32) + k / 32)], false));
-      },
-      [&](int k, int n) {
-        // [K / 2, N] bytes: row k / 2, the low nibble for even k.
-        const std::uint8_t byte = b[std::size_t((k / 2) * N + n)];
-        return rounded<tk::bfloat16>(e2m1(k % 2 ? byte >> 4 : byte & 15) *
-                                     e8m0(sb[std::size_t(n * (K / 32) + k / 32)], false));
-      },
-      nullptr);
+  check_e2m1_product(
+      out, a, b, [&](int m, int k) { return e8m0(sa[std::size_t(m * (K / 32) + k / 32)], false); },
+      [&](int n, int k) { return e8m0(sb[std::size_t(n * (K / 32) + k / 32)], false); });
+}
+
+TEST_CASE("tk::dot_scaled: NVFP4, e2m1 x e2m1 with an e4m3 scale per 16 elements",
+          "[interpreter][numerics][dot_scaled]") {
+  TK_TEST_RANDOM(gen);
+  auto a = tk_test::integers<std::uint8_t>(gen, M * K / 2, 0, 255);
+  auto b = tk_test::integers<std::uint8_t>(gen, K / 2 * N, 0, 255);
+  // e4m3 scales of both signs, normal and subnormal (|s| from 2^-9 to 448).
+  const auto codes_a = tk_test::integers<std::uint8_t>(gen, M * K / 16, 0, 254);
+  const auto codes_b = tk_test::integers<std::uint8_t>(gen, N * K / 16, 0, 254);
+  std::vector<tk::f8e4m3> sa, sb;
+  for (std::uint8_t c : codes_a)
+    sa.push_back(tk::f8e4m3::from_bits(std::uint8_t(c == 0x7f ? 0x7e : c))); // no NaN
+  for (std::uint8_t c : codes_b)
+    sb.push_back(tk::f8e4m3::from_bits(std::uint8_t(c == 0x7f ? 0x7e : c)));
+  std::vector<float> out(M * N);
+  tk_test::run(e2m1_both, tk::grid(1), out, std::as_const(a), std::as_const(sa), std::as_const(b),
+               std::as_const(sb));
+  check_e2m1_product(
+      out, a, b,
+      [&](int m, int k) { return double(float(sa[std::size_t(m * (K / 16) + k / 16)])); },
+      [&](int n, int k) { return double(float(sb[std::size_t(n * (K / 16) + k / 16)])); });
 }
 
 auto fp8_times_e2m1_along_n =
