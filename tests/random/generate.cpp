@@ -66,6 +66,10 @@ const math_def &math_of(int fn) {
       {"clamp", 1, {}},
       {"finite", 1, {}},
       {"softmax", 1, {}},
+      {"libdevice::exp", 1, {{wrap::clamp, -4, 4}}},
+      {"libdevice::log2", 1, {{wrap::abs_plus, 1, 0}}},
+      {"libdevice::fmod", 2, {{}, {wrap::abs_plus, 1, 0}}},
+      {"libdevice::copysign", 2, {}},
   };
   return defs[fn];
 }
@@ -129,7 +133,12 @@ ulps ulps_of(int fn, int form2) {
     return {3, 2};
   case m_fdiv:
     return form2 == 2 ? ulps{0, 0} : ulps{2, 0};
-  default: // sqrt_rn, div_rn, trunc, round, rint, and what only selects or compares
+  case m_ld_exp: // libdevice's expf, exp
+    return {2, 1};
+  case m_ld_log2:
+    return {1, 1};
+  default: // fmod and copysign too // sqrt_rn, div_rn, trunc, round, rint, and what only selects or
+           // compares
     return {0, 0};
   }
 }
@@ -700,12 +709,14 @@ struct generator {
       R = std::cbrt(S), Lx = 1.0 / 3;
       break;
     case m_log10:
+    case m_ld_log2:
     case m_log1p: {
-      const double l = fn == m_log10 ? std::log10(S) : std::log1p(S);
-      R = l, Lx = fn == m_log10 ? 1 / std::log(10.0) : 1;
-      if (whole) { // log10(0) = -inf, log1p(-1) = -inf, NaN below
+      const double base = fn == m_log10 ? 10 : 2;
+      const double l = fn == m_log1p ? std::log1p(S) : std::log(S) / std::log(base);
+      R = l, Lx = fn == m_log1p ? 1 : 1 / std::log(base);
+      if (whole) { // log10(0) = log2(0) = -inf, log1p(-1) = -inf, NaN below
         R = std::max(l,
-                     (fn == m_log10 ? log_tiny(t) / std::log(10.0) : -std::log(unit_roundoff(t)))) +
+                     (fn == m_log1p ? -std::log(unit_roundoff(t)) : log_tiny(t) / std::log(base))) +
             1;
         special = true;
       }
@@ -713,7 +724,8 @@ struct generator {
     }
     case m_expm1:
     case m_exp2:
-    case m_exp10: {
+    case m_exp10:
+    case m_ld_exp: {
       const double base = fn == m_exp10 ? 10 : fn == m_exp2 ? 2 : std::exp(1.0);
       R = std::pow(base, S), Lx = R * std::log(base);
       break;
@@ -755,6 +767,13 @@ struct generator {
     case m_fdiv:
     case m_div_rn:
       R = S, Lx = 1, Ly = S;
+      break;
+    case m_ld_fmod: // |fmod(x, y)| <= |x|; NaN where x is infinite or y zero
+      R = S;
+      special |= whole;
+      break;
+    case m_ld_copysign:
+      R = S, Lx = 1;
       break;
     }
     const int k = ulps_in(ulps_of(fn, s.a2), t);
@@ -1384,6 +1403,8 @@ struct generator {
         return t != ty::i1 && !(fn == m_clamp && is_fp8(t));
       if (fn == m_softmax && types[std::size_t(v)].rank() == 0)
         return false;
+      if (fn == m_ld_fmod && !bounds[std::size_t(v)].exact)
+        return false;
       return is_float(t) && !is_fp8(t);
     });
     if (x < 0)
@@ -1397,6 +1418,10 @@ struct generator {
     if (d.arity == 2 && !pow_literal) {
       const int y = find([&](int v) {
         const vtype &t = types[std::size_t(v)];
+        const bound &b = bounds[std::size_t(v)];
+        if ((fn == m_ld_fmod && !b.exact) ||
+            (fn == m_ld_copysign && (!b.exact || b.loose_zero || may_be_special(v))))
+          return false;
         return t.t == tx.t && broadcastable(tx.shape, t.shape);
       });
       if (y < 0)
@@ -1412,7 +1437,7 @@ struct generator {
     // pow's negative exponents would overflow near a threshold, so they stay inside.
     const bool whole_ok = exact && fn != m_tan && fn != m_fdiv && fn != m_div_rn &&
                           !(fn == m_pow && !pow_literal) && fn != m_sinh && fn != m_cosh &&
-                          fn != m_expm1 && fn != m_exp2 && fn != m_exp10;
+                          fn != m_expm1 && fn != m_exp2 && fn != m_exp10 && fn != m_ld_exp;
     s.a1 = wraps && !(whole_ok && chance(0.5)) ? 1 : 0;
     switch (fn) {
     case m_pow:

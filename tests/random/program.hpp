@@ -7,7 +7,8 @@
 /// A program is a list of statements over values. Every value has a dtype and a shape of rank 0
 /// to 2 (powers of two); statements are elementwise math, casts, comparisons and `where`, shape
 /// changes, reductions and scans, `dot`, loads with random offsets, strides and masks, a loop
-/// with carried values and an `if_`, the math library's functions, random numbers and atomics.
+/// with carried values and an `if_`, the math library's functions (and a few of libdevice's, by
+/// name), random numbers and atomics.
 /// The kernel's parameters are fixed, so that one C++ lambda runs every program:
 ///
 ///     (tk::ptr<std::uint8_t> in0, tk::ptr<std::uint8_t> in1, tk::ptr<std::uint8_t> out,
@@ -298,6 +299,11 @@ enum math_fn : int {
   m_clamp,
   m_finite, // tk::where(tk::isnan(x) | tk::isinf(x), f, x)
   m_softmax,
+  // libdevice by name (tk::libdevice::<name>: tk.extern_elementwise of __nv_<name>f / __nv_<name>)
+  m_ld_exp,
+  m_ld_log2,
+  m_ld_fmod,     // exact operands only: fmod jumps where x crosses a multiple of y
+  m_ld_copysign, // the sign from an exact operand without loose zeros or NaNs
   m_count
 };
 

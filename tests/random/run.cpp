@@ -716,6 +716,10 @@ struct runner {
           return set(s, tk::signbit(a));
         case m_finite:
           return set(s, tk::where(tk::isnan(a) | tk::isinf(a), s.f, a));
+        case m_ld_exp:
+          return set(s, tk::libdevice::exp(a));
+        case m_ld_log2:
+          return set(s, tk::libdevice::log2(a));
         case m_softmax:
           if constexpr (R > 0)
             return set(s, tk::softmax(a, int(s.i[0]), s.i[1] != 0, s.i[2] != 0));
@@ -749,6 +753,10 @@ struct runner {
           return set(s, tk::fdiv(a, b, s.a2 == 2));
         case m_div_rn:
           return set(s, tk::div_rn(a, b));
+        case m_ld_fmod:
+          return set(s, tk::libdevice::fmod(a, b));
+        case m_ld_copysign:
+          return set(s, tk::libdevice::copysign(a, b));
         }
       }
     }
