@@ -3,7 +3,8 @@
 /// - Forward (kernels/attention.hpp): softmax(Q Kᵀ / sqrt(D)) V over a [batch, heads, seq_len, D]
 ///   tensor, for f16 and bf16, head dims 64 and 128, causal and not, through pointers and through
 ///   tensor descriptors (TMA on sm_90), with a sequence length that is not a multiple of the
-///   blocks (the masked tail) and with one that is (EVEN_N: no tail).
+///   blocks (the masked tail) and with one that is (EVEN_N: no tail); and once autotuned over
+///   the tutorial's configurations (`attention_descriptor_tuned`), as the tutorial runs it.
 /// - Backward (kernels/attention_backward.hpp): the forward storing each row's log-sum-exp, then
 ///   Delta = rowsum(O dO), then dQ, dK and dV in one kernel, causal and not.
 /// Checks every output against a double-precision reference.
@@ -23,9 +24,13 @@ constexpr int batch = 1, heads = 2;
 constexpr int block_m = 64, block_n = 32;
 
 /// Runs one configuration and prints its summary line; returns the exit status (0: right).
+/// The forward kernels: through pointers, through descriptors, and through descriptors
+/// autotuned over the tutorial's configurations.
+enum class forward { pointers, descriptors, tuned };
+
 template <class T>
 int run(const example::target &where, const char *type, int seq_len, int D, bool causal,
-        bool descriptor) {
+        forward form) {
   const std::size_t n = std::size_t(batch) * heads * seq_len * std::size_t(D);
   example::uniform random(-1.f, 1.f, std::uint64_t(D + causal));
   std::vector<T> q(n), k(n), v(n), o(n);
@@ -39,7 +44,15 @@ int run(const example::target &where, const char *type, int seq_len, int D, bool
   const auto even_n = tk::constant(seq_len % block_n == 0);
   const double ms = example::time_ms([&] {
     const auto grid = tk::grid(tk::cdiv(seq_len, block_m), batch * heads);
-    if (descriptor)
+    if (form == forward::tuned)
+      examples::attention_descriptor_tuned.launch(
+          [&](int /*HEAD_DIM*/, int bm, auto...) {
+            return tk::grid(tk::cdiv(seq_len, bm), batch * heads);
+          },
+          {.backend = where.backend}, o_arg.arg(), q_arg.input(), k_arg.input(), v_arg.input(),
+          sm_scale, seq_len, batch * heads * seq_len, tk::constant(D), tk::tuned<int>("BLOCK_M"),
+          tk::tuned<int>("BLOCK_N"), tk::constant(causal), tk::heuristic<bool>("EVEN_N"));
+    else if (form == forward::descriptors)
       examples::attention_descriptor.launch(
           grid, {.backend = where.backend}, o_arg.arg(), q_arg.input(), k_arg.input(),
           v_arg.input(), sm_scale, seq_len, batch * heads * seq_len, tk::constant(D),
@@ -87,7 +100,9 @@ int run(const example::target &where, const char *type, int seq_len, int D, bool
   // Four roundings to the input type's precision (2^-11 for f16, 2^-8 for bf16).
   const double tolerance = std::is_same_v<T, tk::half> ? std::ldexp(1.0, -9) : std::ldexp(1.0, -6);
   return example::report(
-      descriptor ? "attention_descriptor" : "attention",
+      form == forward::tuned         ? "attention_descriptor_tuned"
+      : form == forward::descriptors ? "attention_descriptor"
+                                     : "attention",
       std::string(type) + " D=" + std::to_string(D) + (causal ? " causal" : " non-causal") + ", " +
           std::to_string(batch * heads) + " heads x " + std::to_string(seq_len) + " tokens",
       where, max_error, tolerance, ms);
@@ -154,13 +169,15 @@ int run_backward(const example::target &where, const char *type, int head_count,
 int main() {
   const example::target where = example::choose_target();
   int failures = 0;
-  for (bool descriptor : {false, true})
+  for (forward form : {forward::pointers, forward::descriptors})
     for (int seq_len : {200, 192})
       for (int D : {64, 128})
         for (bool causal : {false, true}) {
-          failures += run<tk::half>(where, "f16", seq_len, D, causal, descriptor);
-          failures += run<tk::bfloat16>(where, "bf16", seq_len, D, causal, descriptor);
+          failures += run<tk::half>(where, "f16", seq_len, D, causal, form);
+          failures += run<tk::bfloat16>(where, "bf16", seq_len, D, causal, form);
         }
+  // The tutorial autotunes its forward; tuning on the interpreter takes the first config.
+  failures += run<tk::half>(where, "f16", 200, 64, true, forward::tuned);
   const int backward_len = where.backend == tk::backend::gpu ? 512 : 128;
   failures += run_backward<tk::half>(where, "f16", 2, backward_len, 64, true);
   failures += run_backward<tk::bfloat16>(where, "bf16", 2, backward_len, 64, false);

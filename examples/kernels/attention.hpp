@@ -26,6 +26,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace examples {
 
@@ -207,6 +208,35 @@ inline auto attention_descriptor = tk::jit(
       tk::store(o + head + offs_m(tk::_, tk::newaxis) * HEAD_DIM + offs_d(tk::newaxis, tk::_),
                 acc * inv_l(tk::_, tk::newaxis), offs_m(tk::_, tk::newaxis) < seq_len);
     });
+// [/snippet]
+
+// [snippet:attention_descriptor_tuned]
+/// The configurations Triton's attention tutorial tunes its forward over: BLOCK_M in {64, 128},
+/// BLOCK_N in {32, 64, 128} (here dividing BLOCK_M), 2 to 4 stages, 4 or 8 warps, without
+/// 8 warps for tiles smaller than 128 x 128 (the tutorial's filter for Hopper).
+inline std::vector<tk::config> attention_configs() {
+  std::vector<tk::config> configs;
+  for (const int bm : {64, 128})
+    for (const int bn : {32, 64, 128})
+      for (const int stages : {2, 3, 4})
+        for (const int warps : {4, 8})
+          if (bm % bn == 0 && !(bm * bn < 128 * 128 && warps == 8))
+            configs.push_back({{{"BLOCK_M", bm}, {"BLOCK_N", bn}}, warps, stages});
+  return configs;
+}
+
+/// `attention_descriptor` autotuned for each seq_len (and, as for every launch, each HEAD_DIM,
+/// CAUSAL and element type) over `attention_configs()`, with EVEN_N following BLOCK_N: pass
+/// `tk::tuned<int>("BLOCK_M")`, `tk::tuned<int>("BLOCK_N")` and `tk::heuristic<bool>("EVEN_N")`,
+/// and a grid callable, which gets every constant in parameter order: HEAD_DIM, BLOCK_M,
+/// BLOCK_N, CAUSAL, EVEN_N.
+inline auto attention_descriptor_tuned = tk::autotune(
+    tk::heuristics(attention_descriptor, {{"EVEN_N",
+                                           [](const tk::launch_view &launch) {
+                                             // seq_len % BLOCK_N
+                                             return launch.arg<int>(5) % launch.arg<int>(9) == 0;
+                                           }}}),
+    {.configs = attention_configs(), .key = {5}});
 // [/snippet]
 
 } // namespace examples
