@@ -227,7 +227,9 @@ void fused_attention() {
         // Autotuned over the tutorial's configurations (TK_PRINT_AUTOTUNING=1 shows the table).
         const double ms = median_ms([&] {
           examples::attention_descriptor_tuned.launch(
-              [&](int /*HEAD_DIM*/, int bm, auto...) { return tk::grid(tk::cdiv(S, bm), B * H); },
+              [&](const tk::launch_view &meta) {
+                return tk::grid(tk::cdiv(S, meta.constant<int>("BLOCK_M")), B * H);
+              },
               {}, o.data(), q.data(), k.data(), v.data(), sm_scale, S, B * H * S, tk::constant(D),
               tk::tuned<int>("BLOCK_M"), tk::tuned<int>("BLOCK_N"), tk::constant(causal),
               tk::heuristic<bool>("EVEN_N"));

@@ -65,6 +65,22 @@ DOC_EXAMPLE("autotune.launch") {
     doc::check(v == 3.0f, "1.5 * 2 == 3");
 }
 
+DOC_EXAMPLE("autotune.grid_by_name") {
+  const int n = 5000;
+  std::vector<float> in(n, 1.5f), out(n);
+  // [snippet:grid_by_name]
+  // Triton's grid = lambda META: (triton.cdiv(n, META["BLOCK"]),): the launch's view, whose
+  // tuned constants and heuristics are read by name, whatever their position.
+  twice_tuned.launch(
+      [&](const tk::launch_view &meta) {
+        return tk::grid(tk::cdiv(n, meta.constant<int>("BLOCK")));
+      },
+      {.backend = tk::backend::interpreter}, out.data(), in.data(), n, tk::tuned<int>("BLOCK"));
+  // [/snippet]
+  for (float v : out)
+    doc::check(v == 3.0f, "1.5 * 2 == 3");
+}
+
 DOC_EXAMPLE("autotune.device_buffer_on_the_interpreter") {
   // The same program under TK_INTERPRET=1: the buffers are host memory (docs/interpreter.md,
   // "Device buffers"), and the launch runs on the interpreter.

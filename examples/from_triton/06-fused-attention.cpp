@@ -46,8 +46,8 @@ int run(const example::target &where, const char *type, int seq_len, int D, bool
     const auto grid = tk::grid(tk::cdiv(seq_len, block_m), batch * heads);
     if (form == forward::tuned)
       examples::attention_descriptor_tuned.launch(
-          [&](int /*HEAD_DIM*/, int bm, auto...) {
-            return tk::grid(tk::cdiv(seq_len, bm), batch * heads);
+          [&](const tk::launch_view &meta) {
+            return tk::grid(tk::cdiv(seq_len, meta.constant<int>("BLOCK_M")), batch * heads);
           },
           {.backend = where.backend}, o_arg.arg(), q_arg.input(), k_arg.input(), v_arg.input(),
           sm_scale, seq_len, batch * heads * seq_len, tk::constant(D), tk::tuned<int>("BLOCK_M"),

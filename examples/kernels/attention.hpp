@@ -228,8 +228,8 @@ inline std::vector<tk::config> attention_configs() {
 /// `attention_descriptor` autotuned for each seq_len (and, as for every launch, each HEAD_DIM,
 /// CAUSAL and element type) over `attention_configs()`, with EVEN_N following BLOCK_N: pass
 /// `tk::tuned<int>("BLOCK_M")`, `tk::tuned<int>("BLOCK_N")` and `tk::heuristic<bool>("EVEN_N")`,
-/// and a grid callable, which gets every constant in parameter order: HEAD_DIM, BLOCK_M,
-/// BLOCK_N, CAUSAL, EVEN_N.
+/// and a grid callable that reads BLOCK_M by name from the launch's `tk::launch_view` (one that
+/// takes the constants by position gets HEAD_DIM first).
 inline auto attention_descriptor_tuned = tk::autotune(
     tk::heuristics(attention_descriptor, {{"EVEN_N",
                                            [](const tk::launch_view &launch) {

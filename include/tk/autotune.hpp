@@ -280,6 +280,15 @@ private:
                                              std::source_location where) const;
 };
 
+/// A grid callable of an autotuned launch that reads the launch's constants by name, as
+/// Triton's `grid = lambda META: (triton.cdiv(n, META['BLOCK']),)`: a callable (not a generic
+/// lambda) of a `const tk::launch_view &` that returns a tk::grid, called for each config with
+/// that config's view: `[&](const tk::launch_view &meta) { return tk::grid(tk::cdiv(n,
+/// meta.constant<int>("BLOCK"))); }`.
+template <class G>
+concept launch_view_grid = requires { &std::remove_cvref_t<G>::operator(); } &&
+                           std::is_invocable_r_v<grid, const G &, const launch_view &>;
+
 /// A placeholder for a `tk::constant` argument whose value a heuristic computes (`tk::heuristics`,
 /// `autotune_options::heuristics`): `tk::heuristic<bool>("EVEN_K")` takes the value of the
 /// function named "EVEN_K". Errors about it name the place it was written.
@@ -710,8 +719,9 @@ public:
   const kernel<F> &base() const { return kernel_; }
   const autotune_options &options() const { return options_; }
 
-  /// Launches the kernel over `g` (a tk::grid, or a grid callable as for kernel::launch, called
-  /// with the constants of the config it runs) with the best config for these arguments,
+  /// Launches the kernel over `g` (a tk::grid; a grid callable as for kernel::launch, called
+  /// with the constants of the config it runs; or a launch_view_grid, called with the view of
+  /// the launch, whose constants it reads by name) with the best config for these arguments,
   /// tuning first if this key has not been tuned. `options`' stream and backend are honoured;
   /// the config sets num_warps and num_stages. Buffers (std::vector, std::span,
   /// tk::device_buffer) are taken by reference, as kernel::launch takes them.
@@ -721,7 +731,7 @@ public:
     using Params = typename detail::kernel_params<F, detail::substituted<A>...>::type;
     if constexpr (std::tuple_size_v<Params> != sizeof...(A))
       // kernel::launch reports the wrong argument count.
-      kernel_.launch(g, options, detail::substitute(args, 0)...);
+      kernel_.launch(grid_without_view(g), options, detail::substitute(args, 0)...);
     else
       launch_tuned<Params>(g, options, std::index_sequence_for<A...>{}, args...);
   }
@@ -962,8 +972,9 @@ private:
     }
     if (c.pre_hook)
       c.pre_hook(launch_view(view, &c, kernel_.name()));
+    const auto &launch_grid = grid_of(g, launch_view(view, &c, kernel_.name()));
     if (!memory) {
-      kernel_.launch(g, o, argument(c, args, values[I])...);
+      kernel_.launch(launch_grid, o, argument(c, args, values[I])...);
       return;
     }
     const auto s = static_cast<detail::cu::stream>(options.stream);
@@ -973,7 +984,7 @@ private:
     if (options_.pre_hook)
       options_.pre_hook(c);
     try {
-      kernel_.launch(g, o, argument(c, args, values[I])...);
+      kernel_.launch(launch_grid, o, argument(c, args, values[I])...);
     } catch (...) {
       for (std::size_t r = 0; r < memory->restores.size(); ++r)
         detail::restore_memory(memory->restores[r], memory->saved[r], s, where);
@@ -983,6 +994,22 @@ private:
       options_.post_hook(c);
     for (std::size_t r = 0; r < memory->restores.size(); ++r)
       detail::restore_memory(memory->restores[r], memory->saved[r], s, where);
+  }
+
+  /// The grid of a launch of config `view.current_config()`: a launch_view_grid's, computed from
+  /// the view; any other `g` as it is, for kernel::launch to resolve.
+  template <class G> static decltype(auto) grid_of(const G &g, const launch_view &view) {
+    if constexpr (launch_view_grid<G>)
+      return grid(g(view));
+    else
+      return (g);
+  }
+  /// `g` where no view is at hand (a launch kernel::launch rejects anyway).
+  template <class G> static decltype(auto) grid_without_view(const G &g) {
+    if constexpr (launch_view_grid<G>)
+      return grid(1);
+    else
+      return (g);
   }
 
   template <class... A, std::size_t... I>

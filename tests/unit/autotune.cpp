@@ -150,6 +150,40 @@ TEST_CASE("autotune: tunes once per key value and launches the fastest config", 
   CHECK(bench.calls == 9);
 }
 
+TEST_CASE("autotune: a grid callable of the launch's view reads the constants by name",
+          "[autotune]") {
+  fake_bench bench{{{2, 3.0}, {4, 1.0}, {8, 2.0}}};
+  auto tuned =
+      tk::autotune(scale_kernel(),
+                   {.configs = {{{{"BLOCK", 64}}, 2}, {{{"BLOCK", 128}}, 4}, {{{"BLOCK", 256}}, 8}},
+                    .key = {2},
+                    .bench = bench.get()});
+  std::vector<float> in = iota(1000), out(1000, -1.f);
+  std::vector<int> blocks; // the BLOCK of each launch, as the grid saw it
+  // Triton's grid = lambda META: (triton.cdiv(n, META['BLOCK']),).
+  const auto grid = [&](const tk::launch_view &meta) {
+    blocks.push_back(meta.constant<int>("BLOCK"));
+    CHECK(meta.arg<int>(4) == 3); // the other constants by position
+    return tk::grid(tk::cdiv(1000, meta.constant<int>("BLOCK")));
+  };
+  tuned.launch(grid, on_interpreter, out.data(), in.data(), 1000, tk::tuned<int>("BLOCK"),
+               tk::constant(3));
+  CHECK(blocks == std::vector<int>{64, 128, 256, 128}); // each config tuned, then the fastest
+  CHECK(out[0] == 0.f);
+  CHECK(out[999] == 2997.f);
+  // A constant no config or heuristic names is an error at the grid's read.
+  int line = 0;
+  const auto wrong = [&](const tk::launch_view &meta) {
+    line = __LINE__ + 1;
+    return tk::grid(tk::cdiv(1000, meta.constant<int>("BLOCK_SIZE")));
+  };
+  auto other = tk::autotune(scale_kernel(), {.configs = {{{{"BLOCK", 64}}, 2}}, .key = {2}});
+  tk_test::expect_error(this_file, line, "BLOCK_SIZE", [&] {
+    other.launch(wrong, on_interpreter, out.data(), in.data(), 1000, tk::tuned<int>("BLOCK"),
+                 tk::constant(3));
+  });
+}
+
 TEST_CASE("autotune: a config that fails is skipped, and when all fail the first error is thrown",
           "[autotune]") {
   // BLOCK 100 is not a power of two: tk::arange rejects it while tracing.
